@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The readers that turn a validated tree into a Platform, one per binding
+// family, in the order load_platform() runs them.
+#pragma once
+
+namespace sh::dts {
+
+class DtView;
+struct Platform;
+
+// /cpus: CPU nodes, cpu-map, OPP tables, idle states, frequency domains.
+void read_cpus(const DtView &dt, Platform &platform);
+// /thermal-zones: sensors, trips, cooling maps. Needs the CPUs read first.
+void read_thermal_zones(const DtView &dt, Platform &platform);
+// Facts the later stages need that the tree lacks. Runs last.
+void find_missing_facts(Platform &platform);
+
+} // namespace sh::dts

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Running the host tools the kernel's DT build uses (cpp, dtc), and any
+// other program, without a shell: argv in, exit status and output out.
+#pragma once
+
+#include <filesystem>
+#include <span>
+#include <string>
+
+namespace sh::dts {
+
+struct ToolResult {
+	int exit_status = -1;	// -1: killed by a signal or could not start
+	std::string out;
+	std::string err;
+
+	bool ok() const { return exit_status == 0; }
+};
+
+// Runs argv[0] (looked up in PATH when it has no slash) and waits for it.
+// Throws Error when the program cannot be started at all.
+ToolResult run_tool(std::span<const std::string> argv);
+
+// A directory under $TMPDIR removed with everything in it on destruction.
+class TempDir {
+public:
+	TempDir();
+	~TempDir();
+	TempDir(const TempDir &) = delete;
+	TempDir &operator=(const TempDir &) = delete;
+
+	const std::filesystem::path &path() const { return path_; }
+
+private:
+	std::filesystem::path path_;
+};
+
+} // namespace sh::dts

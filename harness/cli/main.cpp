@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/cli/cli.h"
+
+#include "dts/platform.h"
+
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <exception>
+#include <fmt/format.h>
+#include <iostream>
+
+#ifndef SCHED_HARNESS_KERNEL_TREE
+#define SCHED_HARNESS_KERNEL_TREE ""
+#endif
+#ifndef SCHED_HARNESS_VERSION
+#define SCHED_HARNESS_VERSION "0"
+#endif
+
+namespace po = boost::program_options;
+
+namespace sh::cli {
+
+namespace {
+
+struct Command {
+	std::string_view name;
+	std::string_view summary;
+	int (*run)(const Context &, const std::vector<std::string> &);
+};
+
+constexpr Command commands[] = {
+	{"platform", "a board read from its device tree: platform list | platform show BOARD",
+	 platform_command},
+};
+
+std::string usage(const po::options_description &global)
+{
+	std::string text = "usage: sched-harness [--kernel-src DIR] COMMAND [ARGS...]\n\ncommands:\n";
+	for (const auto &c : commands)
+		text += fmt::format("  {:<10} {}\n", c.name, c.summary);
+	std::ostringstream opts;
+	opts << global;
+	return text + "\n" + opts.str() + "\nRun 'sched-harness COMMAND --help' for a command's options.\n";
+}
+
+// --kernel-src, then $SCHED_HARNESS_KERNEL_SRC, then the tree the build used.
+std::filesystem::path kernel_tree(const po::variables_map &vm)
+{
+	if (vm.count("kernel-src"))
+		return vm["kernel-src"].as<std::string>();
+	if (const char *env = std::getenv("SCHED_HARNESS_KERNEL_SRC"); env && *env)
+		return env;
+	return SCHED_HARNESS_KERNEL_TREE;
+}
+
+int run(int argc, char **argv)
+{
+	po::options_description global("global options");
+	global.add_options()
+		("help,h", "show this help")
+		("version", "print the version")
+		("kernel-src", po::value<std::string>()->value_name("DIR"),
+		 "kernel tree for board names and DT includes (default: the tree sched-harness was built "
+		 "with, or $SCHED_HARNESS_KERNEL_SRC)");
+	po::options_description hidden;
+	hidden.add_options()
+		("command", po::value<std::string>())
+		("args", po::value<std::vector<std::string>>());
+	po::options_description all;
+	all.add(global).add(hidden);
+	po::positional_options_description positional;
+	positional.add("command", 1).add("args", -1);
+
+	auto parsed = po::command_line_parser(argc, argv)
+			      .options(all)
+			      .positional(positional)
+			      .allow_unregistered()
+			      .run();
+	po::variables_map vm;
+	po::store(parsed, vm);
+	po::notify(vm);
+
+	if (vm.count("version")) {
+		std::cout << "sched-harness " << SCHED_HARNESS_VERSION << "\n";
+		return exit_ok;
+	}
+	if (!vm.count("command")) {
+		if (vm.count("help")) {
+			std::cout << usage(global);
+			return exit_ok;
+		}
+		throw UsageError{"no command given (try --help)"};
+	}
+
+	auto name = vm["command"].as<std::string>();
+	auto rest = po::collect_unrecognized(parsed.options, po::include_positional);
+	rest.erase(rest.begin());	// the command name itself
+	if (vm.count("help"))
+		rest.push_back("--help");
+
+	Context ctx{kernel_tree(vm), std::cout};
+	for (const auto &c : commands)
+		if (c.name == name)
+			return c.run(ctx, rest);
+	throw UsageError{fmt::format("unknown command '{}' (try --help)", name)};
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	try {
+		return run(argc, argv);
+	} catch (const UsageError &e) {
+		std::cerr << "sched-harness: error: " << e.message << "\n";
+		return exit_bad_input;
+	} catch (const po::error &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
+	} catch (const dts::Error &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
+	} catch (const std::exception &e) {
+		std::cerr << "sched-harness: internal error: " << e.what() << "\n";
+		return exit_internal;
+	}
+}
+
+} // namespace sh::cli

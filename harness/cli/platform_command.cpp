@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// sched-harness platform list
+// sched-harness platform show BOARD [--overlay FILE]... [--json]
+#include "harness/cli/cli.h"
+
+#include "dts/platform.h"
+#include "harness/report/platform_report.h"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <ostream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace sh::cli {
+
+namespace {
+
+int list_boards(const Context &ctx)
+{
+	std::string text = fmt::format("Boards of the kernel tree {}\n\n", ctx.kernel_tree.string());
+	for (const auto &board : dts::known_boards()) {
+		auto path = dts::board_path(board, ctx.kernel_tree);
+		text += fmt::format("  {:<14} {}\n  {:<14} {}\n", board.name, board.description, "",
+				    path ? path->string() : "(not in this tree)");
+	}
+	text += "\nAny other board: sched-harness platform show path/to/board.dts (or .dtb)\n";
+	ctx.out << text;
+	return exit_ok;
+}
+
+} // namespace
+
+int platform_command(const Context &ctx, const std::vector<std::string> &args)
+{
+	po::options_description options("platform show options");
+	options.add_options()
+		("help,h", "show this help")
+		("overlay", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
+		 "device-tree overlay (.dtso source or .dtbo) applied to the board, in order; "
+		 "repeatable")
+		("json", po::bool_switch(), "print the platform as JSON");
+	po::options_description hidden;
+	hidden.add_options()
+		("action", po::value<std::string>())
+		("board", po::value<std::vector<std::string>>());
+	po::options_description all;
+	all.add(options).add(hidden);
+	po::positional_options_description positional;
+	positional.add("action", 1).add("board", -1);
+
+	po::variables_map vm;
+	po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+	po::notify(vm);
+
+	if (vm.count("help")) {
+		std::ostringstream help;
+		help << "usage: sched-harness platform list\n"
+			"       sched-harness platform show BOARD [--overlay FILE]... [--json]\n\n"
+			"BOARD is a name from 'platform list' or a path to a .dts or .dtb.\n\n"
+		     << options;
+		ctx.out << help.str();
+		return exit_ok;
+	}
+	if (!vm.count("action"))
+		throw UsageError{"platform: say 'list' or 'show BOARD'"};
+	auto action = vm["action"].as<std::string>();
+	auto boards = vm.count("board") ? vm["board"].as<std::vector<std::string>>()
+					: std::vector<std::string>{};
+	if (action == "list") {
+		if (!boards.empty())
+			throw UsageError{"platform list takes no argument"};
+		return list_boards(ctx);
+	}
+	if (action != "show")
+		throw UsageError{fmt::format("platform: unknown action '{}' (list or show)", action)};
+	if (boards.size() != 1)
+		throw UsageError{"platform show needs exactly one BOARD (a name or a .dts/.dtb path)"};
+
+	dts::LoadOptions load;
+	load.kernel_tree = ctx.kernel_tree;
+	if (vm.count("overlay"))
+		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
+			load.overlays.emplace_back(o);
+	auto platform = dts::load_platform(dts::resolve_board(boards.front(), ctx.kernel_tree), load);
+	// Formatted whole before anything is printed: an error never leaves
+	// half a result on stdout.
+	ctx.out << (vm["json"].as<bool>() ? report::platform_json(platform)
+					  : fmt::format("{}", platform));
+	return exit_ok;
+}
+
+} // namespace sh::cli

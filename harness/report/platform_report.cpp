@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/report/platform_report.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <iterator>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+namespace sh::report {
+
+using dts::Platform;
+
+std::string cpu_list(std::span<const unsigned> cpus)
+{
+	std::vector<unsigned> sorted(cpus.begin(), cpus.end());
+	std::sort(sorted.begin(), sorted.end());
+	std::string out;
+	for (std::size_t i = 0; i < sorted.size();) {
+		std::size_t j = i;
+		while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1)
+			j++;
+		if (!out.empty())
+			out += ',';
+		out += j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}-{}", sorted[i], sorted[j]);
+		i = j + 1;
+	}
+	return out;
+}
+
+namespace {
+
+std::string or_dash(const std::optional<std::uint32_t> &v)
+{
+	return v ? fmt::format("{}", *v) : "-";
+}
+
+std::string mhz(std::uint64_t hz)
+{
+	if (hz % 1000000 == 0)
+		return fmt::format("{}", hz / 1000000);
+	return fmt::format("{:.3f}", static_cast<double>(hz) / 1e6);
+}
+
+std::string celsius(std::int64_t millicelsius)
+{
+	return fmt::format("{:.1f}", static_cast<double>(millicelsius) / 1000.0);
+}
+
+std::string cpu_map_text(const dts::CpuMapPosition &pos)
+{
+	std::string out;
+	if (pos.socket)
+		out += fmt::format("socket{}/", *pos.socket);
+	for (auto c : pos.clusters)
+		out += fmt::format("cluster{}/", c);
+	out += fmt::format("core{}", pos.core);
+	if (pos.thread)
+		out += fmt::format("/thread{}", *pos.thread);
+	return out;
+}
+
+std::string state_text(const std::optional<std::uint32_t> &state)
+{
+	return state ? fmt::format("{}", *state) : "no-limit";
+}
+
+std::string cooling_text(const dts::CoolingMap &map)
+{
+	std::vector<unsigned> cpus;
+	std::vector<std::string> others;
+	for (const auto &dev : map.devices) {
+		if (dev.cpu)
+			cpus.push_back(*dev.cpu);
+		else
+			others.push_back(dev.node_path);
+	}
+	std::string targets;
+	if (!cpus.empty())
+		targets = "cpus " + cpu_list(cpus);
+	if (!others.empty())
+		targets += fmt::format("{}{}", targets.empty() ? "" : ", ", fmt::join(others, ", "));
+	std::string states;
+	if (!map.devices.empty())
+		states = fmt::format(" states {}..{}", state_text(map.devices.front().min_state),
+				     state_text(map.devices.front().max_state));
+	return targets + states;
+}
+
+void write_cpus(fmt::memory_buffer &out, const Platform &p)
+{
+	fmt::format_to(std::back_inserter(out), "\nCPUs ({})\n", p.cpus.size());
+	fmt::format_to(std::back_inserter(out), "{:>4}  {:<16} {:<18} {:<16} {:>9} {:>10} {:>7} {:>5} {:>8} {:>8}  {}\n",
+		       "cpu", "node", "compatible", "cpu-map", "dmips/MHz", "power-coef", "cooling",
+		       "OPPs", "min MHz", "max MHz", "idle states");
+	for (const auto &cpu : p.cpus) {
+		const dts::OppTable *table = cpu.opp_table ? &p.opp_tables[*cpu.opp_table] : nullptr;
+		const bool has_opps = table && !table->opps.empty();
+		std::vector<std::string> idle;
+		for (auto i : cpu.idle_states)
+			idle.push_back(p.idle_states[i].name);
+		fmt::format_to(std::back_inserter(out),
+			       "{:>4}  {:<16} {:<18} {:<16} {:>9} {:>10} {:>7} {:>5} {:>8} {:>8}  {}\n",
+			       cpu.id, cpu.node_path,
+			       cpu.compatible.empty() ? "-" : cpu.compatible.front(),
+			       cpu.cpu_map ? cpu_map_text(*cpu.cpu_map) : "-",
+			       or_dash(cpu.capacity_dmips_mhz), or_dash(cpu.dynamic_power_coefficient),
+			       or_dash(cpu.cooling_cells), table ? fmt::format("{}", table->opps.size()) : "-",
+			       has_opps ? mhz(table->opps.front().hz) : "-",
+			       has_opps ? mhz(table->opps.back().hz) : "-",
+			       idle.empty() ? "-" : fmt::format("{}", fmt::join(idle, ", ")));
+	}
+}
+
+void write_domains(fmt::memory_buffer &out, const Platform &p)
+{
+	fmt::format_to(std::back_inserter(out), "\nFrequency domains ({})\n", p.frequency_domains.size());
+	for (const auto &d : p.frequency_domains) {
+		std::string table = "no OPP table";
+		if (d.opp_table) {
+			const auto &t = p.opp_tables[*d.opp_table];
+			table = t.opps.empty() ? fmt::format("{} (no OPP)", t.node_path)
+					       : fmt::format("{} ({} OPPs, {}-{} MHz)", t.node_path, t.opps.size(),
+							     mhz(t.opps.front().hz), mhz(t.opps.back().hz));
+		}
+		fmt::format_to(std::back_inserter(out), "  cpus {:<8} {}  [{}]\n", cpu_list(d.cpus), table, d.why);
+	}
+}
+
+void write_opp_tables(fmt::memory_buffer &out, const Platform &p)
+{
+	for (const auto &t : p.opp_tables) {
+		std::string skipped;
+		if (t.skipped_disabled)
+			skipped += fmt::format(", {} disabled skipped", t.skipped_disabled);
+		if (t.skipped_supported_hw)
+			skipped += fmt::format(", {} skipped (opp-supported-hw)", t.skipped_supported_hw);
+		fmt::format_to(std::back_inserter(out), "\nOPP table {} ({}{}{})\n", t.node_path,
+			       dts::to_string(t.binding), t.shared ? ", opp-shared" : "", skipped);
+		fmt::format_to(std::back_inserter(out), "  {:>12} {:>24}  {}\n", "kHz", "microvolt", "flags");
+		for (const auto &opp : t.opps) {
+			std::vector<std::string> flags;
+			if (opp.turbo)
+				flags.emplace_back("turbo-mode");
+			if (opp.suspend)
+				flags.emplace_back("opp-suspend");
+			fmt::format_to(std::back_inserter(out), "  {:>12} {:>24}  {}\n", opp.hz / 1000,
+				       opp.microvolt.empty() ? "-" : fmt::format("{}", fmt::join(opp.microvolt, " ")),
+				       fmt::join(flags, " "));
+		}
+	}
+}
+
+void write_idle_states(fmt::memory_buffer &out, const Platform &p)
+{
+	if (p.idle_states.empty())
+		return;
+	fmt::format_to(std::back_inserter(out), "\nIdle states ({})\n", p.idle_states.size());
+	fmt::format_to(std::back_inserter(out), "  {:<22} {:>10} {:>10} {:>13} {:>10}  {}\n", "name",
+		       "entry us", "exit us", "residency us", "wakeup us", "");
+	for (const auto &s : p.idle_states)
+		fmt::format_to(std::back_inserter(out), "  {:<22} {:>10} {:>10} {:>13} {:>10}  {}\n", s.name,
+			       s.entry_latency_us, s.exit_latency_us, s.min_residency_us,
+			       or_dash(s.wakeup_latency_us), s.local_timer_stop ? "local-timer-stop" : "");
+}
+
+void write_thermal(fmt::memory_buffer &out, const Platform &p)
+{
+	fmt::format_to(std::back_inserter(out), "\nThermal zones ({})\n", p.thermal_zones.size());
+	for (const auto &z : p.thermal_zones) {
+		std::vector<std::string> sensors;
+		for (const auto &s : z.sensors)
+			sensors.push_back(s.args.empty() ? s.node_path
+							 : fmt::format("{} {}", s.node_path, fmt::join(s.args, " ")));
+		fmt::format_to(std::back_inserter(out),
+			       "  {}: polling {} ms, passive {} ms, sustainable-power {}, sensors {}\n",
+			       z.name, z.polling_delay_ms, z.polling_delay_passive_ms,
+			       z.sustainable_power_mw ? fmt::format("{} mW", *z.sustainable_power_mw) : "-",
+			       sensors.empty() ? "-" : fmt::format("{}", fmt::join(sensors, ", ")));
+		for (const auto &t : z.trips)
+			fmt::format_to(std::back_inserter(out), "    trip {:<20} {:>7} C  hysteresis {:>5} C  {}\n",
+				       t.name, celsius(t.temperature_mc), celsius(t.hysteresis_mc),
+				       dts::to_string(t.type));
+		for (const auto &m : z.cooling_maps)
+			fmt::format_to(std::back_inserter(out), "    map  {:<20} trip {} -> {}{}\n", m.name,
+				       m.trip ? z.trips[*m.trip].name : "-", cooling_text(m),
+				       m.contribution ? fmt::format(", contribution {}", *m.contribution) : "");
+	}
+}
+
+void write_missing(fmt::memory_buffer &out, const Platform &p)
+{
+	if (p.missing.empty()) {
+		fmt::format_to(std::back_inserter(out), "\nMissing facts: none\n");
+		return;
+	}
+	fmt::format_to(std::back_inserter(out), "\nMissing facts ({})\n", p.missing.size());
+	for (const auto &m : p.missing)
+		fmt::format_to(std::back_inserter(out), "  cpus {}: {}\n    {}\n", cpu_list(m.cpus), m.what,
+			       m.where);
+}
+
+} // namespace
+
+std::string platform_text(const Platform &p)
+{
+	fmt::memory_buffer out;
+	fmt::format_to(std::back_inserter(out), "Board       {}\n", p.model.empty() ? "(no model)" : p.model);
+	fmt::format_to(std::back_inserter(out), "Source      {}\n", p.source);
+	for (const auto &o : p.overlays)
+		fmt::format_to(std::back_inserter(out), "Overlay     {}\n", o);
+	fmt::format_to(std::back_inserter(out), "Compatible  {}\n", fmt::join(p.compatible, ", "));
+	write_cpus(out, p);
+	write_domains(out, p);
+	write_opp_tables(out, p);
+	write_idle_states(out, p);
+	write_thermal(out, p);
+	write_missing(out, p);
+	return fmt::to_string(out);
+}
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void key(Writer &w, std::string_view k)
+{
+	w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
+}
+
+void str(Writer &w, std::string_view s)
+{
+	w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+template <typename T>
+void opt(Writer &w, std::string_view k, const std::optional<T> &v)
+{
+	key(w, k);
+	if (!v)
+		w.Null();
+	else if constexpr (std::is_signed_v<T>)
+		w.Int64(*v);
+	else
+		w.Uint64(*v);
+}
+
+template <typename Range, typename Fn>
+void array(Writer &w, std::string_view k, const Range &range, Fn &&each)
+{
+	key(w, k);
+	w.StartArray();
+	for (const auto &item : range)
+		each(item);
+	w.EndArray();
+}
+
+void strings(Writer &w, std::string_view k, const std::vector<std::string> &v)
+{
+	array(w, k, v, [&](const std::string &s) { str(w, s); });
+}
+
+template <typename Int>
+void numbers(Writer &w, std::string_view k, const std::vector<Int> &v)
+{
+	array(w, k, v, [&](Int n) { w.Uint64(n); });
+}
+
+void write_cpu(Writer &w, const dts::Cpu &cpu)
+{
+	w.StartObject();
+	key(w, "id"), w.Uint(cpu.id);
+	key(w, "node"), str(w, cpu.node_path);
+	numbers(w, "reg", cpu.reg);
+	strings(w, "compatible", cpu.compatible);
+	opt(w, "capacity_dmips_mhz", cpu.capacity_dmips_mhz);
+	opt(w, "dynamic_power_coefficient", cpu.dynamic_power_coefficient);
+	opt(w, "cooling_cells", cpu.cooling_cells);
+	opt(w, "clock_frequency", cpu.clock_frequency);
+	key(w, "cpu_map");
+	if (cpu.cpu_map) {
+		w.StartObject();
+		key(w, "node"), str(w, cpu.cpu_map->node_path);
+		opt(w, "socket", cpu.cpu_map->socket);
+		numbers(w, "clusters", cpu.cpu_map->clusters);
+		key(w, "core"), w.Uint(cpu.cpu_map->core);
+		opt(w, "thread", cpu.cpu_map->thread);
+		w.EndObject();
+	} else {
+		w.Null();
+	}
+	key(w, "opp_table");
+	if (cpu.opp_table)
+		w.Uint64(*cpu.opp_table);
+	else
+		w.Null();
+	numbers(w, "idle_states", cpu.idle_states);
+	key(w, "firmware_dvfs");
+	if (cpu.firmware_dvfs) {
+		w.StartObject();
+		key(w, "kind"), str(w, cpu.firmware_dvfs->kind);
+		key(w, "provider"), str(w, cpu.firmware_dvfs->provider_path);
+		key(w, "domain"), w.Uint(cpu.firmware_dvfs->domain);
+		w.EndObject();
+	} else {
+		w.Null();
+	}
+	w.EndObject();
+}
+
+void write_opp_table(Writer &w, const dts::OppTable &t)
+{
+	w.StartObject();
+	key(w, "node"), str(w, t.node_path);
+	key(w, "binding"), str(w, dts::to_string(t.binding));
+	key(w, "shared"), w.Bool(t.shared);
+	key(w, "skipped_disabled"), w.Uint(t.skipped_disabled);
+	key(w, "skipped_supported_hw"), w.Uint(t.skipped_supported_hw);
+	array(w, "opps", t.opps, [&](const dts::Opp &o) {
+		w.StartObject();
+		key(w, "node"), str(w, o.node_path);
+		key(w, "hz"), w.Uint64(o.hz);
+		numbers(w, "microvolt", o.microvolt);
+		key(w, "turbo"), w.Bool(o.turbo);
+		key(w, "suspend"), w.Bool(o.suspend);
+		opt(w, "clock_latency_ns", o.clock_latency_ns);
+		w.EndObject();
+	});
+	w.EndObject();
+}
+
+void write_zone(Writer &w, const dts::ThermalZone &z)
+{
+	w.StartObject();
+	key(w, "name"), str(w, z.name);
+	key(w, "node"), str(w, z.node_path);
+	key(w, "polling_delay_ms"), w.Uint(z.polling_delay_ms);
+	key(w, "polling_delay_passive_ms"), w.Uint(z.polling_delay_passive_ms);
+	opt(w, "sustainable_power_mw", z.sustainable_power_mw);
+	array(w, "sensors", z.sensors, [&](const dts::ThermalSensor &s) {
+		w.StartObject();
+		key(w, "node"), str(w, s.node_path);
+		numbers(w, "args", s.args);
+		w.EndObject();
+	});
+	array(w, "trips", z.trips, [&](const dts::Trip &t) {
+		w.StartObject();
+		key(w, "name"), str(w, t.name);
+		key(w, "node"), str(w, t.node_path);
+		key(w, "temperature_mc"), w.Int(t.temperature_mc);
+		key(w, "hysteresis_mc"), w.Uint(t.hysteresis_mc);
+		key(w, "type"), str(w, dts::to_string(t.type));
+		w.EndObject();
+	});
+	array(w, "cooling_maps", z.cooling_maps, [&](const dts::CoolingMap &m) {
+		w.StartObject();
+		key(w, "name"), str(w, m.name);
+		key(w, "trip");
+		if (m.trip)
+			str(w, z.trips[*m.trip].name);
+		else
+			w.Null();
+		opt(w, "contribution", m.contribution);
+		array(w, "devices", m.devices, [&](const dts::CoolingDevice &d) {
+			w.StartObject();
+			key(w, "node"), str(w, d.node_path);
+			opt(w, "cpu", d.cpu);
+			opt(w, "min_state", d.min_state);
+			opt(w, "max_state", d.max_state);
+			w.EndObject();
+		});
+		w.EndObject();
+	});
+	w.EndObject();
+}
+
+} // namespace
+
+std::string platform_json(const Platform &p)
+{
+	rapidjson::StringBuffer buffer;
+	Writer w(buffer);
+	w.SetIndent(' ', 2);
+	w.StartObject();
+	key(w, "source"), str(w, p.source);
+	strings(w, "overlays", p.overlays);
+	key(w, "model"), str(w, p.model);
+	strings(w, "compatible", p.compatible);
+	array(w, "cpus", p.cpus, [&](const dts::Cpu &c) { write_cpu(w, c); });
+	array(w, "frequency_domains", p.frequency_domains, [&](const dts::FrequencyDomain &d) {
+		w.StartObject();
+		numbers(w, "cpus", d.cpus);
+		key(w, "opp_table");
+		if (d.opp_table)
+			w.Uint64(*d.opp_table);
+		else
+			w.Null();
+		key(w, "why"), str(w, d.why);
+		w.EndObject();
+	});
+	array(w, "opp_tables", p.opp_tables, [&](const dts::OppTable &t) { write_opp_table(w, t); });
+	array(w, "idle_states", p.idle_states, [&](const dts::IdleState &s) {
+		w.StartObject();
+		key(w, "node"), str(w, s.node_path);
+		key(w, "name"), str(w, s.name);
+		strings(w, "compatible", s.compatible);
+		key(w, "entry_latency_us"), w.Uint(s.entry_latency_us);
+		key(w, "exit_latency_us"), w.Uint(s.exit_latency_us);
+		key(w, "min_residency_us"), w.Uint(s.min_residency_us);
+		opt(w, "wakeup_latency_us", s.wakeup_latency_us);
+		key(w, "local_timer_stop"), w.Bool(s.local_timer_stop);
+		w.EndObject();
+	});
+	array(w, "thermal_zones", p.thermal_zones, [&](const dts::ThermalZone &z) { write_zone(w, z); });
+	array(w, "missing", p.missing, [&](const dts::MissingFact &m) {
+		w.StartObject();
+		numbers(w, "cpus", m.cpus);
+		key(w, "what"), str(w, m.what);
+		key(w, "where"), str(w, m.where);
+		w.EndObject();
+	});
+	w.EndObject();
+	return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+} // namespace sh::report

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// A Platform as a person reads it (fmt::formatter, "{}") and as a program
+// reads it (JSON). Both carry the same facts.
+#pragma once
+
+#include "dts/platform.h"
+
+#include <fmt/format.h>
+#include <span>
+#include <string>
+
+namespace sh::report {
+
+// "0-3,6" — the kernel's cpulist format (%*pbl).
+std::string cpu_list(std::span<const unsigned> cpus);
+
+std::string platform_text(const dts::Platform &platform);
+std::string platform_json(const dts::Platform &platform);
+
+} // namespace sh::report
+
+template <>
+struct fmt::formatter<sh::dts::Platform> : fmt::formatter<std::string_view> {
+	template <typename FormatContext>
+	auto format(const sh::dts::Platform &platform, FormatContext &ctx) const
+	{
+		return fmt::formatter<std::string_view>::format(sh::report::platform_text(platform), ctx);
+	}
+};
