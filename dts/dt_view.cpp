@@ -56,6 +56,15 @@ std::optional<int> DtView::child(int node, std::string_view name) const
 	return off;
 }
 
+std::optional<int> DtView::find_by_name(std::string_view name) const
+{
+	for (int node = fdt_next_node(fdt_, 0, nullptr); node >= 0;
+	     node = fdt_next_node(fdt_, node, nullptr))
+		if (base_name(node) == name)
+			return node;
+	return std::nullopt;
+}
+
 std::vector<int> DtView::children(int node) const
 {
 	std::vector<int> out;
@@ -221,6 +230,12 @@ std::vector<PhandleArgs> DtView::phandles_with_args(int node, std::string_view p
 	if (!cells)
 		return out;
 	for (std::size_t i = 0; i < cells->size();) {
+		// of_phandle_iterator_next(): phandle 0 is an empty entry
+		// without arguments, skipped rather than an error.
+		if ((*cells)[i] == 0) {
+			i++;
+			continue;
+		}
 		PhandleArgs entry;
 		entry.node = resolve((*cells)[i++], node, prop);
 		auto count = u32(entry.node, cells_name);

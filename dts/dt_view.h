@@ -28,6 +28,9 @@ public:
 	int root() const { return 0; }
 	std::optional<int> find(std::string_view path) const;
 	std::optional<int> child(int node, std::string_view name) const;
+	// of_find_node_by_name(NULL, name): the first node, in DT order,
+	// whose name without unit address is `name`.
+	std::optional<int> find_by_name(std::string_view name) const;
 	std::vector<int> children(int node) const;
 	int parent(int node) const;
 	std::string path(int node) const;

@@ -86,13 +86,20 @@ void find_missing_facts(Platform &p)
 		p.missing.push_back({no_capacity, "capacity-dmips-mhz",
 				     "absent: the kernel treats the CPUs as symmetric (capacity 1024)"});
 
-	auto no_power = cpus_where([](const Cpu &c) { return !c.dynamic_power_coefficient; });
+	// The energy model of a policy is registered with the policy CPU's
+	// device (dev_pm_opp_of_register_em() from cpufreq-dt), so only the
+	// first CPU of each domain needs the coefficient.
+	std::vector<unsigned> no_power;
+	for (const auto &domain : p.frequency_domains)
+		if (!p.cpus[domain.cpus.front()].dynamic_power_coefficient)
+			no_power.insert(no_power.end(), domain.cpus.begin(), domain.cpus.end());
 	if (!no_power.empty()) {
 		const bool firmware_em = std::all_of(no_power.begin(), no_power.end(), [&](unsigned id) {
 			const auto &fw = p.cpus[id].firmware_dvfs;
 			return fw && fw->kind == "scmi";
 		});
-		p.missing.push_back({no_power, "dynamic-power-coefficient",
+		p.missing.push_back({no_power, "dynamic-power-coefficient (on the first CPU of the "
+					       "frequency domain)",
 				     firmware_em ? "the SCMI performance protocol reports power per OPP "
 						   "on the board"
 						 : "without it no energy model is registered from the DT "

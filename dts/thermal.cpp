@@ -105,7 +105,9 @@ ThermalZone read_zone(const DtView &dt, int zone_node, const std::map<std::strin
 
 void read_thermal_zones(const DtView &dt, Platform &platform)
 {
-	auto zones = dt.find("/thermal-zones");
+	// thermal_of.c looks the container up by name, wherever it sits
+	// (hi3660 has it under /soc).
+	auto zones = dt.find_by_name("thermal-zones");
 	if (!zones)
 		return;
 	std::map<std::string, unsigned> cpu_by_path;

@@ -66,26 +66,36 @@ std::string state_text(const std::optional<std::uint32_t> &state)
 	return state ? fmt::format("{}", *state) : "no-limit";
 }
 
+// Devices that share a state range print together: "cpus 0-3 states 3..8,
+// cpus 4-7 states 3..14, /pwm-fan states 0..1".
 std::string cooling_text(const dts::CoolingMap &map)
 {
-	std::vector<unsigned> cpus;
-	std::vector<std::string> others;
+	struct Group {
+		std::string range;
+		std::vector<unsigned> cpus;
+		std::vector<std::string> others;
+	};
+	std::vector<Group> groups;
 	for (const auto &dev : map.devices) {
+		auto range = fmt::format("{}..{}", state_text(dev.min_state), state_text(dev.max_state));
+		auto it = std::find_if(groups.begin(), groups.end(),
+				       [&](const Group &g) { return g.range == range; });
+		if (it == groups.end())
+			it = groups.insert(groups.end(), Group{range, {}, {}});
 		if (dev.cpu)
-			cpus.push_back(*dev.cpu);
+			it->cpus.push_back(*dev.cpu);
 		else
-			others.push_back(dev.node_path);
+			it->others.push_back(dev.node_path);
 	}
-	std::string targets;
-	if (!cpus.empty())
-		targets = "cpus " + cpu_list(cpus);
-	if (!others.empty())
-		targets += fmt::format("{}{}", targets.empty() ? "" : ", ", fmt::join(others, ", "));
-	std::string states;
-	if (!map.devices.empty())
-		states = fmt::format(" states {}..{}", state_text(map.devices.front().min_state),
-				     state_text(map.devices.front().max_state));
-	return targets + states;
+	std::vector<std::string> parts;
+	for (const auto &g : groups) {
+		std::vector<std::string> targets;
+		if (!g.cpus.empty())
+			targets.push_back("cpus " + cpu_list(g.cpus));
+		targets.insert(targets.end(), g.others.begin(), g.others.end());
+		parts.push_back(fmt::format("{} states {}", fmt::join(targets, ", "), g.range));
+	}
+	return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 void write_cpus(fmt::memory_buffer &out, const Platform &p)

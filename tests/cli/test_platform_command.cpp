@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// End to end through the sched-harness binary: what a user types, what
+// they read, and the exit status a script sees.
+#include "support.h"
+
+#include <boost/test/unit_test.hpp>
+#include <rapidjson/document.h>
+
+using namespace sh;
+
+namespace {
+
+std::size_t lines(const std::string &text)
+{
+	return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+void expect_bad_input(const dts::ToolResult &r, const std::string &mentions)
+{
+	BOOST_TEST(r.exit_status == 2);
+	BOOST_TEST(r.out.empty());
+	BOOST_TEST(lines(r.err) == 1u, "stderr: " << r.err);
+	BOOST_TEST(r.err.starts_with("sched-harness: error: "));
+	BOOST_TEST(r.err.find(mentions) != std::string::npos, "stderr: " << r.err);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(cli_platform)
+
+BOOST_AUTO_TEST_CASE(list_names_every_board_with_its_file)
+{
+	auto r = test::run_cli({"platform", "list"});
+	BOOST_TEST(r.exit_status == 0);
+	for (const auto &board : dts::known_boards()) {
+		BOOST_TEST(r.out.find(std::string(board.name)) != std::string::npos, board.name);
+		auto path = dts::board_path(board, test::kernel_tree());
+		BOOST_REQUIRE(path);
+		BOOST_TEST(r.out.find(path->string()) != std::string::npos, path->string());
+	}
+}
+
+BOOST_AUTO_TEST_CASE(show_summarises_cpus_domains_and_thermal)
+{
+	auto r = test::run_cli({"platform", "show", "odroid-xu3"});
+	BOOST_TEST(r.exit_status == 0);
+	BOOST_TEST(r.err.empty());
+	for (const char *expected : {"Board       Hardkernel Odroid XU3", "CPUs (8)", "arm,cortex-a15",
+				     "cpus 0-3", "cpus 4-7", "13      200     1400",
+				     "19      200     2000", "Thermal zones (5)",
+				     "cpus 0-3 states 3..8, cpus 4-7 states 3..14",
+				     "Missing facts: none"})
+		BOOST_TEST(r.out.find(expected) != std::string::npos, expected);
+}
+
+BOOST_AUTO_TEST_CASE(json_carries_the_same_facts)
+{
+	auto r = test::run_cli({"platform", "show", "hikey960", "--json"});
+	BOOST_REQUIRE(r.exit_status == 0);
+	rapidjson::Document doc;
+	doc.Parse(r.out.c_str());
+	BOOST_REQUIRE(!doc.HasParseError());
+	const auto &cpus = doc["cpus"];
+	BOOST_REQUIRE(cpus.Size() == 8u);
+	BOOST_TEST(cpus[4]["capacity_dmips_mhz"].GetUint() == 1024u);
+	BOOST_TEST(cpus[0]["dynamic_power_coefficient"].GetUint() == 110u);
+	BOOST_TEST(cpus[1]["dynamic_power_coefficient"].IsNull());
+	BOOST_TEST(cpus[4]["cpu_map"]["clusters"][0].GetUint() == 1u);
+	const auto &table = doc["opp_tables"][cpus[4]["opp_table"].GetUint()];
+	BOOST_TEST(table["opps"].Size() == 5u);
+	BOOST_TEST(table["opps"][4]["hz"].GetUint64() == 2362000000u);
+	const auto &zone = doc["thermal_zones"][0];
+	BOOST_TEST(zone["sustainable_power_mw"].GetUint() == 4500u);
+	BOOST_TEST(zone["cooling_maps"][1]["contribution"].GetUint() == 512u);
+	BOOST_TEST(zone["cooling_maps"][1]["devices"][0]["max_state"].IsNull());
+	BOOST_TEST(doc["missing"].Size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(firmware_board_says_what_is_missing_and_overlay_supplies_it)
+{
+	auto bare = test::run_cli({"platform", "show", "juno"});
+	BOOST_TEST(bare.exit_status == 0);
+	BOOST_TEST(bare.out.find("Missing facts (2)") != std::string::npos);
+	BOOST_TEST(bare.out.find("SCPI firmware") != std::string::npos);
+	BOOST_TEST(bare.out.find("--overlay") != std::string::npos);
+
+	auto fixed = test::run_cli({"platform", "show", "juno", "--overlay",
+				    test::fixture("cli/juno-opps.dtso").string()});
+	BOOST_TEST(fixed.exit_status == 0, fixed.err);
+	BOOST_TEST(fixed.out.find("Missing facts: none") != std::string::npos);
+	BOOST_TEST(fixed.out.find("cpus 0-1      /opp-table-a57 (5 OPPs, 450-1100 MHz)") !=
+		   std::string::npos);
+	BOOST_TEST(fixed.out.find("Overlay     ") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(output_is_deterministic)
+{
+	auto first = test::run_cli({"platform", "show", "rk3399", "--json"});
+	auto second = test::run_cli({"platform", "show", "rk3399", "--json"});
+	BOOST_TEST(first.exit_status == 0);
+	BOOST_TEST(first.out == second.out);
+}
+
+BOOST_AUTO_TEST_CASE(bad_usage_and_inputs_exit_2_with_one_line)
+{
+	expect_bad_input(test::run_cli({"platform", "show", "no-such-board"}), "not a known board");
+	expect_bad_input(test::run_cli({"platform", "show", "/nonexistent/board.dts"}),
+			 "/nonexistent/board.dts: no such file");
+	expect_bad_input(test::run_cli({"platform", "show"}), "exactly one BOARD");
+	expect_bad_input(test::run_cli({"platform", "frobnicate"}), "unknown action 'frobnicate'");
+	expect_bad_input(test::run_cli({"frobnicate"}), "unknown command 'frobnicate'");
+	expect_bad_input(test::run_cli({"platform", "show", "juno", "--no-such-option"}),
+			 "no-such-option");
+	expect_bad_input(test::run_cli({"platform", "show", "juno", "--overlay",
+					"/nonexistent/x.dtso"}),
+			 "/nonexistent/x.dtso: no such file");
+	expect_bad_input(test::run_cli({}), "no command");
+}
+
+BOOST_AUTO_TEST_CASE(help_and_version)
+{
+	auto help = test::run_cli({"--help"});
+	BOOST_TEST(help.exit_status == 0);
+	BOOST_TEST(help.out.find("platform") != std::string::npos);
+	auto sub = test::run_cli({"platform", "--help"});
+	BOOST_TEST(sub.exit_status == 0);
+	BOOST_TEST(sub.out.find("--overlay") != std::string::npos);
+	auto version = test::run_cli({"--version"});
+	BOOST_TEST(version.exit_status == 0);
+	BOOST_TEST(version.out.starts_with("sched-harness "));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

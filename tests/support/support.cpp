@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "support.h"
+
+#include <vector>
+
+namespace sh::test {
+
+std::filesystem::path fixture(const std::string &relative)
+{
+	return std::filesystem::path(SH_TEST_FIXTURES) / relative;
+}
+
+std::filesystem::path kernel_tree()
+{
+	return SH_TEST_KERNEL_TREE;
+}
+
+dts::Platform load(const std::filesystem::path &file,
+		   std::initializer_list<std::filesystem::path> overlays)
+{
+	dts::LoadOptions options;
+	options.kernel_tree = kernel_tree();
+	options.overlays.assign(overlays.begin(), overlays.end());
+	return dts::load_platform(file, options);
+}
+
+dts::Platform load_board(const std::string &name,
+			 std::initializer_list<std::filesystem::path> overlays)
+{
+	return load(dts::resolve_board(name, kernel_tree()), overlays);
+}
+
+dts::ToolResult run_cli(std::initializer_list<std::string> args)
+{
+	std::vector<std::string> argv{SH_TEST_HARNESS_BIN};
+	argv.insert(argv.end(), args.begin(), args.end());
+	return dts::run_tool(argv);
+}
+
+} // namespace sh::test
