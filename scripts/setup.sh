@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages sched-harness needs, when some are missing.
+# Runs apt-get update first, as apt-get wants on a fresh machine.
+set -euo pipefail
+
+packages=(
+	g++ make cmake tar xz-utils bc
+	device-tree-compiler libfdt-dev
+	libboost-test-dev libboost-program-options-dev
+	libfmt-dev rapidjson-dev
+	linux-source-6.1
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}"
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
+	sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
