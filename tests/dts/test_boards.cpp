@@ -3,6 +3,7 @@
 // Raw facts of two reference boards, compared with values read by hand in
 // the 6.1 tree's device-tree sources (file and line given per group), so a
 // loader change that silently shifts a number fails here.
+#include "print_values.h"
 #include "support.h"
 
 #include <boost/test/unit_test.hpp>
