@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
@@ -64,6 +65,42 @@ std::string first_error_line(const std::string &diagnostics)
 			return line;
 	}
 	return fallback.empty() ? "failed without a message" : fallback;
+}
+
+// fdt_overlay_apply() only says FDT_ERR_NOTFOUND: name the label or
+// target-path of the overlay that the base lacks, so that the message says
+// which node is at fault. `overlay` must be the blob as it was before the
+// failed apply, which damages it.
+std::string missing_target(const void *base, const void *overlay)
+{
+	const int symbols = fdt_path_offset(base, "/__symbols__");
+	const int fixups = fdt_path_offset(overlay, "/__fixups__");
+	if (fixups >= 0) {
+		int prop;
+		fdt_for_each_property_offset(prop, overlay, fixups) {
+			const char *label = nullptr;
+			int len = 0;
+			const auto *uses = static_cast<const char *>(
+				fdt_getprop_by_offset(overlay, prop, &label, &len));
+			if (!label || (symbols >= 0 && fdt_getprop(base, symbols, label, nullptr)))
+				continue;
+			// Each use is "node:property:offset"; the first one says where.
+			std::string use = uses && len > 0 ? std::string(uses, strnlen(uses, len)) : "";
+			use = use.substr(0, use.rfind(':'));
+			if (auto colon = use.rfind(':'); colon != std::string::npos)
+				use = fmt::format("{} ({})", use.substr(0, colon), use.substr(colon + 1));
+			return fmt::format("label {}, used by {}, is not in the base tree", label, use);
+		}
+	}
+	int fragment;
+	fdt_for_each_subnode(fragment, overlay, 0) {
+		const auto *path = static_cast<const char *>(fdt_getprop(overlay, fragment,
+									  "target-path", nullptr));
+		if (path && fdt_path_offset(base, path) < 0)
+			return fmt::format("target-path {} of /{} is not in the base tree", path,
+					   fdt_get_name(overlay, fragment, nullptr));
+	}
+	return "";
 }
 
 } // namespace
@@ -146,16 +183,22 @@ void FdtBlob::apply_overlay(FdtBlob overlay)
 	// fdt_overlay_apply() grows the base in place: give it room for
 	// everything the overlay could add.
 	std::vector<char> grown(bytes_.size() + overlay.size() + 4096);
+	const std::vector<char> pristine = overlay.bytes_;
 	int err = fdt_open_into(bytes_.data(), grown.data(), static_cast<int>(grown.size()));
 	if (err == 0)
 		err = fdt_overlay_apply(grown.data(), overlay.bytes_.data());
 	if (err != 0) {
-		const char *hint = "";
-		if (err == -FDT_ERR_NOTFOUND)
-			hint = " (a target label or path of the overlay is not in the base tree;"
-			       " a base .dtb must be built with dtc -@ for label targets)";
-		else if (err == -FDT_ERR_BADOVERLAY)
+		std::string hint;
+		if (err == -FDT_ERR_NOTFOUND) {
+			auto what = missing_target(bytes_.data(), pristine.data());
+			if (what.empty())
+				what = "a target label or path of the overlay is not in the base tree";
+			if (!what.starts_with("target-path"))
+				what += "; a base .dtb must be built with dtc -@ for label targets";
+			hint = fmt::format(" ({})", what);
+		} else if (err == -FDT_ERR_BADOVERLAY) {
 			hint = " (not an overlay: compile it with /plugin/)";
+		}
 		throw Error(fmt::format("{}: overlay does not apply to {}: {}{}", overlay.origin_,
 					origin_, fdt_strerror(err), hint));
 	}

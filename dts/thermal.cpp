@@ -9,6 +9,7 @@
 #include "dts/platform.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <map>
 
@@ -23,13 +24,19 @@ TripType trip_type(const DtView &dt, int node)
 	auto type = dt.string(node, "type");
 	if (!type)
 		throw dt.error(node, "trip has no type");
-	if (*type == "active")
+	// thermal_of_get_trip_type() compares with strcasecmp().
+	auto is = [&](std::string_view name) {
+		return std::ranges::equal(*type, name, [](char a, char b) {
+			return std::tolower(static_cast<unsigned char>(a)) == b;
+		});
+	};
+	if (is("active"))
 		return TripType::active;
-	if (*type == "passive")
+	if (is("passive"))
 		return TripType::passive;
-	if (*type == "hot")
+	if (is("hot"))
 		return TripType::hot;
-	if (*type == "critical")
+	if (is("critical"))
 		return TripType::critical;
 	throw dt.error(node, fmt::format("unknown trip type \"{}\" "
 					 "(active, passive, hot or critical)", *type));
@@ -63,7 +70,12 @@ ThermalZone read_zone(const DtView &dt, int zone_node, const std::map<std::strin
 			if (!temperature)
 				throw dt.error(node, "trip has no temperature");
 			trip.temperature_mc = *temperature;
-			trip.hysteresis_mc = dt.u32(node, "hysteresis").value_or(0);
+			// Required too: thermal_of_populate_trip() fails the zone
+			// without it.
+			auto hysteresis = dt.u32(node, "hysteresis");
+			if (!hysteresis)
+				throw dt.error(node, "trip has no hysteresis");
+			trip.hysteresis_mc = *hysteresis;
 			trip.type = trip_type(dt, node);
 			zone.trips.push_back(std::move(trip));
 			trip_nodes.push_back(node);

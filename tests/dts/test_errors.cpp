@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Every bad input is a dts::Error whose one-line message names the file and
+// the DT node (or dtc's file:line), so that a user can go and fix it; and
+// the command prints it as one line on stderr, with exit status 2.
+#include "print_values.h"
+#include "support.h"
+
+#include <algorithm>
+#include <array>
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <string>
+#include <vector>
+
+using namespace sh;
+
+namespace {
+
+bool contains(const std::string &text, std::string_view part)
+{
+	return text.find(part) != std::string::npos;
+}
+
+// The message load() throws; fails the test when it does not throw.
+std::string error_of(const std::filesystem::path &file,
+		     std::initializer_list<std::filesystem::path> overlays = {})
+{
+	try {
+		test::load(file, overlays);
+	} catch (const dts::Error &e) {
+		std::string msg = e.what();
+		// Printed as one line by the command.
+		BOOST_TEST(!contains(msg, "\n"), msg);
+		return msg;
+	}
+	BOOST_FAIL(file << " loaded without error");
+	return {};
+}
+
+// A message names the file as given, and the node as "path: what".
+void check_names(const std::string &msg, const std::filesystem::path &file,
+		 const std::string &node, std::string_view what)
+{
+	BOOST_TEST_CONTEXT(msg) {
+		BOOST_TEST(contains(msg, file.string()));
+		BOOST_TEST(contains(msg, ": " + node + ": "));
+		BOOST_TEST(contains(msg, what));
+	}
+}
+
+std::vector<char> read_bytes(const std::filesystem::path &file)
+{
+	std::ifstream in(file, std::ios::binary);
+	return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::filesystem::path &file, const std::vector<char> &bytes)
+{
+	std::ofstream out(file, std::ios::binary);
+	out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+	BOOST_TEST_REQUIRE(out.good());
+}
+
+void put_be32(std::vector<char> &bytes, std::size_t at, std::uint32_t value)
+{
+	for (int i = 0; i < 4; i++)
+		bytes[at + static_cast<std::size_t>(i)] = static_cast<char>(value >> (24 - 8 * i));
+}
+
+std::uint32_t get_be32(const std::vector<char> &bytes, std::size_t at)
+{
+	std::uint32_t v = 0;
+	for (int i = 0; i < 4; i++)
+		v = (v << 8) | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
+	return v;
+}
+
+// struct fdt_header: magic, totalsize, off_dt_struct, ...
+constexpr std::size_t fdt_totalsize_at = 4;
+constexpr std::size_t fdt_off_dt_struct_at = 8;
+constexpr std::size_t fdt_size_dt_struct_at = 36;
+
+// A valid blob of a fixture, compiled with dtc.
+std::vector<char> valid_blob(const dts::TempDir &dir, const std::string &fixture, bool symbols = true)
+{
+	const auto out = dir.path() / "valid.dtb";
+	std::vector<std::string> argv{"dtc", "-q"};
+	if (symbols)
+		argv.push_back("-@");
+	for (const char *arg : {"-I", "dts", "-O", "dtb", "-o"})
+		argv.push_back(arg);
+	argv.push_back(out.string());
+	argv.push_back(test::fixture(fixture).string());
+	auto result = dts::run_tool(argv);
+	BOOST_TEST_REQUIRE(result.ok(), result.err);
+	return read_bytes(out);
+}
+
+struct NodeError {
+	const char *fixture;
+	const char *node;
+	const char *what;
+};
+
+// One fixture per error path of the readers; each names the node at fault.
+constexpr NodeError node_errors[] = {
+	// cpus.cpp
+	{"err-no-cpus.dts", "/", "no /cpus node"},
+	{"err-no-cpu-node.dts", "/cpus", "no CPU node"},
+	{"err-cpu-no-reg.dts", "/cpus/cpu@1", "CPU node has no reg"},
+	{"err-cpu-reg-cells.dts", "/cpus/cpu@0", "reg has 3 cells, not a multiple of #address-cells = 2"},
+	{"err-cpu-duplicate-reg.dts", "/cpus/cpu@1", "duplicate reg: /cpus/cpu@0 has the same hardware id"},
+	{"err-cell-size.dts", "/cpus/cpu@0", "capacity-dmips-mhz should be one 32-bit cell, it is 8 bytes"},
+	{"err-opp-dangling.dts", "/cpus/cpu@0",
+	 "operating-points-v2 refers to phandle 0x42, which no node has"},
+	{"err-opp-no-hz.dts", "/opp-table/opp-2000000000", "OPP has no opp-hz"},
+	{"err-opp-hz-32bit.dts", "/opp-table/opp-1000000000",
+	 "opp-hz is 4 bytes, not a list of 64-bit values"},
+	{"err-legacy-odd.dts", "/cpus/cpu@0", "operating-points should be <kHz uV> pairs"},
+	{"err-map-dangling.dts", "/cpus/cpu-map/cluster0/core1",
+	 "cpu refers to phandle 0x99, which no node has"},
+	{"err-map-not-cpu.dts", "/cpus/cpu-map/cluster0/core1",
+	 "cpu points at /cpus/l2-cache, which is not a CPU node"},
+	{"err-map-core-at-top.dts", "/cpus/cpu-map/core0", "cpu-map children should be clusters"},
+	{"err-map-mixed-cluster.dts", "/cpus/cpu-map/cluster0", "non-leaf cluster with core0"},
+	{"err-map-core-no-cpu.dts", "/cpus/cpu-map/cluster0/core1", "leaf core without a cpu phandle"},
+	{"err-map-threads-and-cpu.dts", "/cpus/cpu-map/cluster0/core0", "core has both threads and a cpu"},
+	{"err-map-twice.dts", "/cpus/cpu-map/cluster0/core1",
+	 "/cpus/cpu@0 is already placed at /cpus/cpu-map/cluster0/core0"},
+	// thermal.cpp
+	{"err-trip-no-temp.dts", "/thermal-zones/cpu-thermal/trips/cpu-crit", "trip has no temperature"},
+	{"err-trip-no-hysteresis.dts", "/thermal-zones/cpu-thermal/trips/cpu-crit",
+	 "trip has no hysteresis"},
+	{"err-trip-type.dts", "/thermal-zones/cpu-thermal/trips/cpu-warm", "unknown trip type \"warm\""},
+	{"err-trip-no-type.dts", "/thermal-zones/cpu-thermal/trips/cpu-alert", "trip has no type"},
+	{"err-map-foreign-trip.dts", "/thermal-zones/cpu-thermal/cooling-maps/map0",
+	 "trip points at /thermal-zones/gpu-thermal/trips/gpu-alert, which is not a trip of this zone"},
+	{"err-sensor-no-cells.dts", "/thermal-zones/cpu-thermal",
+	 "thermal-sensors refers to /adc, which has no #thermal-sensor-cells"},
+	{"err-cooling-cut-short.dts", "/thermal-zones/cpu-thermal/cooling-maps/map0",
+	 "cooling-device is cut short: /cpus/cpu@0 needs 2 argument cells"},
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(errors)
+
+BOOST_AUTO_TEST_SUITE(input_files)
+
+BOOST_AUTO_TEST_CASE(missing_file)
+{
+	const auto file = test::fixture("dts/no-such-board.dts");
+	auto msg = error_of(file);
+	BOOST_TEST(msg == file.string() + ": no such file");
+}
+
+BOOST_AUTO_TEST_CASE(directory)
+{
+	const auto dir = test::fixture("dts");
+	auto msg = error_of(dir);
+	BOOST_TEST(msg == dir.string() + ": is a directory, not a device tree");
+}
+
+// dtc reports the token after the missing ';': line 13 of the fixture,
+// through cpp's line markers, not of the preprocessed temporary.
+BOOST_AUTO_TEST_CASE(dtc_syntax_error)
+{
+	const auto file = test::fixture("dts/err-syntax.dts");
+	auto msg = error_of(file);
+	BOOST_TEST_CONTEXT(msg) {
+		BOOST_TEST(msg.starts_with(file.string() + ": dtc: "));
+		BOOST_TEST(contains(msg, file.string() + ":13."));
+		BOOST_TEST(contains(msg, "syntax error"));
+		BOOST_TEST(!contains(msg, "source.dts.tmp"));
+	}
+}
+
+BOOST_AUTO_TEST_CASE(cpp_missing_include)
+{
+	const auto file = test::fixture("dts/err-include.dts");
+	auto msg = error_of(file);
+	BOOST_TEST_CONTEXT(msg) {
+		BOOST_TEST(msg.starts_with(file.string() + ": preprocessing failed: "));
+		// cpp's own file:line:col.
+		BOOST_TEST(contains(msg, "err-include.dts:5:"));
+		BOOST_TEST(contains(msg, "dt-bindings/sh-test/no-such-header.h"));
+	}
+}
+
+BOOST_AUTO_TEST_SUITE_END() // input_files
+
+BOOST_AUTO_TEST_SUITE(blobs)
+
+BOOST_AUTO_TEST_CASE(truncated_blob)
+{
+	dts::TempDir dir;
+	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
+	bytes.resize(bytes.size() / 2);
+	const auto file = dir.path() / "truncated.dtb";
+	write_bytes(file, bytes);
+	auto msg = error_of(file);
+	BOOST_TEST(msg == file.string() + ": corrupt device-tree blob: FDT_ERR_TRUNCATED");
+}
+
+BOOST_AUTO_TEST_CASE(shorter_than_header)
+{
+	dts::TempDir dir;
+	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
+	bytes.resize(16);	// the magic survives: read as a blob, not as a source
+	const auto file = dir.path() / "stub.dtb";
+	write_bytes(file, bytes);
+	auto msg = error_of(file);
+	BOOST_TEST_CONTEXT(msg) {
+		BOOST_TEST(msg.starts_with(file.string() + ": not a device-tree blob"));
+		BOOST_TEST(contains(msg, "16 bytes is shorter than its header"));
+	}
+}
+
+BOOST_AUTO_TEST_CASE(totalsize_beyond_the_file)
+{
+	dts::TempDir dir;
+	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
+	put_be32(bytes, fdt_totalsize_at, static_cast<std::uint32_t>(bytes.size()) + 4096);
+	const auto file = dir.path() / "bad-totalsize.dtb";
+	write_bytes(file, bytes);
+	auto msg = error_of(file);
+	BOOST_TEST(msg == file.string() + ": corrupt device-tree blob: FDT_ERR_TRUNCATED");
+}
+
+// Header intact, structure block overwritten: fdt_check_full() must catch
+// it before any reader walks it.
+BOOST_AUTO_TEST_CASE(garbage_structure_block)
+{
+	dts::TempDir dir;
+	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
+	const auto off = get_be32(bytes, fdt_off_dt_struct_at);
+	const auto size = get_be32(bytes, fdt_size_dt_struct_at);
+	BOOST_TEST_REQUIRE(off + size <= bytes.size());
+	for (std::uint32_t i = 0; i < size; i++)
+		bytes[off + i] = static_cast<char>(0xa5);
+	const auto file = dir.path() / "garbage.dtb";
+	write_bytes(file, bytes);
+	auto msg = error_of(file);
+	BOOST_TEST_CONTEXT(msg) {
+		BOOST_TEST(msg.starts_with(file.string() + ": corrupt device-tree blob: FDT_ERR_"));
+	}
+}
+
+BOOST_AUTO_TEST_SUITE_END() // blobs
+
+BOOST_AUTO_TEST_CASE(node_errors_name_file_and_node)
+{
+	for (const auto &e : node_errors) {
+		BOOST_TEST_CONTEXT(e.fixture) {
+			const auto file = test::fixture(std::string("dts/") + e.fixture);
+			check_names(error_of(file), file, e.node, e.what);
+		}
+	}
+}
+
+// The message starts with "file: node: ", nothing before.
+BOOST_AUTO_TEST_CASE(node_error_format)
+{
+	const auto file = test::fixture("dts/err-cpu-no-reg.dts");
+	BOOST_TEST(error_of(file) ==
+		   file.string() + ": /cpus/cpu@1: CPU node has no reg (its hardware id)");
+}
+
+BOOST_AUTO_TEST_SUITE(overlays)
+
+BOOST_AUTO_TEST_CASE(target_label_absent_from_base)
+{
+	const auto base = test::fixture("dts/fw-qcom.dts");
+	const auto overlay = test::fixture("dts/err-overlay-target.dtso");
+	auto msg = error_of(base, {overlay});
+	BOOST_TEST_CONTEXT(msg) {
+		BOOST_TEST(msg.starts_with(overlay.string() + ": overlay does not apply to " +
+					   base.string() + ": "));
+		BOOST_TEST(contains(msg, "FDT_ERR_NOTFOUND"));
+		// The label at fault, and where the overlay uses it.
+		BOOST_TEST(contains(msg, "no_such_cpu"));
+		BOOST_TEST(contains(msg, "/fragment@0"));
+	}
+}
+
+BOOST_AUTO_TEST_CASE(target_path_absent_from_base)
+{
+	const auto base = test::fixture("dts/fw-qcom.dts");
+	const auto overlay = test::fixture("dts/err-overlay-path.dtso");
+	auto msg = error_of(base, {overlay});
+	BOOST_TEST(msg == overlay.string() + ": overlay does not apply to " + base.string() +
+				  ": FDT_ERR_NOTFOUND (target-path /soc/nowhere of /fragment@0 is not in "
+				  "the base tree)");
+}
+
+// A .dtb built without -@ has no __symbols__: no label can be targeted.
+BOOST_AUTO_TEST_CASE(base_blob_without_symbols)
+{
+	dts::TempDir dir;
+	const auto base = dir.path() / "fw-qcom-nosymbols.dtb";
+	write_bytes(base, valid_blob(dir, "dts/fw-qcom.dts", false));
+	const auto overlay = test::fixture("dts/fw-qcom-opp.dtso");
+	auto msg = error_of(base, {overlay});
+	BOOST_TEST_CONTEXT(msg) {
+		BOOST_TEST(msg.starts_with(overlay.string() + ": overlay does not apply to " +
+					   base.string() + ": "));
+		BOOST_TEST(contains(msg, "dtc -@"));
+		BOOST_TEST(contains(msg, "cpu0"));
+	}
+}
+
+BOOST_AUTO_TEST_CASE(broken_overlay_source)
+{
+	// The overlay's own syntax error names the overlay, not the board.
+	const auto overlay = test::fixture("dts/err-syntax.dts");
+	auto msg = error_of(test::fixture("dts/fw-qcom.dts"), {overlay});
+	BOOST_TEST(msg.starts_with(overlay.string() + ": dtc: "), msg);
+}
+
+BOOST_AUTO_TEST_SUITE_END() // overlays
+
+// What a user sees: status 2, one line on stderr, nothing on stdout.
+BOOST_AUTO_TEST_CASE(cli_reports_one_line)
+{
+	dts::TempDir dir;
+	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
+	bytes.resize(bytes.size() / 2);
+	const auto truncated = dir.path() / "truncated.dtb";
+	write_bytes(truncated, bytes);
+
+	struct Case {
+		std::filesystem::path file;
+		std::string mentions;
+	};
+	const std::array cases{
+		Case{test::fixture("dts/no-such-board.dts"), "no such file"},
+		Case{test::fixture("dts/err-syntax.dts"), "err-syntax.dts:13."},
+		Case{test::fixture("dts/err-opp-dangling.dts"), "/cpus/cpu@0: operating-points-v2"},
+		Case{test::fixture("dts/err-trip-type.dts"), "/thermal-zones/cpu-thermal/trips/cpu-warm"},
+		Case{truncated, "FDT_ERR_TRUNCATED"},
+	};
+	for (const auto &c : cases) {
+		BOOST_TEST_CONTEXT(c.file) {
+			auto r = test::run_cli({"platform", "show", c.file.string()});
+			BOOST_TEST(r.exit_status == 2);
+			BOOST_TEST(r.out.empty(), r.out);
+			BOOST_TEST(r.err.starts_with("sched-harness: error: "), r.err);
+			BOOST_TEST(r.err.ends_with("\n"));
+			BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1, r.err);
+			BOOST_TEST(contains(r.err, c.file.string()), r.err);
+			BOOST_TEST(contains(r.err, c.mentions), r.err);
+		}
+	}
+}
+
+BOOST_AUTO_TEST_CASE(cli_bad_overlay)
+{
+	const auto overlay = test::fixture("dts/err-overlay-target.dtso");
+	auto r = test::run_cli({"platform", "show", test::fixture("dts/fw-qcom.dts").string(),
+				"--overlay", overlay.string()});
+	BOOST_TEST(r.exit_status == 2);
+	BOOST_TEST(r.out.empty(), r.out);
+	BOOST_TEST(r.err.starts_with("sched-harness: error: " + overlay.string()), r.err);
+	BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1, r.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END() // errors
