@@ -43,6 +43,8 @@ Platform load_platform(const std::filesystem::path &file, const LoadOptions &opt
 	read_cpus(dt, platform);
 	read_thermal_zones(dt, platform);
 	find_missing_facts(platform);
+	platform.dtb.assign(static_cast<const char *>(blob.data()),
+			    static_cast<const char *>(blob.data()) + blob.size());
 	return platform;
 }
 

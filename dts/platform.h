@@ -174,6 +174,9 @@ struct Platform {
 	std::vector<FrequencyDomain> frequency_domains;
 	std::vector<ThermalZone> thermal_zones;
 	std::vector<MissingFact> missing;
+	// The flattened tree the facts were read from, overlays applied: what
+	// the kernel's of_* API sees when the board boots.
+	std::vector<char> dtb;
 };
 
 std::string_view to_string(TripType type);

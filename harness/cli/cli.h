@@ -6,6 +6,7 @@
 //   0  success
 //   1  internal error (a bug in sched-harness)
 //   2  bad input: usage, a file, a device tree, an overlay
+//   3  the kernel code faulted (BUG, panic, deadlock) or WARNed
 #pragma once
 
 #include <filesystem>
@@ -19,11 +20,14 @@ namespace sh::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_internal = 1;
 inline constexpr int exit_bad_input = 2;
+inline constexpr int exit_kernel_fault = 3;
 
 // Options every subcommand sees.
 struct Context {
 	std::filesystem::path kernel_tree;
 	std::ostream &out;
+	std::ostream &err;
+	bool verbose = false;
 };
 
 // Bad command-line usage: printed as one line, exit status 2.
@@ -31,7 +35,12 @@ struct UsageError {
 	std::string message;
 };
 
+// WARN*() hits in kernel code make a run fail: print each with its file
+// and line on stderr and return exit_kernel_fault, else exit_ok.
+int kernel_warnings_status(const Context &ctx);
+
 int platform_command(const Context &ctx, const std::vector<std::string> &args);
+int kernel_command(const Context &ctx, const std::vector<std::string> &args);
 
 // Entry point of the sched-harness tool.
 int main(int argc, char **argv);

@@ -2,6 +2,7 @@
 #include "harness/cli/cli.h"
 
 #include "dts/platform.h"
+#include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
 #include <cstdlib>
@@ -31,6 +32,7 @@ struct Command {
 constexpr Command commands[] = {
 	{"platform", "a board read from its device tree: platform list | platform show BOARD",
 	 platform_command},
+	{"kernel", "the kernel tree and the files compiled from it: kernel info", kernel_command},
 };
 
 std::string usage(const po::options_description &global)
@@ -59,6 +61,7 @@ int run(int argc, char **argv)
 	global.add_options()
 		("help,h", "show this help")
 		("version", "print the version")
+		("verbose,v", "print the kernel's log (printk) on stderr")
 		("kernel-src", po::value<std::string>()->value_name("DIR"),
 		 "kernel tree for board names and DT includes (default: the tree sched-harness was built "
 		 "with, or $SCHED_HARNESS_KERNEL_SRC)");
@@ -98,7 +101,7 @@ int run(int argc, char **argv)
 	if (vm.count("help"))
 		rest.push_back("--help");
 
-	Context ctx{kernel_tree(vm), std::cout};
+	Context ctx{kernel_tree(vm), std::cout, std::cerr, vm.count("verbose") > 0};
 	for (const auto &c : commands)
 		if (c.name == name)
 			return c.run(ctx, rest);
@@ -106,6 +109,15 @@ int run(int argc, char **argv)
 }
 
 } // namespace
+
+int kernel_warnings_status(const Context &ctx)
+{
+	const auto &warnings = kshim::kernel_warnings();
+	for (const auto &w : warnings)
+		ctx.err << fmt::format("sched-harness: kernel WARNING at {}:{} ({}): {}\n", w.file, w.line,
+				       w.function, w.text);
+	return warnings.empty() ? exit_ok : exit_kernel_fault;
+}
 
 int main(int argc, char **argv)
 {
@@ -117,6 +129,9 @@ int main(int argc, char **argv)
 	} catch (const po::error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
+	} catch (const kshim::KernelFault &e) {
+		std::cerr << "sched-harness: " << e.what() << "\n";
+		return exit_kernel_fault;
 	} catch (const dts::Error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;

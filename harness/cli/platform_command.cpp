@@ -6,6 +6,7 @@
 
 #include "dts/platform.h"
 #include "harness/report/platform_report.h"
+#include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -85,11 +86,15 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
 			load.overlays.emplace_back(o);
 	auto platform = dts::load_platform(dts::resolve_board(boards.front(), ctx.kernel_tree), load);
+	auto kernel = kshim::boot(platform);
+	if (ctx.verbose)
+		for (const auto &line : kshim::kernel_log())
+			ctx.err << "kernel: " << line.text << "\n";
 	// Formatted whole before anything is printed: an error never leaves
 	// half a result on stdout.
-	ctx.out << (vm["json"].as<bool>() ? report::platform_json(platform)
-					  : fmt::format("{}", platform));
-	return exit_ok;
+	ctx.out << (vm["json"].as<bool>() ? report::platform_json(platform, &kernel)
+					  : report::platform_text(platform, &kernel));
+	return kernel_warnings_status(ctx);
 }
 
 } // namespace sh::cli

@@ -211,9 +211,37 @@ void write_missing(fmt::memory_buffer &out, const Platform &p)
 			       m.where);
 }
 
+// /sys/kernel/debug/energy_model/<pd>/ps:<freq>/{frequency,power,cost,inefficient}
+void write_kernel(fmt::memory_buffer &out, const kshim::Kernel &k)
+{
+	auto info = kshim::build_info();
+	fmt::format_to(std::back_inserter(out), "\nKernel (Linux {}: arch_topology.c, energy_model.c)\n", info.version);
+	fmt::format_to(std::back_inserter(out), "{:>4}  {:>9} {:>8} {:>8} {:>5} {:>7}\n", "cpu", "cpu_scale",
+		       "package", "cluster", "core", "thread");
+	for (const auto &c : k.cpus)
+		fmt::format_to(std::back_inserter(out), "{:>4}  {:>9} {:>8} {:>8} {:>5} {:>7}\n", c.id, c.capacity,
+			       c.package_id, c.cluster_id, c.core_id, c.thread_id);
+	if (k.perf_domains.empty())
+		fmt::format_to(std::back_inserter(out), "\nEnergy model: none registered\n");
+	for (std::size_t i = 0; i < k.perf_domains.size(); i++) {
+		const auto &pd = k.perf_domains[i];
+		fmt::format_to(std::back_inserter(out), "\nenergy_model/cpu{}  cpus: {}  flags: {}\n", pd.cpus.front(),
+			       cpu_list(pd.cpus), pd.microwatts ? "microwatts" : "milliwatts");
+		fmt::format_to(std::back_inserter(out), "  {:<14} {:>10} {:>10} {:>10} {:>12}\n", "state",
+			       "frequency", "power", "cost", "inefficient");
+		for (const auto &ps : pd.states)
+			fmt::format_to(std::back_inserter(out), "  ps:{:<11} {:>10} {:>10} {:>10} {:>12}\n",
+				       ps.frequency_khz, ps.frequency_khz, ps.power, ps.cost, ps.inefficient ? 1 : 0);
+	}
+	fmt::format_to(std::back_inserter(out), "\nEAS: {}\n",
+		       k.eas_possible ? "possible (energy model on every CPU, asymmetric capacities; "
+					"sched domains and schedutil decide at run time)"
+				      : fmt::format("off — {}", k.eas_reason));
+}
+
 } // namespace
 
-std::string platform_text(const Platform &p)
+std::string platform_text(const Platform &p, const kshim::Kernel *kernel)
 {
 	fmt::memory_buffer out;
 	fmt::format_to(std::back_inserter(out), "Board       {}\n", p.model.empty() ? "(no model)" : p.model);
@@ -227,6 +255,8 @@ std::string platform_text(const Platform &p)
 	write_idle_states(out, p);
 	write_thermal(out, p);
 	write_missing(out, p);
+	if (kernel)
+		write_kernel(out, *kernel);
 	return fmt::to_string(out);
 }
 
@@ -385,9 +415,44 @@ void write_zone(Writer &w, const dts::ThermalZone &z)
 	w.EndObject();
 }
 
+void write_kernel_json(Writer &w, const kshim::Kernel &k)
+{
+	key(w, "kernel");
+	w.StartObject();
+	key(w, "version"), str(w, kshim::build_info().version);
+	array(w, "cpus", k.cpus, [&](const kshim::CpuState &c) {
+		w.StartObject();
+		key(w, "id"), w.Uint(c.id);
+		key(w, "cpu_scale"), w.Uint64(c.capacity);
+		key(w, "package_id"), w.Int(c.package_id);
+		key(w, "cluster_id"), w.Int(c.cluster_id);
+		key(w, "core_id"), w.Int(c.core_id);
+		key(w, "thread_id"), w.Int(c.thread_id);
+		key(w, "em_status"), w.Int(c.em_status);
+		w.EndObject();
+	});
+	array(w, "perf_domains", k.perf_domains, [&](const kshim::PerfDomain &pd) {
+		w.StartObject();
+		numbers(w, "cpus", pd.cpus);
+		key(w, "microwatts"), w.Bool(pd.microwatts);
+		array(w, "states", pd.states, [&](const kshim::PerfState &ps) {
+			w.StartObject();
+			key(w, "frequency"), w.Uint64(ps.frequency_khz);
+			key(w, "power"), w.Uint64(ps.power);
+			key(w, "cost"), w.Uint64(ps.cost);
+			key(w, "inefficient"), w.Bool(ps.inefficient);
+			w.EndObject();
+		});
+		w.EndObject();
+	});
+	key(w, "eas_possible"), w.Bool(k.eas_possible);
+	key(w, "eas_reason"), str(w, k.eas_reason);
+	w.EndObject();
+}
+
 } // namespace
 
-std::string platform_json(const Platform &p)
+std::string platform_json(const Platform &p, const kshim::Kernel *kernel)
 {
 	rapidjson::StringBuffer buffer;
 	Writer w(buffer);
@@ -430,6 +495,8 @@ std::string platform_json(const Platform &p)
 		key(w, "where"), str(w, m.where);
 		w.EndObject();
 	});
+	if (kernel)
+		write_kernel_json(w, *kernel);
 	w.EndObject();
 	return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "dts/platform.h"
+#include "kernel-shim/kernel.h"
 
 #include <fmt/format.h>
 #include <span>
@@ -15,8 +16,10 @@ namespace sh::report {
 // "0-3,6" — the kernel's cpulist format (%*pbl).
 std::string cpu_list(std::span<const unsigned> cpus);
 
-std::string platform_text(const dts::Platform &platform);
-std::string platform_json(const dts::Platform &platform);
+// The board's DT facts and, when given, what the kernel built from them
+// at boot (capacities, topology ids, energy model, EAS verdict).
+std::string platform_text(const dts::Platform &platform, const kshim::Kernel *kernel = nullptr);
+std::string platform_json(const dts::Platform &platform, const kshim::Kernel *kernel = nullptr);
 
 } // namespace sh::report
 

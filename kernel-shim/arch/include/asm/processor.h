@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __ASM_SHIM_PROCESSOR_H
+#define __ASM_SHIM_PROCESSOR_H
+
+#include <asm/ptrace.h>
+
+/* Nothing to save per thread: tasks never run host code of their own. */
+struct thread_struct {
+};
+
+#define INIT_THREAD	{ }
+#define TASK_SIZE	(~0UL)
+#define TASK_UNMAPPED_BASE	0UL
+#define STACK_TOP	TASK_SIZE
+#define STACK_TOP_MAX	STACK_TOP
+
+#define cpu_relax()	barrier()
+#define task_pt_regs(tsk)	((struct pt_regs *)0)
+#define KSTK_EIP(tsk)	0UL
+#define KSTK_ESP(tsk)	0UL
+
+static inline unsigned long __get_wchan(struct task_struct *p)
+{
+	return 0;
+}
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Capacity, frequency and thermal-pressure scaling come from
+ * drivers/base/arch_topology.c, as on arm64: without these redirections
+ * asm-generic/topology.h leaves every CPU at SCHED_CAPACITY_SCALE and
+ * silently ignores asymmetry, the energy model and thermal pressure.
+ */
+#ifndef __ASM_SHIM_TOPOLOGY_H
+#define __ASM_SHIM_TOPOLOGY_H
+
+#include <linux/arch_topology.h>
+
+void update_freq_counters_refs(void);
+
+#define arch_scale_freq_capacity	topology_get_freq_scale
+#define arch_scale_freq_invariant	topology_scale_freq_invariant
+#define arch_scale_cpu_capacity		topology_get_cpu_scale
+#define arch_update_cpu_topology	topology_update_cpu_topology
+#define arch_scale_thermal_pressure	topology_get_thermal_pressure
+#define arch_update_thermal_pressure	topology_update_thermal_pressure
+
+#include <asm-generic/topology.h>
+
+#endif

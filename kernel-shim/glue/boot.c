@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Boot, in the order init/main.c and arm64's SMP bring-up do it, reduced
+ * to the steps the compiled files take part in:
+ *
+ *   kshim_boot_early()  setup_per_cpu_areas(), CPU masks, the DT's CPU
+ *                       nodes mapped to logical ids, early initcalls,
+ *                       smp_prepare_cpus() -> init_cpu_topology(), and
+ *                       store_cpu_topology() as each CPU comes up
+ *   (C++ adds one cpufreq policy per frequency domain)
+ *   kshim_boot_late()   do_initcalls() levels 0-7, then the cpufreq driver
+ *                       probe (policy notifiers, energy model), then the
+ *                       work it deferred
+ */
+#include <linux/arch_topology.h>
+#include <linux/cpu.h>
+#include <linux/energy_model.h>
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/sched/topology.h>
+
+#include "shim.h"
+
+enum system_states system_state __read_mostly = SYSTEM_BOOTING;
+EXPORT_SYMBOL(system_state);
+
+/* kernel/jump_label.c: static keys are plain atomics (no JUMP_LABEL), and
+ * usable from the start. */
+bool static_key_initialized __read_mostly = true;
+EXPORT_SYMBOL(system_state);
+
+int shim_cpu;
+struct task_struct *shim_current;
+unsigned long shim_irq_flags;
+
+extern initcall_t kshim_initcall_start[], kshim_initcall0_start[], kshim_initcall_end[];
+
+static unsigned int booted_cpus;
+
+int kshim_boot_early(unsigned int nr_cpus)
+{
+	initcall_t *fn;
+	unsigned int cpu;
+
+	if (!nr_cpus || nr_cpus > NR_CPUS)
+		return -EINVAL;
+	booted_cpus = nr_cpus;
+	kshim_init_cpumasks(nr_cpus);
+	kshim_setup_per_cpu_areas(nr_cpus);
+	kshim_init_workqueues();
+	kshim_of_map_cpus(nr_cpus);
+	kshim_init_cpu_devices(nr_cpus);
+
+	for (fn = kshim_initcall_start; fn < kshim_initcall0_start; fn++)
+		(*fn)();
+
+	init_cpu_topology();
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		store_cpu_topology(cpu);
+	return 0;
+}
+
+int kshim_boot_late(void)
+{
+	initcall_t *fn;
+
+	for (fn = kshim_initcall0_start; fn < kshim_initcall_end; fn++)
+		(*fn)();
+	kshim_cpufreq_online();
+	system_state = SYSTEM_RUNNING;
+	kshim_run_pending_work();
+	return 0;
+}
+
+unsigned int kshim_nr_cpus(void)
+{
+	return booted_cpus;
+}
+
+void kshim_update_thermal_pressure(unsigned long cpu_bits, unsigned long capped_khz)
+{
+	struct cpumask cpus;
+
+	cpumask_clear(&cpus);
+	bitmap_from_arr64(cpumask_bits(&cpus), (u64 *)&cpu_bits, BITS_PER_LONG);
+	topology_update_thermal_pressure(&cpus, capped_khz);
+}
+
+unsigned long kshim_cpu_capacity(unsigned int cpu)
+{
+	return arch_scale_cpu_capacity(cpu);
+}
+
+unsigned long kshim_cpu_freq_scale(unsigned int cpu)
+{
+	return arch_scale_freq_capacity(cpu);
+}
+
+unsigned long kshim_cpu_thermal_pressure(unsigned int cpu)
+{
+	return arch_scale_thermal_pressure(cpu);
+}
+
+void kshim_cpu_topology(unsigned int cpu, struct kshim_cpu_topology *out)
+{
+	out->thread_id = cpu_topology[cpu].thread_id;
+	out->core_id = cpu_topology[cpu].core_id;
+	out->cluster_id = cpu_topology[cpu].cluster_id;
+	out->package_id = cpu_topology[cpu].package_id;
+}
+
+int kshim_em_nr_states(unsigned int cpu)
+{
+	struct em_perf_domain *pd = em_cpu_get(cpu);
+
+	return pd ? pd->nr_perf_states : 0;
+}
+
+void kshim_em_state(unsigned int cpu, int index, struct kshim_em_state *out)
+{
+	struct em_perf_domain *pd = em_cpu_get(cpu);
+	struct em_perf_state *ps = &pd->table[index];
+
+	out->frequency = ps->frequency;
+	out->power = ps->power;
+	out->cost = ps->cost;
+	out->inefficient = !!(ps->flags & EM_PERF_STATE_INEFFICIENT);
+}
+
+unsigned long kshim_em_cpus(unsigned int cpu)
+{
+	struct em_perf_domain *pd = em_cpu_get(cpu);
+
+	return pd ? cpumask_bits(em_span_cpus(pd))[0] : 0;
+}
+
+int kshim_em_is_milliwatts(unsigned int cpu)
+{
+	struct em_perf_domain *pd = em_cpu_get(cpu);
+
+	return pd && !(pd->flags & EM_PERF_DOMAIN_MICROWATTS);
+}

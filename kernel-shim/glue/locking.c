@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sleeping locks and RCU for a single host thread. Nothing can contend, so
+ * a lock only checks its state: taking a mutex or rwsem that is already
+ * held would sleep forever on a real kernel and is reported as a deadlock.
+ * RCU readers never overlap a writer, so a grace period has already
+ * elapsed whenever synchronize_rcu() is called.
+ */
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/rcupdate.h>
+
+#include "shim.h"
+
+void __mutex_init(struct mutex *lock, const char *name, struct lock_class_key *key)
+{
+	atomic_long_set(&lock->owner, 0);
+}
+
+void mutex_lock(struct mutex *lock)
+{
+	if (atomic_long_read(&lock->owner))
+		shim_fatal("mutex_lock() on a held mutex (deadlock)");
+	atomic_long_set(&lock->owner, 1);
+}
+
+int mutex_lock_interruptible(struct mutex *lock)
+{
+	mutex_lock(lock);
+	return 0;
+}
+
+int mutex_trylock(struct mutex *lock)
+{
+	if (atomic_long_read(&lock->owner))
+		return 0;
+	atomic_long_set(&lock->owner, 1);
+	return 1;
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	if (!atomic_long_read(&lock->owner))
+		shim_fatal("mutex_unlock() on a mutex that is not held");
+	atomic_long_set(&lock->owner, 0);
+}
+
+bool mutex_is_locked(struct mutex *lock)
+{
+	return atomic_long_read(&lock->owner) != 0;
+}
+
+void down_read(struct rw_semaphore *sem)
+{
+	if (atomic_long_read(&sem->count) < 0)
+		shim_fatal("down_read() on a write-held rw_semaphore (deadlock)");
+	atomic_long_inc(&sem->count);
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	atomic_long_dec(&sem->count);
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	if (atomic_long_read(&sem->count) != 0)
+		shim_fatal("down_write() on a held rw_semaphore (deadlock)");
+	atomic_long_set(&sem->count, -1);
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	atomic_long_set(&sem->count, 0);
+}
+
+void synchronize_rcu(void)
+{
+}
+
+void shim_lock_bug(const char *what, const void *lock)
+{
+	shim_fatal(what);
+}

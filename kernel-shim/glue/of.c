@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device-tree API (drivers/of/base.c, property.c) over a tree of the
+ * kernel's own struct device_node, built from the board's blob by the C++
+ * loader through kshim_of_new_node()/kshim_of_add_property(), the way
+ * unflatten_device_tree() builds it at boot. Nodes are never freed
+ * (CONFIG_OF_DYNAMIC is off, so of_node_get/put are no-ops).
+ */
+#include <linux/of.h>
+#include <linux/cpu.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "shim.h"
+
+struct device_node *of_root;
+EXPORT_SYMBOL(of_root);
+
+struct device_node *kshim_of_new_node(struct device_node *parent, const char *name,
+				      const char *full_name)
+{
+	struct device_node *np = kzalloc(sizeof(*np), GFP_KERNEL);
+	struct device_node **link;
+
+	np->full_name = kstrdup(full_name, GFP_KERNEL);
+	np->name = kstrdup(name, GFP_KERNEL);
+	np->parent = parent;
+	if (parent) {
+		/* append: children stay in DT order, as unflatten does */
+		for (link = &parent->child; *link; link = &(*link)->sibling)
+			;
+		*link = np;
+	}
+	return np;
+}
+
+void kshim_of_add_property(struct device_node *np, const char *name, const void *value, int length)
+{
+	struct property *pp = kzalloc(sizeof(*pp), GFP_KERNEL);
+	struct property **link;
+
+	pp->name = kstrdup(name, GFP_KERNEL);
+	pp->length = length;
+	pp->value = kmemdup(value, length ? length : 1, GFP_KERNEL);
+	for (link = &np->properties; *link; link = &(*link)->next)
+		;
+	*link = pp;
+	if (length == 4 && (!strcmp(name, "phandle") || !strcmp(name, "linux,phandle")))
+		np->phandle = be32_to_cpup(value);
+	if (!strcmp(name, "name"))
+		np->name = pp->value;
+}
+
+void kshim_of_set_root(struct device_node *root)
+{
+	of_root = root;
+}
+
+/* %pOF: the full path, built from the node names as the kernel prints it. */
+int kshim_of_path(const struct device_node *np, char *buf, int size)
+{
+	int len;
+
+	if (!np)
+		return snprintf(buf, size, "(null)");
+	if (!np->parent)
+		return snprintf(buf, size, "/");
+	len = np->parent->parent ? kshim_of_path(np->parent, buf, size) : 0;
+	if (len >= size)
+		return len;
+	return len + snprintf(buf + len, size - len, "/%s", np->full_name);
+}
+
+bool of_node_name_eq(const struct device_node *np, const char *name)
+{
+	const char *node_name;
+	size_t len;
+
+	if (!np)
+		return false;
+	node_name = kbasename(np->full_name);
+	len = strchrnul(node_name, '@') - node_name;
+	return (strlen(name) == len) && (strncmp(node_name, name, len) == 0);
+}
+
+struct property *of_find_property(const struct device_node *np, const char *name, int *lenp)
+{
+	struct property *pp;
+
+	if (!np)
+		return NULL;
+	for (pp = np->properties; pp; pp = pp->next) {
+		if (of_prop_cmp(pp->name, name) == 0) {
+			if (lenp)
+				*lenp = pp->length;
+			return pp;
+		}
+	}
+	return NULL;
+}
+
+const void *of_get_property(const struct device_node *np, const char *name, int *lenp)
+{
+	struct property *pp = of_find_property(np, name, lenp);
+
+	return pp ? pp->value : NULL;
+}
+
+struct device_node *of_get_parent(const struct device_node *node)
+{
+	return node ? node->parent : NULL;
+}
+
+struct device_node *of_get_next_child(const struct device_node *node, struct device_node *prev)
+{
+	if (!node)
+		return NULL;
+	return prev ? prev->sibling : node->child;
+}
+
+struct device_node *of_get_child_by_name(const struct device_node *node, const char *name)
+{
+	struct device_node *child;
+
+	for_each_child_of_node(node, child)
+		if (of_node_name_eq(child, name))
+			break;
+	return child;
+}
+
+static bool status_is(const struct device_node *np, const char *prefix, bool absent)
+{
+	const char *status = of_get_property(np, "status", NULL);
+
+	if (!status)
+		return absent;
+	return !strncmp(status, prefix, strlen(prefix));
+}
+
+bool of_device_is_available(const struct device_node *np)
+{
+	const char *status = of_get_property(np, "status", NULL);
+
+	return !status || !strcmp(status, "okay") || !strcmp(status, "ok");
+}
+
+/* Children of /cpus named "cpu" or of device_type "cpu", not failed. */
+struct device_node *of_get_next_cpu_node(struct device_node *prev)
+{
+	struct device_node *next;
+
+	if (prev) {
+		next = prev->sibling;
+	} else {
+		struct device_node *cpus = of_find_node_by_path("/cpus");
+
+		next = cpus ? cpus->child : NULL;
+	}
+	for (; next; next = next->sibling) {
+		const char *type = of_get_property(next, "device_type", NULL);
+
+		if (status_is(next, "fail", false))
+			continue;
+		if (of_node_name_eq(next, "cpu") || (type && !strcmp(type, "cpu")))
+			break;
+	}
+	return next;
+}
+
+struct device_node *of_find_node_opts_by_path(const char *path, const char **opts)
+{
+	struct device_node *np = of_root;
+	const char *p = path;
+
+	if (opts)
+		*opts = NULL;
+	if (!np || !path || path[0] != '/')
+		return NULL;
+	while (np && *p) {
+		const char *end;
+		struct device_node *child;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		end = strchrnul(p, '/');
+		for (child = np->child; child; child = child->sibling) {
+			const char *cname = child->full_name;
+			size_t len = end - p;
+			/* "name" matches "name@unit" when the path gives no unit */
+			size_t clen = memchr(p, '@', len) ? strlen(cname) : strchrnul(cname, '@') - cname;
+
+			if (clen == len && !strncmp(cname, p, len))
+				break;
+		}
+		np = child;
+		p = end;
+	}
+	return np;
+}
+
+struct device_node *of_find_node_by_phandle(phandle handle)
+{
+	struct device_node *np = of_root, *stack[64];
+	int depth = 0;
+
+	if (!handle)
+		return NULL;
+	/* depth-first walk */
+	while (np) {
+		if (np->phandle == handle)
+			return np;
+		if (np->child) {
+			stack[depth++] = np;
+			np = np->child;
+			continue;
+		}
+		while (np && !np->sibling && depth)
+			np = stack[--depth];
+		np = np ? np->sibling : NULL;
+	}
+	return NULL;
+}
+
+int __of_parse_phandle_with_args(const struct device_node *np, const char *list_name,
+				 const char *cells_name, int cell_count, int index,
+				 struct of_phandle_args *out_args)
+{
+	int size, cur = 0, pos = 0;
+	const __be32 *list = of_get_property(np, list_name, &size);
+
+	if (!list)
+		return -ENOENT;
+	size /= sizeof(*list);
+	while (pos < size) {
+		phandle ph = be32_to_cpup(list + pos++);
+		struct device_node *target = NULL;
+		u32 count = 0;
+		int i;
+
+		if (ph) {
+			target = of_find_node_by_phandle(ph);
+			if (!target) {
+				pr_err("%pOF: could not find phandle %d\n", np, ph);
+				return -EINVAL;
+			}
+			if (cells_name) {
+				if (of_property_read_u32(target, cells_name, &count)) {
+					pr_err("%pOF: could not get %s for %pOF\n", np, cells_name, target);
+					return -EINVAL;
+				}
+			} else {
+				count = cell_count;
+			}
+			if (pos + (int)count > size) {
+				pr_err("%pOF: %s = %d found %d\n", np, cells_name, count, size - pos);
+				return -EINVAL;
+			}
+		}
+		if (cur == index) {
+			if (!target)
+				return -ENOENT;
+			if (out_args) {
+				out_args->np = target;
+				out_args->args_count = min_t(int, count, MAX_PHANDLE_ARGS);
+				for (i = 0; i < out_args->args_count; i++)
+					out_args->args[i] = be32_to_cpup(list + pos + i);
+			}
+			return 0;
+		}
+		pos += count;
+		cur++;
+	}
+	return -ENOENT;
+}
+
+int of_count_phandle_with_args(const struct device_node *np, const char *list_name,
+			       const char *cells_name)
+{
+	int i = 0;
+
+	while (!__of_parse_phandle_with_args(np, list_name, cells_name, 0, i, NULL))
+		i++;
+	return i ? i : -ENOENT;
+}
+
+int of_property_read_variable_u32_array(const struct device_node *np, const char *propname,
+					u32 *out_values, size_t sz_min, size_t sz_max)
+{
+	int len, i, count;
+	const __be32 *val = of_get_property(np, propname, &len);
+
+	if (!val)
+		return -EINVAL;
+	if (len < (int)(sz_min * sizeof(u32)))
+		return -EOVERFLOW;
+	count = len / sizeof(u32);
+	if (sz_max && count > (int)sz_max)
+		count = sz_max;
+	for (i = 0; i < count; i++)
+		out_values[i] = be32_to_cpup(val + i);
+	return count;
+}
+
+int of_property_read_variable_u64_array(const struct device_node *np, const char *propname,
+					u64 *out_values, size_t sz_min, size_t sz_max)
+{
+	int len, i, count;
+	const __be32 *val = of_get_property(np, propname, &len);
+
+	if (!val)
+		return -EINVAL;
+	if (len < (int)(sz_min * sizeof(u64)))
+		return -EOVERFLOW;
+	count = len / sizeof(u64);
+	if (sz_max && count > (int)sz_max)
+		count = sz_max;
+	for (i = 0; i < count; i++, val += 2)
+		out_values[i] = ((u64)be32_to_cpup(val) << 32) | be32_to_cpup(val + 1);
+	return count;
+}
+
+int of_property_read_string(const struct device_node *np, const char *propname,
+			    const char **out_string)
+{
+	int len;
+	const char *s = of_get_property(np, propname, &len);
+
+	if (!s)
+		return -EINVAL;
+	if (strnlen(s, len) >= len)
+		return -EILSEQ;
+	*out_string = s;
+	return 0;
+}
+
+/* Logical CPU numbers follow the order of CPU nodes (kshim_boot_early()). */
+static struct device_node *cpu_nodes[NR_CPUS];
+
+void kshim_of_map_cpus(unsigned int nr_cpus)
+{
+	struct device_node *np = NULL;
+	unsigned int cpu = 0;
+
+	while ((np = of_get_next_cpu_node(np)) && cpu < nr_cpus)
+		cpu_nodes[cpu++] = np;
+}
+
+struct device_node *of_get_cpu_node(int cpu, unsigned int *thread)
+{
+	if (thread)
+		*thread = 0;
+	return cpu >= 0 && cpu < NR_CPUS ? cpu_nodes[cpu] : NULL;
+}
+
+int of_cpu_node_to_id(struct device_node *np)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (cpu_nodes[cpu] == np)
+			return cpu;
+	return -ENODEV;
+}
+
+struct device_node *of_find_next_cache_node(const struct device_node *np)
+{
+	struct device_node *child;
+	struct of_phandle_args args;
+
+	if (!__of_parse_phandle_with_args(np, "next-level-cache", NULL, 0, 0, &args))
+		return args.np;
+	if (!__of_parse_phandle_with_args(np, "l2-cache", NULL, 0, 0, &args))
+		return args.np;
+	/* arm64: an L2 described as a child "cache" node of the CPU */
+	for_each_child_of_node(np, child) {
+		const char *type = of_get_property(child, "device_type", NULL);
+
+		if (type && !strcmp(type, "cache"))
+			return child;
+	}
+	return NULL;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the glue files: the C++ runtime's services (kshim/api.h) and
+ * the few glue-internal helpers.
+ */
+#ifndef _KSHIM_GLUE_SHIM_H
+#define _KSHIM_GLUE_SHIM_H
+
+#include <linux/types.h>
+#include <kshim/api.h>
+
+/* The simulated CPU kernel code runs on (asm/smp.h) and its current task. */
+extern int shim_cpu;
+extern struct task_struct *shim_current;
+
+/* libc's formatting, for the parts of printk without kernel extensions. */
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
+/* printk's formatter: libc's plus the kernel's %p extensions we meet. */
+int kshim_vformat(char *buf, size_t size, const char *fmt, va_list args);
+
+struct device_node;
+int kshim_of_path(const struct device_node *np, char *buf, int size);
+void kshim_of_map_cpus(unsigned int nr_cpus);
+void kshim_init_workqueues(void);
+struct device *kshim_cpu_device(unsigned int cpu);
+void kshim_init_cpu_devices(unsigned int nr_cpus);
+
+struct cpufreq_policy;
+void kshim_opp_set_table(struct cpufreq_policy *policy, const struct kshim_opp *opps,
+			 unsigned int nr);
+int kshim_register_em(struct cpufreq_policy *policy);
+void kshim_cpufreq_online(void);
+
+void kshim_setup_per_cpu_areas(unsigned int nr_cpus);
+void kshim_init_cpumasks(unsigned int nr_cpus);
+void kshim_run_initcalls(void);
+
+#endif

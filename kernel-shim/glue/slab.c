@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The slab allocator's entry points, on the host allocator. Caches are not
+ * modelled: kmalloc_caches stays empty and every size goes to shim_alloc(),
+ * which zeroes for __GFP_ZERO as kzalloc() expects.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "shim.h"
+
+struct kmem_cache *
+kmalloc_caches[NR_KMALLOC_TYPES][KMALLOC_SHIFT_HIGH + 1] __ro_after_init;
+EXPORT_SYMBOL(kmalloc_caches);
+
+static void *shim_kmalloc(size_t size, gfp_t flags)
+{
+	return shim_alloc(size ? size : 1, !!(flags & __GFP_ZERO));
+}
+
+void *__kmalloc(size_t size, gfp_t flags)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *__kmalloc_node(size_t size, gfp_t flags, int node)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *kmalloc_trace(struct kmem_cache *s, gfp_t flags, size_t size)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *kmalloc_node_trace(struct kmem_cache *s, gfp_t flags, int node, size_t size)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *kmalloc_large(size_t size, gfp_t flags)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void kfree(const void *ptr)
+{
+	if (!ZERO_OR_NULL_PTR(ptr))
+		shim_free(ptr);
+}
+EXPORT_SYMBOL(kfree);
+
+/* mm/util.c */
+char *kstrdup(const char *s, gfp_t gfp)
+{
+	size_t len;
+	char *copy;
+
+	if (!s)
+		return NULL;
+	len = strlen(s) + 1;
+	copy = shim_kmalloc(len, gfp);
+	memcpy(copy, s, len);
+	return copy;
+}
+
+const char *kstrdup_const(const char *s, gfp_t gfp)
+{
+	return kstrdup(s, gfp);
+}
+
+void kfree_const(const void *x)
+{
+	kfree(x);
+}
+
+void *kmemdup(const void *src, size_t len, gfp_t gfp)
+{
+	void *p = shim_kmalloc(len, gfp);
+
+	memcpy(p, src, len);
+	return p;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib/string.c and the user-copy helpers lib/bitmap.c links against. libc
+ * provides the classic string functions (DESIGN.md: the overlap is fine);
+ * these are the kernel-only ones. Parsing bitmaps from user space
+ * (bitmap_parse_user() and friends) has no user space here: reaching it
+ * stops the run.
+ */
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/string.h>
+
+#include "shim.h"
+
+char *strnchrnul(const char *s, size_t count, int c)
+{
+	while (count-- && *s && *s != (char)c)
+		s++;
+	return (char *)s;
+}
+
+char *strchrnul(const char *s, int c)
+{
+	while (*s && *s != (char)c)
+		s++;
+	return (char *)s;
+}
+
+void *memdup_user_nul(const void __user *src, size_t len)
+{
+	shim_fatal("memdup_user_nul(): there is no user space in sched-harness");
+}
+
+ssize_t memory_read_from_buffer(void *to, size_t count, loff_t *ppos, const void *from,
+				size_t available)
+{
+	shim_fatal("memory_read_from_buffer(): sysfs does not exist in sched-harness");
+}
+
+int devm_add_action(struct device *dev, void (*action)(void *), void *data)
+{
+	shim_fatal("devm_add_action(): managed device resources are not modelled");
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoints without ftrace. The upstream files define their tracepoints
+ * the kernel's way (CREATE_TRACE_POINTS); the harness attaches probes with
+ * tracepoint_probe_register(), as kernel/tracepoint.c does, to record them.
+ *
+ * The ftrace event machinery that TRACE_EVENT() also generates is reached
+ * only once ftrace registers an event class, which never happens here; the
+ * functions below exist so that the objects link, and stop the run loudly
+ * if anything ever calls them.
+ */
+#include <linux/tracepoint.h>
+#include <linux/trace_events.h>
+#include <linux/slab.h>
+
+#include "shim.h"
+
+#define UNREACHABLE_FTRACE(fn) shim_fatal(#fn "(): the ftrace event machinery is not part of sched-harness")
+
+int trace_raw_output_prep(struct trace_iterator *iter, struct trace_event *trace_event)
+{
+	UNREACHABLE_FTRACE(trace_raw_output_prep);
+}
+
+void trace_event_printf(struct trace_iterator *iter, const char *fmt, ...)
+{
+	UNREACHABLE_FTRACE(trace_event_printf);
+}
+
+enum print_line_t trace_handle_return(struct trace_seq *s)
+{
+	UNREACHABLE_FTRACE(trace_handle_return);
+}
+
+void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
+				 struct trace_event_file *trace_file, unsigned long len)
+{
+	UNREACHABLE_FTRACE(trace_event_buffer_reserve);
+}
+
+void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
+{
+	UNREACHABLE_FTRACE(trace_event_buffer_commit);
+}
+
+bool __trace_trigger_soft_disabled(struct trace_event_file *file)
+{
+	UNREACHABLE_FTRACE(__trace_trigger_soft_disabled);
+}
+
+int trace_event_raw_init(struct trace_event_call *call)
+{
+	UNREACHABLE_FTRACE(trace_event_raw_init);
+}
+
+int trace_event_reg(struct trace_event_call *event, enum trace_reg type, void *data)
+{
+	UNREACHABLE_FTRACE(trace_event_reg);
+}
+
+/*
+ * Attach one probe: tp->funcs is the NULL-terminated array __DO_TRACE()
+ * walks (through __traceiter_*), and the static key turns the call site on.
+ */
+int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
+{
+	struct tracepoint_func *old = tp->funcs, *funcs;
+	int n = 0;
+
+	while (old && old[n].func)
+		n++;
+	funcs = kcalloc(n + 2, sizeof(*funcs), GFP_KERNEL);
+	if (old)
+		memcpy(funcs, old, n * sizeof(*funcs));
+	funcs[n].func = probe;
+	funcs[n].data = data;
+	funcs[n].prio = TRACEPOINT_DEFAULT_PRIO;
+	rcu_assign_pointer(tp->funcs, funcs);
+	kfree(old);
+	if (!static_key_enabled(&tp->key))
+		static_key_enable(&tp->key);
+	return 0;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The boundary between kernel-side C (upstream files, export units, glue)
+ * and the C++ runtime and harness. C++ cannot include kernel headers, so
+ * this header uses plain C types only and is included by both sides.
+ *
+ *   shim_*   implemented in C++ (kernel-shim/src), called by the glue
+ *   kshim_*  implemented in kernel-style C (kernel-shim/glue), called by C++
+ */
+#ifndef KSHIM_API_H
+#define KSHIM_API_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- C++ runtime services the glue calls ------------------------------ */
+
+void *shim_alloc(unsigned long size, int zero);
+void shim_free(const void *ptr);
+
+/* printk, after formatting; level is the KERN_ digit (0-7), -1 if none. */
+void shim_log(int level, const char *text);
+/* WARN*(): the kernel code continues, the run is marked failed. */
+void shim_warn(const char *file, int line, void *caller, const char *text);
+/* BUG(), panic(), deadlocks: the kernel code cannot continue. */
+void shim_fatal(const char *what) __attribute__((noreturn));
+
+/* --- device tree: the C++ loader builds the kernel's struct device_node
+ * tree from the blob through these (kernel-shim/glue/of.c) ---------------- */
+
+struct device_node;
+struct device_node *kshim_of_new_node(struct device_node *parent, const char *name,
+				      const char *full_name);
+void kshim_of_add_property(struct device_node *node, const char *name,
+			   const void *value, int length);
+void kshim_of_set_root(struct device_node *root);
+
+/* --- boot (kernel-shim/glue/boot.c) ------------------------------------ */
+
+/* Per-CPU areas, cpumasks and the kernel's initcalls, for nr_cpus CPUs. */
+int kshim_boot_early(unsigned int nr_cpus);
+
+/* One cpufreq policy: the CPUs of a frequency domain and its OPPs. */
+struct kshim_opp {
+	unsigned long long hz;
+	unsigned long microvolt;	/* 0: unknown */
+};
+int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
+		     const struct kshim_opp *opps, unsigned int nr_opps);
+
+/* The rest of boot, once every policy is added: initcalls, cpufreq driver
+ * probe (policy notifiers, energy model), deferred work. */
+int kshim_boot_late(void);
+
+/* Runs what the kernel deferred to process context (workqueues). */
+void kshim_run_pending_work(void);
+
+/* --- what the kernel computed, read back for reports ------------------- */
+
+unsigned int kshim_nr_cpus(void);				/* nr_cpu_ids */
+/* topology_update_thermal_pressure() for the CPUs in cpu_bits. */
+void kshim_update_thermal_pressure(unsigned long cpu_bits, unsigned long capped_khz);
+
+unsigned long kshim_cpu_capacity(unsigned int cpu);		/* arch_scale_cpu_capacity() */
+unsigned long kshim_cpu_freq_scale(unsigned int cpu);		/* arch_scale_freq_capacity() */
+unsigned long kshim_cpu_thermal_pressure(unsigned int cpu);	/* arch_scale_thermal_pressure() */
+
+struct kshim_cpu_topology {
+	int thread_id, core_id, cluster_id, package_id;
+};
+void kshim_cpu_topology(unsigned int cpu, struct kshim_cpu_topology *out);
+
+struct kshim_em_state {
+	unsigned long frequency;	/* kHz */
+	unsigned long power;		/* mW (or abstract scale) */
+	unsigned long cost;
+	int inefficient;
+};
+/* The perf domain of a CPU as the kernel's energy model holds it. */
+int kshim_em_nr_states(unsigned int cpu);	/* 0: no EM for this CPU */
+void kshim_em_state(unsigned int cpu, int index, struct kshim_em_state *out);
+unsigned long kshim_em_cpus(unsigned int cpu);	/* bitmask of the perf domain's CPUs */
+int kshim_em_is_milliwatts(unsigned int cpu);
+/* dev_pm_opp_of_register_em()'s result for the CPU's policy (0: EM built). */
+int kshim_em_status(unsigned int cpu);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The C++ side of the glue's services (kshim/api.h): memory, the kernel
+// log, WARN records and faults.
+#include "kernel-shim/kernel.h"
+
+#include <kshim/api.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <new>
+
+namespace sh::kshim {
+
+namespace {
+
+std::vector<LogLine> &log_lines()
+{
+	static std::vector<LogLine> lines;
+	return lines;
+}
+
+std::vector<KernelWarning> &warnings()
+{
+	static std::vector<KernelWarning> list;
+	return list;
+}
+
+std::string symbol_of(void *address)
+{
+	Dl_info info{};
+	if (address && dladdr(address, &info) && info.dli_sname)
+		return info.dli_sname;
+	return fmt::format("{}", address);
+}
+
+} // namespace
+
+const std::vector<LogLine> &kernel_log()
+{
+	return log_lines();
+}
+
+const std::vector<KernelWarning> &kernel_warnings()
+{
+	return warnings();
+}
+
+} // namespace sh::kshim
+
+using namespace sh::kshim;
+
+extern "C" {
+
+// Kernel memory is cache-line aligned, like slab objects of those sizes;
+// per-CPU areas rely on it for ____cacheline_aligned members.
+void *shim_alloc(unsigned long size, int zero)
+{
+	constexpr unsigned long align = 64;
+	const unsigned long rounded = (size + align - 1) / align * align;
+	void *ptr = std::aligned_alloc(align, rounded ? rounded : align);
+	if (!ptr)
+		throw std::bad_alloc();
+	if (zero)
+		std::memset(ptr, 0, rounded);
+	return ptr;
+}
+
+void shim_free(const void *ptr)
+{
+	std::free(const_cast<void *>(ptr));
+}
+
+void shim_log(int level, const char *text)
+{
+	std::string line(text);
+	while (!line.empty() && line.back() == '\n')
+		line.pop_back();
+	log_lines().push_back({level, std::move(line)});
+}
+
+void shim_warn(const char *file, int line, void *caller, const char *text)
+{
+	std::string message(text ? text : "");
+	while (!message.empty() && message.back() == '\n')
+		message.pop_back();
+	warnings().push_back({file ? file : "?", line, symbol_of(caller), std::move(message)});
+	log_lines().push_back({4, fmt::format("WARNING: at {}:{} {}", file ? file : "?", line,
+					      warnings().back().text)});
+}
+
+void shim_fatal(const char *what)
+{
+	// The last lines of the kernel log say where (BUG() prints
+	// "BUG: failure at file:line/function()!" before panicking).
+	std::string context;
+	const auto &lines = log_lines();
+	if (!lines.empty())
+		context = fmt::format(" (last kernel message: {})", lines.back().text);
+	throw KernelFault(fmt::format("kernel fault: {}{}", what, context));
+}
+
+} // extern "C"
