@@ -67,6 +67,8 @@ struct Kernel {
 	// Whether EAS could run, and the kernel's reason when it cannot.
 	bool eas_possible = false;
 	std::string eas_reason;
+	// What the kernel printed at KERN_WARNING or worse.
+	std::vector<std::string> messages;
 };
 
 // The kernel tree this build compiled, and each of its files that went in,

@@ -233,6 +233,20 @@ void write_kernel(fmt::memory_buffer &out, const kshim::Kernel &k)
 			fmt::format_to(std::back_inserter(out), "  ps:{:<11} {:>10} {:>10} {:>10} {:>12}\n",
 				       ps.frequency_khz, ps.frequency_khz, ps.power, ps.cost, ps.inefficient ? 1 : 0);
 	}
+	std::vector<unsigned> zero;
+	for (const auto &c : k.cpus)
+		if (c.capacity == 0)
+			zero.push_back(c.id);
+	if (!zero.empty())
+		fmt::format_to(std::back_inserter(out),
+			       "\nNote: CPUs {} have cpu_scale 0: the kernel took capacity-dmips-mhz = 0 as it is "
+			       "(topology_parse_cpu_capacity() does not reject it); the scheduler sees no capacity there.\n",
+			       cpu_list(zero));
+	if (!k.messages.empty()) {
+		fmt::format_to(std::back_inserter(out), "\nKernel messages (warnings and errors)\n");
+		for (const auto &m : k.messages)
+			fmt::format_to(std::back_inserter(out), "  {}\n", m);
+	}
 	fmt::format_to(std::back_inserter(out), "\nEAS: {}\n",
 		       k.eas_possible ? "possible (energy model on every CPU, asymmetric capacities; "
 					"sched domains and schedutil decide at run time)"
@@ -447,6 +461,7 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 	});
 	key(w, "eas_possible"), w.Bool(k.eas_possible);
 	key(w, "eas_reason"), str(w, k.eas_reason);
+	strings(w, "messages", k.messages);
 	w.EndObject();
 }
 

@@ -60,27 +60,33 @@ std::string errno_name(int err)
 
 // Whether EAS could be enabled, from what 6.1's build_perf_domains()
 // checks that already exists at this stage: an energy model for every CPU
-// and asymmetric CPU capacities. The reasons use the kernel's own words.
+// and asymmetric CPU capacities. The reasons use the kernel's own words
+// ("no EM found for CPU%d", "CPUs do not have asymmetric capacities").
 void judge_eas(const dts::Platform &platform, Kernel &k)
 {
+	auto in_pd = [&](unsigned cpu) {
+		return std::any_of(k.perf_domains.begin(), k.perf_domains.end(), [&](const PerfDomain &pd) {
+			return std::find(pd.cpus.begin(), pd.cpus.end(), cpu) != pd.cpus.end();
+		});
+	};
+	auto policy_cpu = [&](unsigned cpu) {
+		for (const auto &d : platform.frequency_domains)
+			if (std::find(d.cpus.begin(), d.cpus.end(), cpu) != d.cpus.end())
+				return d.cpus.front();
+		return cpu;
+	};
 	for (const auto &cpu : k.cpus) {
-		if (cpu.em_status != 0 || std::none_of(k.perf_domains.begin(), k.perf_domains.end(),
-						       [&](const PerfDomain &pd) {
-							       return std::find(pd.cpus.begin(), pd.cpus.end(),
-										cpu.id) != pd.cpus.end();
-						       })) {
-			std::string why;
-			const auto &dt = platform.cpus[cpu.id];
-			if (!cpu.has_policy)
-				why = "no cpufreq policy: the DT gives this CPU no OPPs";
-			else if (!platform.cpus[platform.frequency_domains.front().cpus.front()].dynamic_power_coefficient &&
-				 !dt.dynamic_power_coefficient)
-				why = "dev_pm_opp_of_register_em() found no dynamic-power-coefficient";
-			else
-				why = fmt::format("dev_pm_opp_of_register_em() returned {}", errno_name(cpu.em_status));
-			k.eas_reason = fmt::format("no EM found for CPU{} ({})", cpu.id, why);
-			return;
-		}
+		if (in_pd(cpu.id))
+			continue;
+		std::string why;
+		if (!cpu.has_policy)
+			why = "no cpufreq policy: the DT gives this CPU no OPPs";
+		else if (!platform.cpus[policy_cpu(cpu.id)].dynamic_power_coefficient)
+			why = "dev_pm_opp_of_register_em() found no dynamic-power-coefficient";
+		else
+			why = fmt::format("dev_pm_opp_of_register_em() returned {}", errno_name(cpu.em_status));
+		k.eas_reason = fmt::format("no EM found for CPU{} ({})", cpu.id, why);
+		return;
 	}
 	const bool asymmetric = std::adjacent_find(k.cpus.begin(), k.cpus.end(),
 						   [](const CpuState &a, const CpuState &b) {
@@ -131,6 +137,9 @@ Kernel snapshot()
 		}
 		k.perf_domains.push_back(std::move(pd));
 	}
+	for (const auto &line : kernel_log())
+		if (line.level >= 0 && line.level <= 4)	// KERN_WARNING and worse
+			k.messages.push_back(line.text);
 	return k;
 }
 

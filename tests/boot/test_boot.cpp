@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Boards booted through the kernel's own code: capacities from
+// arch_topology.c, the energy model from energy_model.c, thermal pressure
+// through topology_update_thermal_pressure(). Kernel globals live once per
+// process, so CTest runs every case in a process of its own
+// (tests/boot/CMakeLists.txt registers one test per case).
+#include "print_values.h"
+#include "support.h"
+
+#include "kernel-shim/kernel.h"
+
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+
+using namespace sh;
+
+namespace {
+
+const kshim::PerfDomain &pd_of(const kshim::Kernel &k, unsigned cpu)
+{
+	for (const auto &pd : k.perf_domains)
+		if (std::find(pd.cpus.begin(), pd.cpus.end(), cpu) != pd.cpus.end())
+			return pd;
+	BOOST_FAIL("no perf domain for CPU" << cpu);
+	throw;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(boot)
+
+// Expected values worked out by hand from exynos5422-cpus.dtsi and
+// exynos5800.dtsi: cpu_scale = 539 * 1400 MHz / (1024 * 2000 MHz) * 1024
+// = 377; power = coefficient * mV^2 * MHz / 10^6 uW (e.g. A7 at 200 MHz,
+// 900 mV: 90 * 810000 * 200 / 10^6 = 14580); cost = fmax * power / f.
+BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
+{
+	auto k = kshim::boot(test::load_board("odroid-xu3"));
+	BOOST_REQUIRE(k.cpus.size() == 8u);
+	for (const auto &cpu : k.cpus)
+		BOOST_TEST(cpu.capacity == (cpu.id < 4 ? 377u : 1024u), "cpu" << cpu.id);
+	BOOST_TEST(k.cpus[5].cluster_id == 1);
+	BOOST_TEST(k.cpus[5].core_id == 1);
+
+	BOOST_REQUIRE(k.perf_domains.size() == 2u);
+	const auto &little = pd_of(k, 0);
+	BOOST_TEST(little.cpus == (std::vector<unsigned>{0, 1, 2, 3}));
+	BOOST_TEST(little.microwatts);
+	BOOST_REQUIRE(little.states.size() == 13u);
+	BOOST_TEST(little.states.front().frequency_khz == 200000u);
+	BOOST_TEST(little.states.front().power == 14580u);
+	BOOST_TEST(little.states.front().cost == 102060u);
+	BOOST_TEST(little.states.front().inefficient);	// same cost as 300 MHz
+	BOOST_TEST(little.states.back().frequency_khz == 1400000u);
+	BOOST_TEST(little.states.back().power == 204828u);	// 90 * 1275^2 * 1400 / 10^6
+	BOOST_TEST(!little.states.back().inefficient);
+
+	const auto &big = pd_of(k, 7);
+	BOOST_REQUIRE(big.states.size() == 19u);
+	BOOST_TEST(big.states.back().power == 1067233u);	// 310 * 1312^2 * 2000 / 10^6
+	BOOST_TEST(big.states.back().cost == 1067233u);
+	BOOST_TEST(big.states[6].frequency_khz == 800000u);
+	BOOST_TEST(big.states[6].power == 200880u);		// 310 * 900^2 * 800 / 10^6
+	BOOST_TEST(k.eas_possible);
+	BOOST_TEST(kshim::kernel_warnings().empty());
+}
+
+// hi3660.dtsi: 592 * 1844 MHz / (1024 * 2362 MHz) * 1024 = 462.
+BOOST_AUTO_TEST_CASE(hikey960_capacities)
+{
+	auto k = kshim::boot(test::load_board("hikey960"));
+	BOOST_TEST(k.cpus[0].capacity == 462u);
+	BOOST_TEST(k.cpus[4].capacity == 1024u);
+	BOOST_TEST(k.perf_domains.size() == 2u);
+	BOOST_TEST(k.eas_possible);
+}
+
+BOOST_AUTO_TEST_CASE(thermal_pressure_goes_through_the_kernel)
+{
+	auto k = kshim::boot(test::load_board("odroid-xu3"));
+	const std::vector<unsigned> big{4, 5, 6, 7};
+	kshim::update_thermal_pressure(big, 1000000);	// capped at half of 2 GHz
+	auto capped = kshim::snapshot();
+	BOOST_TEST(capped.cpus[4].thermal_pressure == 512u);
+	BOOST_TEST(capped.cpus[7].thermal_pressure == 512u);
+	BOOST_TEST(capped.cpus[0].thermal_pressure == 0u);
+	kshim::update_thermal_pressure(big, 2000000);	// cap lifted
+	BOOST_TEST(kshim::snapshot().cpus[4].thermal_pressure == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(symmetric_board_has_no_eas)
+{
+	auto k = kshim::boot(test::load_board("hikey"));
+	for (const auto &cpu : k.cpus)
+		BOOST_TEST(cpu.capacity == 1024u);
+	BOOST_TEST(!k.eas_possible);
+	BOOST_TEST(k.eas_reason == "CPUs do not have asymmetric capacities");
+}
+
+BOOST_AUTO_TEST_CASE(board_without_coefficient_has_no_energy_model)
+{
+	auto k = kshim::boot(test::load(test::fixture("kernel/no-coefficient.dts")));
+	BOOST_TEST(k.perf_domains.empty());
+	BOOST_TEST(k.cpus[0].capacity == 256u);		// 512 * 1000 / (1024 * 2000) * 1024
+	BOOST_TEST(k.cpus[2].capacity == 1024u);
+	BOOST_TEST(!k.eas_possible);
+	BOOST_TEST(k.eas_reason.find("no EM found for CPU0") == 0u, k.eas_reason);
+	BOOST_TEST(k.eas_reason.find("dynamic-power-coefficient") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(firmware_board_without_opps_has_no_energy_model)
+{
+	auto k = kshim::boot(test::load_board("juno"));
+	BOOST_TEST(k.perf_domains.empty());
+	// Without cpufreq the kernel keeps freq_factor = 1: capacities are the
+	// normalised dmips/MHz alone (A57 1024, A53 578).
+	BOOST_TEST(k.cpus[0].capacity == 1024u);
+	BOOST_TEST(k.cpus[2].capacity == 578u);
+	BOOST_TEST(k.eas_reason.find("no EM found for CPU0") == 0u, k.eas_reason);
+}
+
+BOOST_AUTO_TEST_CASE(zero_capacity_is_taken_as_the_kernel_takes_it)
+{
+	auto k = kshim::boot(test::load(test::fixture("kernel/zero-capacity.dts")));
+	BOOST_TEST(k.cpus[0].capacity == 0u);
+	BOOST_TEST(k.cpus[2].capacity == 1024u);
+	auto shown = test::run_cli({"platform", "show", test::fixture("kernel/zero-capacity.dts").string()});
+	BOOST_TEST(shown.exit_status == 0);
+	BOOST_TEST(shown.out.find("CPUs 0-1 have cpu_scale 0") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(second_boot_in_one_process_is_refused)
+{
+	auto board = test::load_board("hikey960");
+	kshim::boot(board);
+	BOOST_CHECK_THROW(kshim::boot(board), kshim::KernelFault);
+}
+
+// Every file kernel info lists is byte-identical to the tree's: sha256sum
+// (coreutils) is the independent check.
+BOOST_AUTO_TEST_CASE(compiled_files_match_the_tree)
+{
+	auto info = kshim::build_info();
+	BOOST_TEST(info.tree == test::kernel_tree().string());
+	BOOST_TEST(info.files.size() >= 5u);
+	auto shown = test::run_cli({"kernel", "info"});
+	BOOST_TEST(shown.exit_status == 0);
+	for (const auto &file : info.files) {
+		BOOST_TEST_CONTEXT(file.path)
+		{
+			auto sum = dts::run_tool(std::vector<std::string>{
+				"sha256sum", (test::kernel_tree() / file.path).string()});
+			BOOST_REQUIRE(sum.ok());
+			BOOST_TEST(sum.out.substr(0, 64) == file.sha256);
+			BOOST_TEST(shown.out.find(file.sha256 + "  " + file.path) != std::string::npos);
+		}
+	}
+	for (const char *required : {"kernel/sched/pelt.c", "kernel/power/energy_model.c",
+				     "drivers/base/arch_topology.c"})
+		BOOST_TEST(std::any_of(info.files.begin(), info.files.end(),
+				       [&](const auto &f) { return f.path == required; }),
+			   required);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
