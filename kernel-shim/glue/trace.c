@@ -81,3 +81,15 @@ int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
 		static_key_enable(&tp->key);
 	return 0;
 }
+
+const char *trace_print_flags_seq(struct trace_seq *p, const char *delim, unsigned long flags,
+				  const struct trace_print_flags *flag_array)
+{
+	UNREACHABLE_FTRACE(trace_print_flags_seq);
+}
+
+const char *trace_print_symbols_seq(struct trace_seq *p, unsigned long val,
+				    const struct trace_print_flags *symbol_array)
+{
+	UNREACHABLE_FTRACE(trace_print_symbols_seq);
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The exact list of kernel symbols the shim provides (LinSched's lesson: a
+# newcomer can see everything that is faked, and nothing drifts silently).
+#
+# usage: check-undefined.sh LIST OBJECT...
+#
+# Upstream objects are those not under /glue/. Their undefined symbols that
+# no other upstream object defines must be exactly the symbols of LIST, and
+# each must be defined by the glue object LIST names. On a mismatch the
+# build stops and prints the difference; `UPDATE=1` rewrites LIST instead.
+set -euo pipefail
+list=$1; shift
+
+upstream=() glue=()
+for o in "$@"; do
+	case $o in */glue/*) glue+=("$o") ;; *) upstream+=("$o") ;; esac
+done
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# libc's own functions are fine to share (memcpy, strlen, snprintf, ...).
+libc=$(${CC:-cc} -print-file-name=libc.so.6)
+nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//' | sort -u > "$tmp/libc"
+nm -u "${upstream[@]}" 2>/dev/null | awk 'NF==2 && $1=="U" {print $2}' | sort -u > "$tmp/undef"
+nm --defined-only "${upstream[@]}" 2>/dev/null | awk 'NF==3 && $2 ~ /[A-Z]/ {print $3}' | sort -u > "$tmp/updef"
+comm -23 "$tmp/undef" "$tmp/updef" | grep -v '^_GLOBAL_OFFSET_TABLE_$' > "$tmp/needed" || true
+
+: > "$tmp/actual"
+while read -r sym; do
+	provider=-
+	for o in "${glue[@]}"; do
+		if nm --defined-only "$o" 2>/dev/null | awk -v s="$sym" 'NF==3 && $2 ~ /[A-Z]/ && $3==s {f=1} END {exit !f}'; then
+			provider=kernel-shim/glue/$(basename "${o%.o}")
+			case $o in */sched/glue/*) provider=sched/glue/$(basename "${o%.o}") ;; esac
+			break
+		fi
+	done
+	if [ "$provider" = - ] && grep -qx "$sym" "$tmp/libc"; then
+		provider=libc
+	fi
+	printf '%-40s %s\n' "$sym" "$provider" >> "$tmp/actual"
+done < "$tmp/needed"
+
+if [ "${UPDATE:-0}" = 1 ]; then
+	{ sed -n '/^#/p' "$list" 2>/dev/null; cat "$tmp/actual"; } > "$tmp/new"
+	mv "$tmp/new" "$list"
+	exit 0
+fi
+if grep -q ' -$' "$tmp/actual"; then
+	echo "error: kernel symbols that nothing provides:" >&2
+	grep ' -$' "$tmp/actual" | sed 's/ *-$//; s/^/  /' >&2
+	echo "implement them in kernel-shim/glue (a file per kernel subsystem)" >&2
+	exit 1
+fi
+if ! diff -u <(grep -v '^#' "$list") "$tmp/actual" > "$tmp/diff"; then
+	echo "error: the kernel symbols the upstream objects need changed ($list):" >&2
+	cat "$tmp/diff" >&2
+	echo "A '+' line is a new undefined symbol: implement it in kernel-shim/glue (a file per" >&2
+	echo "kernel subsystem), then run UPDATE=1 on this script to record it." >&2
+	exit 1
+fi
