@@ -49,7 +49,9 @@ endfunction()
 # thing missing, with its full path.
 function(_kernel_tree_check tree)
 	foreach(rel Makefile include/linux/sched.h include/dt-bindings
-			scripts/dtc/include-prefixes arch/arm/boot/dts arch/arm64/boot/dts)
+			scripts/dtc/include-prefixes arch/arm/boot/dts arch/arm64/boot/dts
+			kernel/bounds.c kernel/time/timeconst.bc
+			kernel/sched/pelt.c kernel/power/energy_model.c drivers/base/arch_topology.c)
 		if(NOT EXISTS "${tree}/${rel}")
 			message(FATAL_ERROR
 				"KERNEL_SRC=${tree} is not a kernel tree: ${tree}/${rel} does not exist")

@@ -4,8 +4,12 @@
 // log, WARN records and faults.
 #include "kernel-shim/kernel.h"
 
+#include "dts/platform.h"
+#include "dts/tools.h"
+
 #include <kshim/api.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -28,11 +32,28 @@ std::vector<KernelWarning> &warnings()
 	return list;
 }
 
+// The kernel function containing `address`: the dynamic symbol table when
+// it has it, else the debug information through addr2line (static kernel
+// functions are in neither .dynsym nor reach of dladdr()). Only called on
+// a WARN, so spawning a tool is fine.
 std::string symbol_of(void *address)
 {
 	Dl_info info{};
-	if (address && dladdr(address, &info) && info.dli_sname)
+	if (!address || !dladdr(address, &info))
+		return fmt::format("{}", address);
+	if (info.dli_sname)
 		return info.dli_sname;
+	const auto offset = reinterpret_cast<std::uintptr_t>(address) -
+			    reinterpret_cast<std::uintptr_t>(info.dli_fbase) - 1;
+	try {
+		const std::string argv[] = {"addr2line", "-f", "-e", info.dli_fname,
+					    fmt::format("{:#x}", offset)};
+		auto r = sh::dts::run_tool(argv);
+		auto name = r.out.substr(0, r.out.find('\n'));
+		if (r.ok() && !name.empty() && name != "??")
+			return name;
+	} catch (const sh::dts::Error &) {
+	}
 	return fmt::format("{}", address);
 }
 
