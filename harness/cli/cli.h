@@ -9,7 +9,10 @@
 //   3  the kernel code faulted (BUG, panic, deadlock) or WARNed
 #pragma once
 
+#include <boost/program_options.hpp>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <iosfwd>
 #include <span>
 #include <string>
@@ -34,6 +37,16 @@ struct Context {
 struct UsageError {
 	std::string message;
 };
+
+// A subcommand's arguments: `options` (shown by --help, which must be among
+// them), `hidden` positionals. With --help, prints `usage` and the options
+// and returns nullopt.
+std::optional<boost::program_options::variables_map>
+parse_subcommand(const Context &ctx, const std::vector<std::string> &args,
+		 const boost::program_options::options_description &options,
+		 const boost::program_options::options_description &hidden,
+		 const boost::program_options::positional_options_description &positional,
+		 std::string_view usage);
 
 // WARN*() hits in kernel code make a run fail: print each with its file
 // and line on stderr and return exit_kernel_fault, else exit_ok.

@@ -8,7 +8,6 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <ostream>
-#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -20,24 +19,15 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	options.add_options()("help,h", "show this help");
 	po::options_description hidden;
 	hidden.add_options()("action", po::value<std::string>());
-	po::options_description all;
-	all.add(options).add(hidden);
 	po::positional_options_description positional;
 	positional.add("action", 1);
-	po::variables_map vm;
-	po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-	po::notify(vm);
-
-	if (vm.count("help")) {
-		std::ostringstream help;
-		help << "usage: sched-harness kernel info\n\n"
-			"The kernel tree sched-harness was built from, and each of its files compiled\n"
-			"in, unchanged, with the sha256 of the bytes compiled.\n\n"
-		     << options;
-		ctx.out << help.str();
+	auto vm = parse_subcommand(ctx, args, options, hidden, positional,
+				   "usage: sched-harness kernel info\n\n"
+				   "The kernel tree sched-harness was built from, and each of its files compiled\n"
+				   "in, unchanged, with the sha256 of the bytes compiled.\n");
+	if (!vm)
 		return exit_ok;
-	}
-	if (!vm.count("action") || vm["action"].as<std::string>() != "info")
+	if (!vm->count("action") || (*vm)["action"].as<std::string>() != "info")
 		throw UsageError{"kernel: say 'info'"};
 
 	auto info = kshim::build_info();

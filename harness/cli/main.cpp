@@ -9,6 +9,7 @@
 #include <exception>
 #include <fmt/format.h>
 #include <iostream>
+#include <sstream>
 
 #ifndef SCHED_HARNESS_KERNEL_TREE
 #define SCHED_HARNESS_KERNEL_TREE ""
@@ -109,6 +110,25 @@ int run(int argc, char **argv)
 }
 
 } // namespace
+
+std::optional<po::variables_map> parse_subcommand(const Context &ctx, const std::vector<std::string> &args,
+						  const po::options_description &options,
+						  const po::options_description &hidden,
+						  const po::positional_options_description &positional,
+						  std::string_view usage)
+{
+	po::options_description all;
+	all.add(options).add(hidden);
+	po::variables_map vm;
+	po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+	po::notify(vm);
+	if (!vm.count("help"))
+		return vm;
+	std::ostringstream help;
+	help << usage << "\n" << options;
+	ctx.out << help.str();
+	return std::nullopt;
+}
 
 int kernel_warnings_status(const Context &ctx)
 {

@@ -11,7 +11,6 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <ostream>
-#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -47,24 +46,15 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 	hidden.add_options()
 		("action", po::value<std::string>())
 		("board", po::value<std::vector<std::string>>());
-	po::options_description all;
-	all.add(options).add(hidden);
 	po::positional_options_description positional;
 	positional.add("action", 1).add("board", -1);
-
-	po::variables_map vm;
-	po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-	po::notify(vm);
-
-	if (vm.count("help")) {
-		std::ostringstream help;
-		help << "usage: sched-harness platform list\n"
-			"       sched-harness platform show BOARD [--overlay FILE]... [--json]\n\n"
-			"BOARD is a name from 'platform list' or a path to a .dts or .dtb.\n\n"
-		     << options;
-		ctx.out << help.str();
+	auto parsed = parse_subcommand(ctx, args, options, hidden, positional,
+				       "usage: sched-harness platform list\n"
+				       "       sched-harness platform show BOARD [--overlay FILE]... [--json]\n\n"
+				       "BOARD is a name from 'platform list' or a path to a .dts or .dtb.\n");
+	if (!parsed)
 		return exit_ok;
-	}
+	const auto &vm = *parsed;
 	if (!vm.count("action"))
 		throw UsageError{"platform: say 'list' or 'show BOARD'"};
 	auto action = vm["action"].as<std::string>();
