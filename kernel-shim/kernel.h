@@ -33,6 +33,16 @@ public:
 	using std::runtime_error::runtime_error;
 };
 
+// A tracepoint hit, as the harness's probe recorded it (arguments in
+// TP_PROTO order).
+struct TraceEvent {
+	std::string name;
+	std::vector<long long> args;
+};
+
+// Every tracepoint hit since boot, in order.
+const std::vector<TraceEvent> &trace_events();
+
 // Everything printk'd and every WARN hit since the process started.
 const std::vector<LogLine> &kernel_log();
 const std::vector<KernelWarning> &kernel_warnings();

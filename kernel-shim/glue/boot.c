@@ -50,6 +50,7 @@ int kshim_boot_early(unsigned int nr_cpus)
 	kshim_init_workqueues();
 	kshim_of_map_cpus(nr_cpus);
 	kshim_init_cpu_devices(nr_cpus);
+	kshim_trace_attach();
 
 	for (fn = kshim_initcall_start; fn < kshim_initcall0_start; fn++)
 		(*fn)();

@@ -12,6 +12,7 @@
 #include <linux/tracepoint.h>
 #include <linux/trace_events.h>
 #include <linux/slab.h>
+#include <trace/events/thermal_pressure.h>
 
 #include "shim.h"
 
@@ -92,4 +93,24 @@ const char *trace_print_symbols_seq(struct trace_seq *p, unsigned long val,
 				    const struct trace_print_flags *symbol_array)
 {
 	UNREACHABLE_FTRACE(trace_print_symbols_seq);
+}
+
+/*
+ * The harness's probes: each turns its tracepoint's TP_PROTO arguments
+ * into plain numbers for the C++ recorder.
+ */
+static void probe_thermal_pressure_update(void *data, int cpu, unsigned long thermal_pressure)
+{
+	struct kshim_trace_event ev = {
+		.name = "thermal_pressure_update",
+		.nr_args = 2,
+		.args = { cpu, thermal_pressure },
+	};
+
+	shim_trace(&ev);
+}
+
+int kshim_trace_attach(void)
+{
+	return register_trace_thermal_pressure_update(probe_thermal_pressure_update, NULL);
 }

@@ -26,6 +26,12 @@ std::vector<LogLine> &log_lines()
 	return lines;
 }
 
+std::vector<TraceEvent> &events()
+{
+	static std::vector<TraceEvent> list;
+	return list;
+}
+
 std::vector<KernelWarning> &warnings()
 {
 	static std::vector<KernelWarning> list;
@@ -69,6 +75,11 @@ const std::vector<KernelWarning> &kernel_warnings()
 	return warnings();
 }
 
+const std::vector<TraceEvent> &trace_events()
+{
+	return events();
+}
+
 } // namespace sh::kshim
 
 using namespace sh::kshim;
@@ -110,6 +121,11 @@ void shim_warn(const char *file, int line, void *caller, const char *text)
 	warnings().push_back({file ? file : "?", line, symbol_of(caller), std::move(message)});
 	log_lines().push_back({4, fmt::format("WARNING: at {}:{} {}", file ? file : "?", line,
 					      warnings().back().text)});
+}
+
+void shim_trace(const kshim_trace_event *event)
+{
+	events().push_back({event->name, std::vector<long long>(event->args, event->args + event->nr_args)});
 }
 
 void shim_fatal(const char *what)

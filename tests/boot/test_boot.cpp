@@ -87,6 +87,16 @@ BOOST_AUTO_TEST_CASE(thermal_pressure_goes_through_the_kernel)
 	BOOST_TEST(capped.cpus[0].thermal_pressure == 0u);
 	kshim::update_thermal_pressure(big, 2000000);	// cap lifted
 	BOOST_TEST(kshim::snapshot().cpus[4].thermal_pressure == 0u);
+
+	// arch_topology.c's own tracepoint saw both updates: one event per
+	// call, naming the first CPU of the mask (TP_PROTO(cpu, pressure)).
+	std::vector<std::vector<long long>> seen;
+	for (const auto &ev : kshim::trace_events())
+		if (ev.name == "thermal_pressure_update")
+			seen.push_back(ev.args);
+	BOOST_REQUIRE(seen.size() == 2u);
+	BOOST_TEST(seen[0] == (std::vector<long long>{4, 512}));
+	BOOST_TEST(seen[1] == (std::vector<long long>{4, 0}));
 }
 
 BOOST_AUTO_TEST_CASE(symmetric_board_has_no_eas)

@@ -26,6 +26,14 @@ void shim_warn(const char *file, int line, void *caller, const char *text);
 /* BUG(), panic(), deadlocks: the kernel code cannot continue. */
 void shim_fatal(const char *what) __attribute__((noreturn));
 
+/* A tracepoint hit, its arguments as plain numbers in TP_PROTO order. */
+struct kshim_trace_event {
+	const char *name;
+	int nr_args;
+	long long args[6];
+};
+void shim_trace(const struct kshim_trace_event *event);
+
 /* --- device tree: the C++ loader builds the kernel's struct device_node
  * tree from the blob through these (kernel-shim/glue/of.c) ---------------- */
 
@@ -52,6 +60,9 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 /* The rest of boot, once every policy is added: initcalls, cpufreq driver
  * probe (policy notifiers, energy model), deferred work. */
 int kshim_boot_late(void);
+
+/* Attaches the harness's probes to the tracepoints of the compiled files. */
+int kshim_trace_attach(void);
 
 /* Runs what the kernel deferred to process context (workqueues). */
 void kshim_run_pending_work(void);
