@@ -18,6 +18,7 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/sched/topology.h>
+#include <linux/version.h>
 
 #include "shim.h"
 
@@ -27,7 +28,6 @@ EXPORT_SYMBOL(system_state);
 /* kernel/jump_label.c: static keys are plain atomics (no JUMP_LABEL), and
  * usable from the start. */
 bool static_key_initialized __read_mostly = true;
-EXPORT_SYMBOL(system_state);
 
 int shim_cpu;
 struct task_struct *shim_current;
@@ -84,7 +84,11 @@ void kshim_update_thermal_pressure(unsigned long cpu_bits, unsigned long capped_
 
 	cpumask_clear(&cpus);
 	bitmap_from_arr64(cpumask_bits(&cpus), (u64 *)&cpu_bits, BITS_PER_LONG);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	topology_update_hw_pressure(&cpus, capped_khz);
+#else
 	topology_update_thermal_pressure(&cpus, capped_khz);
+#endif
 }
 
 unsigned long kshim_cpu_capacity(unsigned int cpu)
@@ -99,7 +103,11 @@ unsigned long kshim_cpu_freq_scale(unsigned int cpu)
 
 unsigned long kshim_cpu_thermal_pressure(unsigned int cpu)
 {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	return arch_scale_hw_pressure(cpu);
+#else
 	return arch_scale_thermal_pressure(cpu);
+#endif
 }
 
 void kshim_cpu_topology(unsigned int cpu, struct kshim_cpu_topology *out)
@@ -120,7 +128,12 @@ int kshim_em_nr_states(unsigned int cpu)
 void kshim_em_state(unsigned int cpu, int index, struct kshim_em_state *out)
 {
 	struct em_perf_domain *pd = em_cpu_get(cpu);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	/* 6.9 made the table runtime-modifiable, behind RCU */
+	struct em_perf_state *ps = &em_perf_state_from_pd(pd)[index];
+#else
 	struct em_perf_state *ps = &pd->table[index];
+#endif
 
 	out->frequency = ps->frequency;
 	out->power = ps->power;

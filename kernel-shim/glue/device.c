@@ -7,9 +7,13 @@
 #include <linux/cpu.h>
 #include <linux/device.h>
 #include <linux/of.h>
+#include <linux/version.h>
 
 #include "shim.h"
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+const
+#endif
 struct bus_type cpu_subsys = {
 	.name = "cpu",
 	.dev_name = "cpu",

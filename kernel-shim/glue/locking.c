@@ -9,6 +9,10 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/rcupdate.h>
+#include <linux/srcu.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
+#include <linux/version.h>
 
 #include "shim.h"
 
@@ -76,6 +80,53 @@ void up_write(struct rw_semaphore *sem)
 
 void synchronize_rcu(void)
 {
+}
+
+/* SRCU: the same reasoning as RCU, per srcu_struct. */
+int init_srcu_struct(struct srcu_struct *ssp)
+{
+	return 0;
+}
+
+int __srcu_read_lock(struct srcu_struct *ssp)
+{
+	return 0;
+}
+
+void __srcu_read_unlock(struct srcu_struct *ssp, int idx)
+{
+}
+
+void synchronize_srcu(struct srcu_struct *ssp)
+{
+}
+
+/*
+ * kfree_rcu(): the object may still be reachable from the caller's own
+ * read-side section, so it is freed when the deferred work is drained
+ * (kshim_run_pending_work()), i.e. after the grace period.
+ */
+static void *rcu_deferred_free[256];
+static unsigned int nr_rcu_deferred;
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+void kvfree_call_rcu(struct rcu_head *head, void *ptr)
+{
+	if (nr_rcu_deferred == ARRAY_SIZE(rcu_deferred_free))
+		kshim_rcu_free_deferred();
+	rcu_deferred_free[nr_rcu_deferred++] = ptr;
+}
+#endif
+
+void kshim_rcu_free_deferred(void)
+{
+	while (nr_rcu_deferred)
+		kfree(rcu_deferred_free[--nr_rcu_deferred]);
+}
+
+void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
+{
+	WARN(1, "refcount_t: saturated or underflowed (type %d)\n", t);
 }
 
 void shim_lock_bug(const char *what, const void *lock)

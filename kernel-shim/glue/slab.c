@@ -5,6 +5,7 @@
  * which zeroes for __GFP_ZERO as kzalloc() expects.
  */
 #include <linux/slab.h>
+#include <linux/version.h>
 #include <linux/string.h>
 
 #include "shim.h"
@@ -18,6 +19,38 @@ static void *shim_kmalloc(size_t size, gfp_t flags)
 	return shim_alloc(size ? size : 1, !!(flags & __GFP_ZERO));
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+/* 6.10 renamed the entry points *_noprof (allocation profiling hooks). */
+void *__kmalloc_noprof(size_t size, gfp_t flags)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *__kmalloc_node_noprof(DECL_BUCKET_PARAMS(size, b), gfp_t flags, int node)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *__kmalloc_cache_noprof(struct kmem_cache *s, gfp_t flags, size_t size)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *__kmalloc_cache_node_noprof(struct kmem_cache *s, gfp_t flags, int node, size_t size)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *__kmalloc_large_noprof(size_t size, gfp_t flags)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *__kmalloc_large_node_noprof(size_t size, gfp_t flags, int node)
+{
+	return shim_kmalloc(size, flags);
+}
+#else
 void *__kmalloc(size_t size, gfp_t flags)
 {
 	return shim_kmalloc(size, flags);
@@ -42,6 +75,7 @@ void *kmalloc_large(size_t size, gfp_t flags)
 {
 	return shim_kmalloc(size, flags);
 }
+#endif
 
 void kfree(const void *ptr)
 {
@@ -74,7 +108,11 @@ void kfree_const(const void *x)
 	kfree(x);
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+void *kmemdup_noprof(const void *src, size_t len, gfp_t gfp)
+#else
 void *kmemdup(const void *src, size_t len, gfp_t gfp)
+#endif
 {
 	void *p = shim_kmalloc(len, gfp);
 

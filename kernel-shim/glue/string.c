@@ -9,6 +9,7 @@
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/string.h>
+#include <linux/version.h>
 
 #include "shim.h"
 
@@ -37,7 +38,11 @@ ssize_t memory_read_from_buffer(void *to, size_t count, loff_t *ppos, const void
 	shim_fatal("memory_read_from_buffer(): sysfs does not exist in sched-harness");
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+int __devm_add_action(struct device *dev, void (*action)(void *), void *data, const char *name)
+#else
 int devm_add_action(struct device *dev, void (*action)(void *), void *data)
+#endif
 {
 	shim_fatal("devm_add_action(): managed device resources are not modelled");
 }

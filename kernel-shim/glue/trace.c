@@ -12,7 +12,12 @@
 #include <linux/tracepoint.h>
 #include <linux/trace_events.h>
 #include <linux/slab.h>
+#include <linux/version.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#include <trace/events/hw_pressure.h>
+#else
 #include <trace/events/thermal_pressure.h>
+#endif
 
 #include "shim.h"
 
@@ -99,12 +104,16 @@ const char *trace_print_symbols_seq(struct trace_seq *p, unsigned long val,
  * The harness's probes: each turns its tracepoint's TP_PROTO arguments
  * into plain numbers for the C++ recorder.
  */
-static void probe_thermal_pressure_update(void *data, int cpu, unsigned long thermal_pressure)
+static void probe_pressure_update(void *data, int cpu, unsigned long pressure)
 {
 	struct kshim_trace_event ev = {
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+		.name = "hw_pressure_update",
+#else
 		.name = "thermal_pressure_update",
+#endif
 		.nr_args = 2,
-		.args = { cpu, thermal_pressure },
+		.args = { cpu, pressure },
 	};
 
 	shim_trace(&ev);
@@ -112,5 +121,9 @@ static void probe_thermal_pressure_update(void *data, int cpu, unsigned long the
 
 int kshim_trace_attach(void)
 {
-	return register_trace_thermal_pressure_update(probe_thermal_pressure_update, NULL);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	return register_trace_hw_pressure_update(probe_pressure_update, NULL);
+#else
+	return register_trace_thermal_pressure_update(probe_pressure_update, NULL);
+#endif
 }

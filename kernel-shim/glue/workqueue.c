@@ -7,11 +7,13 @@
  */
 #include <linux/workqueue.h>
 #include <linux/list.h>
+#include <linux/timer.h>
 
 #include "shim.h"
 
 static struct workqueue_struct *the_wq = (struct workqueue_struct *)1;
 struct workqueue_struct *system_wq __read_mostly;
+struct workqueue_struct *system_percpu_wq __read_mostly;
 struct workqueue_struct *system_highpri_wq __read_mostly;
 struct workqueue_struct *system_long_wq __read_mostly;
 struct workqueue_struct *system_unbound_wq __read_mostly;
@@ -22,7 +24,7 @@ static LIST_HEAD(pending);
 
 void kshim_init_workqueues(void)
 {
-	system_wq = system_highpri_wq = system_long_wq = the_wq;
+	system_wq = system_percpu_wq = system_highpri_wq = system_long_wq = the_wq;
 	system_unbound_wq = system_freezable_wq = system_power_efficient_wq = the_wq;
 }
 
@@ -34,6 +36,24 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *wor
 	return true;
 }
 
+/*
+ * Delayed work runs at the next drain: there is no simulated timer wheel
+ * yet, so the delay is not honoured (the work still runs after its caller,
+ * in order).
+ */
+bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq, struct delayed_work *dwork,
+			   unsigned long delay)
+{
+	return queue_work_on(cpu, wq, &dwork->work);
+}
+
+void delayed_work_timer_fn(struct timer_list *t)
+{
+	struct delayed_work *dwork = from_timer(dwork, t, timer);
+
+	queue_work_on(dwork->cpu, dwork->wq, &dwork->work);
+}
+
 void kshim_run_pending_work(void)
 {
 	while (!list_empty(&pending)) {
@@ -43,4 +63,5 @@ void kshim_run_pending_work(void)
 		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
 		work->func(work);
 	}
+	kshim_rcu_free_deferred();
 }

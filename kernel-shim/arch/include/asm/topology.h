@@ -16,8 +16,15 @@ void update_freq_counters_refs(void);
 #define arch_scale_freq_invariant	topology_scale_freq_invariant
 #define arch_scale_cpu_capacity		topology_get_cpu_scale
 #define arch_update_cpu_topology	topology_update_cpu_topology
+#include <linux/version.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+/* 6.9 renamed thermal pressure to hardware pressure. */
+#define arch_scale_hw_pressure		topology_get_hw_pressure
+#define arch_update_hw_pressure		topology_update_hw_pressure
+#else
 #define arch_scale_thermal_pressure	topology_get_thermal_pressure
 #define arch_update_thermal_pressure	topology_update_thermal_pressure
+#endif
 
 #include <asm-generic/topology.h>
 
