@@ -77,6 +77,29 @@ BOOST_AUTO_TEST_CASE(json_carries_the_same_facts)
 	BOOST_TEST(doc["missing"].Size() == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(json_carries_what_the_kernel_built)
+{
+	auto r = test::run_cli({"platform", "show", "odroid-xu3", "--json"});
+	BOOST_REQUIRE(r.exit_status == 0);
+	rapidjson::Document doc;
+	doc.Parse(r.out.c_str());
+	BOOST_REQUIRE(!doc.HasParseError());
+	const auto &kernel = doc["kernel"];
+	BOOST_TEST(kernel["cpus"][0]["cpu_scale"].GetUint() == 377u);
+	BOOST_TEST(kernel["cpus"][4]["cpu_scale"].GetUint() == 1024u);
+	BOOST_REQUIRE(kernel["perf_domains"].Size() == 2u);
+	const auto &little = kernel["perf_domains"][0];
+	BOOST_TEST(little["states"].Size() == 13u);
+	BOOST_TEST(little["states"][0]["power"].GetUint() == 14580u);
+	BOOST_TEST(little["states"][0]["inefficient"].GetBool());
+	BOOST_TEST(kernel["eas_possible"].GetBool());
+
+	auto text = test::run_cli({"platform", "show", "odroid-xu3"});
+	BOOST_TEST(text.out.find("energy_model/cpu0  cpus: 0-3  flags: microwatts") != std::string::npos);
+	BOOST_TEST(text.out.find("ps:200000          200000      14580     102060            1") !=
+		   std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(firmware_board_says_what_is_missing_and_overlay_supplies_it)
 {
 	auto bare = test::run_cli({"platform", "show", "juno"});
@@ -92,6 +115,9 @@ BOOST_AUTO_TEST_CASE(firmware_board_says_what_is_missing_and_overlay_supplies_it
 	BOOST_TEST(fixed.out.find("cpus 0-1      /opp-table-a57 (5 OPPs, 450-1100 MHz)") !=
 		   std::string::npos);
 	BOOST_TEST(fixed.out.find("Overlay     ") != std::string::npos);
+	// The overlay's OPPs reach the kernel: capacities now use each policy's
+	// max frequency (578 * 850 / (1024 * 1100) * 1024 = 446).
+	BOOST_TEST(fixed.out.find("   2        446") != std::string::npos, fixed.out);
 }
 
 BOOST_AUTO_TEST_CASE(output_is_deterministic)
