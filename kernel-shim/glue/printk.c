@@ -90,23 +90,26 @@ int kshim_vformat(char *buf, size_t size, const char *fmt, va_list args)
 			fmt += 2;
 			continue;
 		}
-		/* flags, width, precision, length, conversion */
+		/* flags, width, precision (either may be '*'), length, conversion */
 		fmt++;
 		while (*fmt && strchr("-+ #0", *fmt))
 			fmt++;
-		if (*fmt == '*') {
-			star = 1;
+		while (*fmt && (isdigit(*fmt) || *fmt == '.' || *fmt == '*')) {
+			if (*fmt == '*')
+				star++;
 			fmt++;
 		}
-		while (*fmt && (isdigit(*fmt) || *fmt == '.'))
-			fmt++;
 		while (*fmt && strchr("hlzjtL", *fmt))
 			fmt++;
 		if (!*fmt)
 			break;
 		if (*fmt == 'p') {
-			int width = star ? va_arg(args, int) : -1;
-			void *ptr = va_arg(args, void *);
+			int width = -1;
+			void *ptr;
+
+			while (star--)
+				width = va_arg(args, int);
+			ptr = va_arg(args, void *);
 
 			fmt++;
 			fmt += format_pointer(buf + len, size - len, fmt, ptr, width, &written);
@@ -122,7 +125,7 @@ int kshim_vformat(char *buf, size_t size, const char *fmt, va_list args)
 			written = vsnprintf(buf + len, size - len, spec, copy);
 			va_end(copy);
 			/* consume the arguments the conversion used */
-			if (star)
+			while (star--)
 				(void)va_arg(args, int);
 			switch (*fmt) {
 			case 's':

@@ -6,8 +6,24 @@
  */
 #include <linux/bug.h>
 #include <linux/spinlock.h>
+#include <linux/cpumask.h>
+#include <linux/printk.h>
 
 #include "fault_driver.h"
+
+void fault_driver_printk(void)
+{
+	struct cpumask mask;
+
+	cpumask_clear(&mask);
+	cpumask_set_cpu(0, &mask);
+	cpumask_set_cpu(1, &mask);
+	cpumask_set_cpu(2, &mask);
+	cpumask_set_cpu(3, &mask);
+	cpumask_set_cpu(6, &mask);
+	pr_info("fault_driver: %.*s cpus %*pbl, %lu%c %d%%\n", 3, "abcdef",
+		cpumask_pr_args(&mask), 42UL, 'x', 7);
+}
 
 int fault_driver_warn(int value)
 {

@@ -7,6 +7,10 @@
 extern "C" {
 #endif
 
+/* printk()s a line using the kernel's format extensions (%*pbl) and
+ * libc's (%.*s, %lu, %c). */
+void fault_driver_printk(void);
+
 /* WARN(1, ...) and returns the line of the WARN. */
 int fault_driver_warn(int value);
 /* BUG(): does not return. */

@@ -12,6 +12,15 @@ using namespace sh;
 
 BOOST_AUTO_TEST_SUITE(kernel_faults)
 
+BOOST_AUTO_TEST_CASE(printk_formats_like_the_kernel)
+{
+	fault_driver_printk();
+	const auto &log = kshim::kernel_log();
+	BOOST_REQUIRE(!log.empty());
+	BOOST_TEST(log.back().text == "fault_driver: abc cpus 0-3,6, 42x 7%");
+	BOOST_TEST(log.back().level == 6);	// KERN_INFO
+}
+
 BOOST_AUTO_TEST_CASE(warn_is_recorded_with_file_and_line)
 {
 	const auto before = kshim::kernel_warnings().size();
