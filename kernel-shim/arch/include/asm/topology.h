@@ -17,6 +17,10 @@ void update_freq_counters_refs(void);
 #define arch_scale_cpu_capacity		topology_get_cpu_scale
 #define arch_update_cpu_topology	topology_update_cpu_topology
 #include <linux/version.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+/* 6.8: the frequency capacities are measured against (capacity_freq_ref) */
+#define arch_scale_freq_ref		topology_get_freq_ref
+#endif
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
 /* 6.9 renamed thermal pressure to hardware pressure. */
 #define arch_scale_hw_pressure		topology_get_hw_pressure
