@@ -43,6 +43,12 @@ struct TraceEvent {
 // Every tracepoint hit since boot, in order.
 const std::vector<TraceEvent> &trace_events();
 
+// Turns an oops in kernel code (divide by zero, bad pointer) into a message
+// naming the kernel function and exit status 3 instead of a bare crash.
+// The sched-harness command installs it; Boost.Test programs keep Boost's
+// own signal reporting.
+void install_oops_handlers();
+
 // Everything printk'd and every WARN hit since the process started.
 const std::vector<LogLine> &kernel_log();
 const std::vector<KernelWarning> &kernel_warnings();

@@ -1,9 +1,28 @@
 #!/usr/bin/env bash
 # Builds (installing what is missing) and runs the whole test suite through
-# CTest. Extra arguments go to ctest, e.g. scripts/test.sh -R cli
+# CTest, against each supported kernel tree: Debian's linux-source-6.1 (in
+# build/) and linux-source-6.12 (in build-6.12/). Extra arguments go to
+# ctest, e.g. scripts/test.sh -R cli
+#   SH_KERNELS="6.1"       only these series
+#   KERNEL_SRC=/path       only this tree (in $BUILD_DIR, default build/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/build.sh
-build_dir=${BUILD_DIR:-build}
-exec ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" "$@"
+run() {	# build dir, then the rest of the environment for build.sh
+	local dir=$1
+	shift
+	env BUILD_DIR="$dir" "$@" scripts/build.sh
+	ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "${ctest_args[@]}"
+}
+
+ctest_args=("$@")
+if [ -n "${KERNEL_SRC:-}" ]; then
+	run "${BUILD_DIR:-build}" KERNEL_SRC="$KERNEL_SRC"
+	exit 0
+fi
+for series in ${SH_KERNELS:-6.1 6.12}; do
+	dir=build
+	[ "$series" = 6.1 ] || dir=build-$series
+	echo "=== Linux $series ($dir)"
+	run "$dir" KERNEL_TARBALL="/usr/src/linux-source-$series.tar.xz"
+done

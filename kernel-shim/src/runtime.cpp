@@ -12,7 +12,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <csignal>
+#include <ucontext.h>
 #include <dlfcn.h>
+#include <unistd.h>
 #include <fmt/format.h>
 #include <new>
 
@@ -63,7 +66,50 @@ std::string symbol_of(void *address)
 	return fmt::format("{}", address);
 }
 
+// An oops: kernel code divided by zero or dereferenced a bad pointer. The
+// process cannot go on (DESIGN: one simulation per process); say where, the
+// way an oops does, and exit with the kernel-fault status.
+void *faulting_instruction(void *context)
+{
+	auto *uc = static_cast<ucontext_t *>(context);
+#if defined(__x86_64__)
+	return reinterpret_cast<void *>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+	return reinterpret_cast<void *>(uc->uc_mcontext.pc);
+#else
+	(void)uc;
+	return nullptr;
+#endif
+}
+
+// Not async-signal-safe (it formats and may run addr2line), which is
+// acceptable here: the process is single-threaded and about to exit.
+void oops_handler(int sig, siginfo_t *, void *context)
+{
+	const char *what = sig == SIGFPE ? "divide error"
+			   : sig == SIGSEGV ? "unable to handle kernel paging request"
+			   : sig == SIGBUS ? "bus error" : "invalid opcode";
+	void *pc = faulting_instruction(context);
+	std::string where = pc ? symbol_of(static_cast<char *>(pc) + 1) : "";
+	std::string line = fmt::format("sched-harness: kernel fault: Oops: {} ({}){}{}\n", what, strsignal(sig),
+				       where.empty() ? "" : " in ", where);
+	if (!log_lines().empty())
+		line += fmt::format("sched-harness: last kernel message: {}\n", log_lines().back().text);
+	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
+	_exit(3);
+}
+
 } // namespace
+
+void install_oops_handlers()
+{
+	struct sigaction sa {};
+	sa.sa_sigaction = oops_handler;
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (int sig : {SIGFPE, SIGSEGV, SIGBUS, SIGILL})
+		sigaction(sig, &sa, nullptr);
+}
 
 const std::vector<LogLine> &kernel_log()
 {

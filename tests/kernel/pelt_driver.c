@@ -11,19 +11,24 @@
  * arch_scale_freq_capacity(); capacity and frequency invariance therefore
  * come from kernel code, not from this file.
  */
-#include <linux/sched/clock.h>
-#include <linux/sched/cputime.h>
-#include <linux/sched/hotplug.h>
-#include <linux/sched/rt.h>
-#include <linux/cpuidle.h>
-#include <linux/jiffies.h>
-#include <linux/slab.h>
-#include <uapi/linux/sched/types.h>
+#include <linux/version.h>
 
-#include "sched.h"
-#include "pelt.h"
+#include "build_policy_headers.h"
 
 #include "pelt_driver.h"
+
+/*
+ * Names the tree's scheduler changed since 6.1: thermal PELT became
+ * hardware-pressure PELT (6.9), and cfs_rq's h_nr_running became
+ * h_nr_queued (6.13, carried by Debian's 6.12 through the stable series).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define update_thermal_load_avg(now, rq, pressure)	update_hw_load_avg(now, rq, pressure)
+#define avg_thermal					avg_hw
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define h_nr_running					h_nr_queued
+#endif
 
 struct pelt_drv {
 	struct rq *rq;

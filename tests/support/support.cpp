@@ -15,6 +15,14 @@ std::filesystem::path kernel_tree()
 	return SH_TEST_KERNEL_TREE;
 }
 
+std::string kernel_series()
+{
+	std::string version = SH_TEST_KERNEL_VERSION;
+	auto first = version.find('.');
+	auto second = version.find('.', first + 1);
+	return version.substr(0, second);
+}
+
 dts::Platform load(const std::filesystem::path &file,
 		   std::initializer_list<std::filesystem::path> overlays)
 {

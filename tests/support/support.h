@@ -15,6 +15,9 @@ namespace sh::test {
 
 std::filesystem::path fixture(const std::string &relative);	// tests/fixtures/...
 std::filesystem::path kernel_tree();
+// "6.1", "6.12": the series of the tree the build uses, for the few
+// expectations that are facts of one tree (a DTS value, EM cost units).
+std::string kernel_series();
 
 // load_platform() with the build's kernel tree and the given overlays.
 dts::Platform load(const std::filesystem::path &file,
