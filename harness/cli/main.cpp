@@ -141,6 +141,7 @@ int kernel_warnings_status(const Context &ctx)
 
 int main(int argc, char **argv)
 {
+	kshim::install_oops_handlers();
 	try {
 		return run(argc, argv);
 	} catch (const UsageError &e) {
