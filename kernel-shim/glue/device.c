@@ -39,11 +39,6 @@ struct device *get_cpu_device(unsigned int cpu)
 	return &cpu_devices[cpu];
 }
 
-struct device *kshim_cpu_device(unsigned int cpu)
-{
-	return get_cpu_device(cpu);
-}
-
 int device_create_file(struct device *dev, const struct device_attribute *attr)
 {
 	return 0;

@@ -28,30 +28,11 @@ void mutex_lock(struct mutex *lock)
 	atomic_long_set(&lock->owner, 1);
 }
 
-int mutex_lock_interruptible(struct mutex *lock)
-{
-	mutex_lock(lock);
-	return 0;
-}
-
-int mutex_trylock(struct mutex *lock)
-{
-	if (atomic_long_read(&lock->owner))
-		return 0;
-	atomic_long_set(&lock->owner, 1);
-	return 1;
-}
-
 void mutex_unlock(struct mutex *lock)
 {
 	if (!atomic_long_read(&lock->owner))
 		shim_fatal("mutex_unlock() on a mutex that is not held");
 	atomic_long_set(&lock->owner, 0);
-}
-
-bool mutex_is_locked(struct mutex *lock)
-{
-	return atomic_long_read(&lock->owner) != 0;
 }
 
 void down_read(struct rw_semaphore *sem)

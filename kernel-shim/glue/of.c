@@ -106,11 +106,6 @@ const void *of_get_property(const struct device_node *np, const char *name, int 
 	return pp ? pp->value : NULL;
 }
 
-struct device_node *of_get_parent(const struct device_node *node)
-{
-	return node ? node->parent : NULL;
-}
-
 struct device_node *of_get_next_child(const struct device_node *node, struct device_node *prev)
 {
 	if (!node)
@@ -135,13 +130,6 @@ static bool status_is(const struct device_node *np, const char *prefix, bool abs
 	if (!status)
 		return absent;
 	return !strncmp(status, prefix, strlen(prefix));
-}
-
-bool of_device_is_available(const struct device_node *np)
-{
-	const char *status = of_get_property(np, "status", NULL);
-
-	return !status || !strcmp(status, "okay") || !strcmp(status, "ok");
 }
 
 /* Children of /cpus named "cpu" or of device_type "cpu", not failed. */
@@ -275,16 +263,6 @@ int __of_parse_phandle_with_args(const struct device_node *np, const char *list_
 	return -ENOENT;
 }
 
-int of_count_phandle_with_args(const struct device_node *np, const char *list_name,
-			       const char *cells_name)
-{
-	int i = 0;
-
-	while (!__of_parse_phandle_with_args(np, list_name, cells_name, 0, i, NULL))
-		i++;
-	return i ? i : -ENOENT;
-}
-
 int of_property_read_variable_u32_array(const struct device_node *np, const char *propname,
 					u32 *out_values, size_t sz_min, size_t sz_max)
 {
@@ -301,38 +279,6 @@ int of_property_read_variable_u32_array(const struct device_node *np, const char
 	for (i = 0; i < count; i++)
 		out_values[i] = be32_to_cpup(val + i);
 	return count;
-}
-
-int of_property_read_variable_u64_array(const struct device_node *np, const char *propname,
-					u64 *out_values, size_t sz_min, size_t sz_max)
-{
-	int len, i, count;
-	const __be32 *val = of_get_property(np, propname, &len);
-
-	if (!val)
-		return -EINVAL;
-	if (len < (int)(sz_min * sizeof(u64)))
-		return -EOVERFLOW;
-	count = len / sizeof(u64);
-	if (sz_max && count > (int)sz_max)
-		count = sz_max;
-	for (i = 0; i < count; i++, val += 2)
-		out_values[i] = ((u64)be32_to_cpup(val) << 32) | be32_to_cpup(val + 1);
-	return count;
-}
-
-int of_property_read_string(const struct device_node *np, const char *propname,
-			    const char **out_string)
-{
-	int len;
-	const char *s = of_get_property(np, propname, &len);
-
-	if (!s)
-		return -EINVAL;
-	if (strnlen(s, len) >= len)
-		return -EILSEQ;
-	*out_string = s;
-	return 0;
 }
 
 /* Logical CPU numbers follow the order of CPU nodes (kshim_boot_early()). */

@@ -175,16 +175,6 @@ asmlinkage __visible int _printk(const char *fmt, ...)
 }
 EXPORT_SYMBOL(_printk);
 
-asmlinkage __visible int _printk_deferred(const char *fmt, ...)
-{
-	va_list args;
-
-	va_start(args, fmt);
-	emit(fmt, args);
-	va_end(args);
-	return 0;
-}
-
 void warn_slowpath_fmt(const char *file, int line, unsigned int taint, const char *fmt, ...)
 {
 	char text[512] = "";
@@ -196,15 +186,6 @@ void warn_slowpath_fmt(const char *file, int line, unsigned int taint, const cha
 		va_end(args);
 	}
 	shim_warn(file, line, __builtin_return_address(0), text);
-}
-
-void __warn_printk(const char *fmt, ...)
-{
-	va_list args;
-
-	va_start(args, fmt);
-	emit(fmt, args);
-	va_end(args);
 }
 
 int vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
@@ -281,4 +262,3 @@ void name(const struct device *dev, const char *fmt, ...)		\
 DEFINE_DEV_PRINTK(_dev_err, LOGLEVEL_ERR)
 DEFINE_DEV_PRINTK(_dev_warn, LOGLEVEL_WARNING)
 DEFINE_DEV_PRINTK(_dev_info, LOGLEVEL_INFO)
-DEFINE_DEV_PRINTK(_dev_notice, LOGLEVEL_NOTICE)

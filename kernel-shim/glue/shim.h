@@ -23,7 +23,6 @@ int kshim_of_path(const struct device_node *np, char *buf, int size);
 void kshim_of_map_cpus(unsigned int nr_cpus);
 void kshim_init_workqueues(void);
 void kshim_rcu_free_deferred(void);
-struct device *kshim_cpu_device(unsigned int cpu);
 void kshim_init_cpu_devices(unsigned int nr_cpus);
 
 struct cpufreq_policy;

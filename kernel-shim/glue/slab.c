@@ -36,20 +36,6 @@ void *__kmalloc_cache_noprof(struct kmem_cache *s, gfp_t flags, size_t size)
 	return shim_kmalloc(size, flags);
 }
 
-void *__kmalloc_cache_node_noprof(struct kmem_cache *s, gfp_t flags, int node, size_t size)
-{
-	return shim_kmalloc(size, flags);
-}
-
-void *__kmalloc_large_noprof(size_t size, gfp_t flags)
-{
-	return shim_kmalloc(size, flags);
-}
-
-void *__kmalloc_large_node_noprof(size_t size, gfp_t flags, int node)
-{
-	return shim_kmalloc(size, flags);
-}
 #else
 void *__kmalloc(size_t size, gfp_t flags)
 {
@@ -66,15 +52,6 @@ void *kmalloc_trace(struct kmem_cache *s, gfp_t flags, size_t size)
 	return shim_kmalloc(size, flags);
 }
 
-void *kmalloc_node_trace(struct kmem_cache *s, gfp_t flags, int node, size_t size)
-{
-	return shim_kmalloc(size, flags);
-}
-
-void *kmalloc_large(size_t size, gfp_t flags)
-{
-	return shim_kmalloc(size, flags);
-}
 #endif
 
 void kfree(const void *ptr)
@@ -96,16 +73,6 @@ char *kstrdup(const char *s, gfp_t gfp)
 	copy = shim_kmalloc(len, gfp);
 	memcpy(copy, s, len);
 	return copy;
-}
-
-const char *kstrdup_const(const char *s, gfp_t gfp)
-{
-	return kstrdup(s, gfp);
-}
-
-void kfree_const(const void *x)
-{
-	kfree(x);
 }
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)

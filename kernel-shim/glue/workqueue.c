@@ -14,18 +14,12 @@
 static struct workqueue_struct *the_wq = (struct workqueue_struct *)1;
 struct workqueue_struct *system_wq __read_mostly;
 struct workqueue_struct *system_percpu_wq __read_mostly;
-struct workqueue_struct *system_highpri_wq __read_mostly;
-struct workqueue_struct *system_long_wq __read_mostly;
-struct workqueue_struct *system_unbound_wq __read_mostly;
-struct workqueue_struct *system_freezable_wq __read_mostly;
-struct workqueue_struct *system_power_efficient_wq __read_mostly;
 
 static LIST_HEAD(pending);
 
 void kshim_init_workqueues(void)
 {
-	system_wq = system_percpu_wq = system_highpri_wq = system_long_wq = the_wq;
-	system_unbound_wq = system_freezable_wq = system_power_efficient_wq = the_wq;
+	system_wq = system_percpu_wq = the_wq;
 }
 
 bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work)

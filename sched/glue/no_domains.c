@@ -8,7 +8,7 @@
  */
 #include <linux/sched/topology.h>
 
-#include "../../kernel-shim/glue/shim.h"
+#include <kshim/api.h>
 
 static unsigned int rebuild_requests;
 

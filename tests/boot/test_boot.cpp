@@ -10,6 +10,8 @@
 
 #include "kernel-shim/kernel.h"
 
+#include <kshim/api.h>
+
 #include <boost/test/unit_test.hpp>
 #include <fstream>
 
@@ -67,6 +69,9 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 	BOOST_TEST(big.states[6].power == 200880u);		// 310 * 900^2 * 800 / 10^6
 	BOOST_TEST(k.eas_possible);
 	BOOST_TEST(kshim::kernel_warnings().empty());
+	// init_cpu_capacity_callback() queued update_topology_flags_work once
+	// every policy was seen; boot drained it, and it asked for a rebuild.
+	BOOST_TEST(kshim_sched_domain_rebuilds() == 1u);
 }
 
 // hi3660.dtsi: 592 * 1844 MHz / (1024 * 2362 MHz) * 1024 = 462.

@@ -70,6 +70,8 @@ void kshim_run_pending_work(void);
 /* --- what the kernel computed, read back for reports ------------------- */
 
 unsigned int kshim_nr_cpus(void);				/* nr_cpu_ids */
+/* How often kernel code asked to rebuild sched domains (sched/glue/no_domains.c). */
+unsigned int kshim_sched_domain_rebuilds(void);
 /* topology_update_thermal_pressure() for the CPUs in cpu_bits. */
 void kshim_update_thermal_pressure(unsigned long cpu_bits, unsigned long capped_khz);
 
