@@ -17,6 +17,8 @@ for o in "$@"; do
 done
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# Symbols the linker script defines (section bounds, as vmlinux.lds.h does).
+sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = \.;.*/\1/p' "$(dirname "$0")/kernel.ld" | sort -u > "$tmp/ld"
 # libc's own functions are fine to share (memcpy, strlen, snprintf, ...).
 libc=$(${CC:-cc} -print-file-name=libc.so.6)
 nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//' | sort -u > "$tmp/libc"
@@ -34,6 +36,9 @@ while read -r sym; do
 			break
 		fi
 	done
+	if [ "$provider" = - ] && grep -qx "$sym" "$tmp/ld"; then
+		provider=kernel-shim/kernel.ld
+	fi
 	if [ "$provider" = - ] && grep -qx "$sym" "$tmp/libc"; then
 		provider=libc
 	fi

@@ -8,6 +8,7 @@
 
 #include "dts/platform.h"
 
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -67,6 +68,15 @@ struct PerfDomain {
 	std::vector<PerfState> states;
 };
 
+// One level of a CPU's sched-domain hierarchy as topology.c built it.
+struct SchedDomain {
+	std::string name;		// SMT, CLS, MC, DIE
+	int level = 0;
+	std::vector<unsigned> span;
+	std::vector<std::string> flags;	// SD_* names, as sd_flags.h spells them
+	std::vector<std::vector<unsigned>> groups;
+};
+
 struct CpuState {
 	unsigned id = 0;
 	unsigned long capacity = 0;		// arch_scale_cpu_capacity()
@@ -75,14 +85,23 @@ struct CpuState {
 	int package_id = -1, cluster_id = -1, core_id = -1, thread_id = -1;
 	int em_status = 0;	// dev_pm_opp_of_register_em() for its policy; 0: EM built
 	bool has_policy = false;
+	std::string governor;			// the policy's governor, "" if none
+	unsigned cur_khz = 0;			// policy->cur
+	std::vector<SchedDomain> domains;	// lowest level first; empty: none
 };
 
 struct Kernel {
 	std::vector<CpuState> cpus;
 	std::vector<PerfDomain> perf_domains;
-	// Whether EAS could run, and the kernel's reason when it cannot.
-	bool eas_possible = false;
+	// Whether the scheduler itself (core.c, fair.c, topology.c, schedutil)
+	// is compiled in for this tree; without it, only capacities and the EM.
+	bool scheduler = false;
+	// With the scheduler: whether sched_energy_enabled() is true, and the
+	// kernel's reason when not. Without: whether EAS could run.
+	bool eas = false;
 	std::string eas_reason;
+	// The root domain's perf domains (rd->pd), in list order.
+	std::vector<std::vector<unsigned>> root_perf_domains;
 	// What the kernel printed at KERN_WARNING or worse.
 	std::vector<std::string> messages;
 };
@@ -100,11 +119,41 @@ struct BuildInfo {
 };
 BuildInfo build_info();
 
+// A kernel parameter, sysctl or scheduler feature the kernel does not have
+// (or rejects): bad input, with the valid names in the message.
+class BadParameter : public std::runtime_error {
+public:
+	using std::runtime_error::runtime_error;
+};
+
+struct BootOptions {
+	// Kernel command line, through the kernel's __setup()/early_param()
+	// handlers. "sched_verbose" is always given first, so that the kernel
+	// prints its sched domains and says why EAS is off.
+	std::string cmdline;
+	// "kernel.sched_energy_aware=0": written after boot, through the
+	// sysctl's own proc_handler, as /etc/sysctl.conf would be.
+	std::vector<std::string> sysctls;
+	// "UTIL_EST=off", "NO_UTIL_EST", "TTWU_QUEUE=on": debug.c's
+	// sched_feat_set(), after boot.
+	std::vector<std::string> features;
+	// Seeds get_random_bytes() (and so every prandom state).
+	std::uint64_t seed = 0;
+};
+
 // Boots the compiled kernel code on the board: of_* tree from its blob,
 // per-CPU areas, topology and capacities (arch_topology.c), one cpufreq
-// policy per frequency domain with OPPs, the energy model (energy_model.c).
-// Throws KernelFault if kernel code faults during boot.
-Kernel boot(const dts::Platform &platform);
+// policy per frequency domain with OPPs, the energy model (energy_model.c),
+// and with the scheduler compiled in: run queues, idle tasks, sched domains
+// and perf domains (topology.c), schedutil on every policy.
+// Throws KernelFault if kernel code faults during boot, BadParameter for
+// an unknown or rejected option.
+Kernel boot(const dts::Platform &platform, const BootOptions &options = {});
+
+// What the kernel accepts, for messages and `sched-harness kernel info`.
+std::vector<std::string> kernel_parameters();	// __setup()/early_param() names
+std::vector<std::string> sysctl_names();	// "kernel.sched_..."
+std::vector<std::string> sched_features();	// features.h names
 
 // The kernel's current view (after boot, after thermal pressure changes...).
 Kernel snapshot();

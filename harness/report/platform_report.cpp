@@ -211,11 +211,51 @@ void write_missing(fmt::memory_buffer &out, const Platform &p)
 			       m.where);
 }
 
+// The sched-domain hierarchy as /proc/sys/kernel/sched_domain and
+// sched_domain_debug() show it: per CPU, each level's name, span, groups
+// and SD_* flags; then the root domain's perf domains and the governors.
+void write_scheduler(fmt::memory_buffer &out, const kshim::Kernel &k)
+{
+	auto groups_text = [](const kshim::SchedDomain &sd) {
+		std::vector<std::string> groups;
+		for (const auto &g : sd.groups)
+			groups.push_back(fmt::format("{{{}}}", cpu_list(g)));
+		return fmt::format("{}", fmt::join(groups, " "));
+	};
+	fmt::format_to(std::back_inserter(out), "\nSched domains (topology.c)\n");
+	for (const auto &c : k.cpus) {
+		if (c.domains.empty()) {
+			fmt::format_to(std::back_inserter(out), "  cpu{}: none\n", c.id);
+			continue;
+		}
+		for (const auto &sd : c.domains)
+			fmt::format_to(std::back_inserter(out), "  cpu{} {:<4} span {:<6} groups {:<18} {}\n",
+				       c.id, sd.name, cpu_list(sd.span), groups_text(sd), fmt::join(sd.flags, " "));
+	}
+	fmt::format_to(std::back_inserter(out), "\nPerf domains (root domain): ");
+	if (k.root_perf_domains.empty())
+		fmt::format_to(std::back_inserter(out), "none\n");
+	else {
+		std::vector<std::string> pds;
+		for (const auto &pd : k.root_perf_domains)
+			pds.push_back(fmt::format("pd{}:{{{}}}", pd.front(), cpu_list(pd)));
+		fmt::format_to(std::back_inserter(out), "{}\n", fmt::join(pds, " "));
+	}
+	std::vector<std::string> policies;
+	for (const auto &c : k.cpus)
+		if (c.has_policy)
+			policies.push_back(fmt::format("cpu{} {} {} kHz", c.id,
+						       c.governor.empty() ? "no governor" : c.governor, c.cur_khz));
+	fmt::format_to(std::back_inserter(out), "cpufreq: {}\n",
+		       policies.empty() ? "no policies" : fmt::format("{}", fmt::join(policies, ", ")));
+}
+
 // /sys/kernel/debug/energy_model/<pd>/ps:<freq>/{frequency,power,cost,inefficient}
 void write_kernel(fmt::memory_buffer &out, const kshim::Kernel &k)
 {
 	auto info = kshim::build_info();
-	fmt::format_to(std::back_inserter(out), "\nKernel (Linux {}: arch_topology.c, energy_model.c)\n", info.version);
+	fmt::format_to(std::back_inserter(out), "\nKernel (Linux {}: arch_topology.c, energy_model.c{})\n", info.version,
+		       k.scheduler ? ", kernel/sched: core.c, fair.c, topology.c, cpufreq_schedutil.c, ..." : "");
 	fmt::format_to(std::back_inserter(out), "{:>4}  {:>9} {:>8} {:>8} {:>5} {:>7}\n", "cpu", "cpu_scale",
 		       "package", "cluster", "core", "thread");
 	for (const auto &c : k.cpus)
@@ -247,10 +287,13 @@ void write_kernel(fmt::memory_buffer &out, const kshim::Kernel &k)
 		for (const auto &m : k.messages)
 			fmt::format_to(std::back_inserter(out), "  {}\n", m);
 	}
-	fmt::format_to(std::back_inserter(out), "\nEAS: {}\n",
-		       k.eas_possible ? "possible (energy model on every CPU, asymmetric capacities; "
-					"sched domains and schedutil decide at run time)"
-				      : fmt::format("off — {}", k.eas_reason));
+	if (k.scheduler)
+		write_scheduler(out, k);
+	std::string eas = k.eas ? "on" : fmt::format("off — {}", k.eas_reason);
+	if (k.eas && !k.scheduler)
+		eas = "possible (energy model on every CPU, asymmetric capacities; the scheduler is not "
+		      "compiled for this tree, so nothing decides at run time)";
+	fmt::format_to(std::back_inserter(out), "\nEAS: {}\n", eas);
 }
 
 } // namespace
@@ -459,7 +502,35 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 		});
 		w.EndObject();
 	});
-	key(w, "eas_possible"), w.Bool(k.eas_possible);
+	key(w, "scheduler"), w.Bool(k.scheduler);
+	if (k.scheduler) {
+		key(w, "sched_domains");
+		w.StartObject();
+		for (const auto &c : k.cpus) {
+			array(w, fmt::format("cpu{}", c.id).c_str(), c.domains, [&](const kshim::SchedDomain &sd) {
+				w.StartObject();
+				key(w, "name"), str(w, sd.name);
+				key(w, "level"), w.Int(sd.level);
+				numbers(w, "span", sd.span);
+				strings(w, "flags", sd.flags);
+				array(w, "groups", sd.groups, [&](const std::vector<unsigned> &g) {
+					w.StartArray();
+					for (unsigned cpu : g)
+						w.Uint(cpu);
+					w.EndArray();
+				});
+				w.EndObject();
+			});
+		}
+		w.EndObject();
+		array(w, "root_perf_domains", k.root_perf_domains, [&](const std::vector<unsigned> &pd) {
+			w.StartArray();
+			for (unsigned cpu : pd)
+				w.Uint(cpu);
+			w.EndArray();
+		});
+	}
+	key(w, "eas"), w.Bool(k.eas);
 	key(w, "eas_reason"), str(w, k.eas_reason);
 	strings(w, "messages", k.messages);
 	w.EndObject();

@@ -4,9 +4,11 @@
  * to the steps the compiled files take part in:
  *
  *   kshim_boot_early()  setup_per_cpu_areas(), CPU masks, the DT's CPU
- *                       nodes mapped to logical ids, early initcalls,
- *                       smp_prepare_cpus() -> init_cpu_topology(), and
- *                       store_cpu_topology() as each CPU comes up
+ *                       nodes mapped to logical ids, the command line,
+ *                       sched_init() (when the scheduler is compiled in),
+ *                       smp_prepare_cpus() -> init_cpu_topology(), early
+ *                       initcalls, each CPU brought up (store_cpu_topology(),
+ *                       the scheduler's hotplug steps), sched_init_smp()
  *   (C++ adds one cpufreq policy per frequency domain)
  *   kshim_boot_late()   do_initcalls() levels 0-7, then the cpufreq driver
  *                       probe (policy notifiers, energy model), then the
@@ -18,9 +20,24 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/sched/topology.h>
+#include <linux/utsname.h>
 #include <linux/version.h>
+#include <generated/utsrelease.h>
 
 #include "shim.h"
+
+/* init/version.c: uname as the tree's Makefile names it. */
+struct uts_namespace init_uts_ns = {
+	.ns.count = REFCOUNT_INIT(2),
+	.name = {
+		.sysname	= "Linux",
+		.nodename	= "sched-harness",
+		.release	= UTS_RELEASE,
+		.version	= "#1",
+		.machine	= "arm64",
+		.domainname	= "(none)",
+	},
+};
 
 enum system_states system_state __read_mostly = SYSTEM_BOOTING;
 EXPORT_SYMBOL(system_state);
@@ -37,20 +54,74 @@ extern initcall_t kshim_initcall_start[], kshim_initcall0_start[], kshim_initcal
 
 static unsigned int booted_cpus;
 
-int kshim_boot_early(unsigned int nr_cpus)
+#ifdef KSHIM_SCHED_FULL
+#include <linux/sched/init.h>
+#include <linux/sched/isolation.h>
+#include <kshim/sched.h>
+
+/*
+ * start_kernel() and kernel_init_freeable() with the scheduler compiled in:
+ * command line, sched_init(), housekeeping_init(), smp_prepare_cpus()
+ * (topology), the early initcalls (migration_init(): sched_cpu_starting()
+ * for the boot CPU; the stoppers as cpu_stop_init() makes them), smp_init()
+ * (each secondary CPU up), then sched_init_smp(): the first sched domains.
+ */
+int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param)
 {
 	initcall_t *fn;
 	unsigned int cpu;
+	int ret;
 
 	if (!nr_cpus || nr_cpus > NR_CPUS)
 		return -EINVAL;
 	booted_cpus = nr_cpus;
-	kshim_init_cpumasks(nr_cpus);
+	kshim_init_cpumasks(nr_cpus, 1);
+	kshim_setup_per_cpu_areas(nr_cpus);
+	kshim_init_workqueues();
+	kshim_init_hrtimers();
+	kshim_of_map_cpus(nr_cpus);
+	kshim_init_cpu_devices(nr_cpus);
+	kshim_trace_attach();
+	ret = kshim_parse_cmdline(cmdline, unknown_param);
+	if (ret)
+		return ret;
+
+	kshim_sched_init();
+	housekeeping_init();
+	kshim_sched_rest_init();
+
+	init_cpu_topology();
+	store_cpu_topology(0);
+	for (fn = kshim_initcall_start; fn < kshim_initcall0_start; fn++)
+		(*fn)();
+	kshim_stopper_create(0);
+
+	for (cpu = 1; cpu < nr_cpus; cpu++) {
+		store_cpu_topology(cpu);
+		kshim_sched_cpu_up(cpu);
+	}
+	kshim_sched_init_smp();
+	return 0;
+}
+#else
+int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param)
+{
+	initcall_t *fn;
+	unsigned int cpu;
+	int ret;
+
+	if (!nr_cpus || nr_cpus > NR_CPUS)
+		return -EINVAL;
+	booted_cpus = nr_cpus;
+	kshim_init_cpumasks(nr_cpus, nr_cpus);
 	kshim_setup_per_cpu_areas(nr_cpus);
 	kshim_init_workqueues();
 	kshim_of_map_cpus(nr_cpus);
 	kshim_init_cpu_devices(nr_cpus);
 	kshim_trace_attach();
+	ret = kshim_parse_cmdline(cmdline, unknown_param);
+	if (ret)
+		return ret;
 
 	for (fn = kshim_initcall_start; fn < kshim_initcall0_start; fn++)
 		(*fn)();
@@ -60,6 +131,7 @@ int kshim_boot_early(unsigned int nr_cpus)
 		store_cpu_topology(cpu);
 	return 0;
 }
+#endif
 
 int kshim_boot_late(void)
 {
@@ -70,6 +142,9 @@ int kshim_boot_late(void)
 	kshim_cpufreq_online();
 	system_state = SYSTEM_RUNNING;
 	kshim_run_pending_work();
+#ifdef KSHIM_SCHED_FULL
+	kshim_sched_boot_done();
+#endif
 	return 0;
 }
 

@@ -3,13 +3,28 @@
  * The cpufreq core (drivers/cpufreq/cpufreq.c) as far as the compiled files
  * need it, with cpufreq-dt's view of the board: one policy per frequency
  * domain, its frequency table from the OPPs (ascending, as
- * cpufreq_table_validate_and_sort() leaves it), and the policy notifier
+ * cpufreq_table_validate_and_sort() leaves it), its transition latency from
+ * clock-latency-ns (CPUFREQ_ETERNAL without), and the policy notifier
  * chain on which arch_topology.c learns each policy's maximum frequency.
+ *
+ * The governor is the default one (schedutil) as registered by
+ * cpufreq_schedutil.c. One departure from cpufreq-dt: the driver here can
+ * switch frequency from scheduler context (->fast_switch, as SCMI and
+ * qcom-cpufreq-hw can), so schedutil takes its fast path and no sugov
+ * kthread exists. The frequency a request resolves to is the lowest OPP at
+ * or above it (CPUFREQ_RELATION_L, as __resolve_freq() does for a driver
+ * with a frequency table).
  */
 #include <linux/cpufreq.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#ifdef KSHIM_SCHED_FULL
+#include <trace/events/power.h>
+#endif
+
+#include <kshim/sched.h>
 
 #include "shim.h"
 
@@ -18,6 +33,11 @@ static DEFINE_PER_CPU(struct cpufreq_policy *, cpufreq_cpu_data);
 
 static struct cpufreq_policy *policies[NR_CPUS];
 static unsigned int nr_policies;
+static unsigned long long fast_switches[NR_CPUS] __maybe_unused;	/* by policy->cpu */
+
+static __maybe_unused LIST_HEAD(cpufreq_governor_list);
+/* The policies' sysfs parent: there is no sysfs, only the object. */
+static struct kobject cpufreq_global_kobject __maybe_unused;
 
 int cpufreq_register_notifier(struct notifier_block *nb, unsigned int list)
 {
@@ -56,7 +76,8 @@ bool cpufreq_supports_freq_invariance(void)
 }
 
 int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
-		     const struct kshim_opp *opps, unsigned int nr_opps)
+		     const struct kshim_opp *opps, unsigned int nr_opps,
+		     unsigned long long transition_latency_ns)
 {
 	struct cpufreq_policy *policy;
 	struct cpufreq_frequency_table *table;
@@ -83,6 +104,9 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	policy->min = policy->cpuinfo.min_freq;
 	policy->max = policy->cpuinfo.max_freq;
 	policy->cur = policy->cpuinfo.max_freq;
+	policy->cpuinfo.transition_latency = transition_latency_ns && transition_latency_ns < UINT_MAX ?
+					     transition_latency_ns : CPUFREQ_ETERNAL;
+	policy->fast_switch_possible = true;
 
 	policy->cpu = cpus[0];
 	for (i = 0; i < nr_cpus; i++) {
@@ -98,18 +122,202 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	return 0;
 }
 
+#ifdef KSHIM_SCHED_FULL
+/* Governors exist only with the scheduler compiled in (schedutil). */
+int cpufreq_register_governor(struct cpufreq_governor *governor)
+{
+	list_add_tail(&governor->governor_list, &cpufreq_governor_list);
+	return 0;
+}
+
+static bool governor_registered(struct cpufreq_governor *governor)
+{
+	struct cpufreq_governor *gov;
+
+	list_for_each_entry(gov, &cpufreq_governor_list, governor_list)
+		if (gov == governor)
+			return true;
+	return false;
+}
+
+/* cpufreq_init_governor() + cpufreq_start_governor(), then what
+ * cpufreq_set_policy() tells the scheduler after a governor change. */
+static int start_governor(struct cpufreq_policy *policy, struct cpufreq_governor *gov)
+{
+	int ret;
+
+	policy->governor = gov;
+	if (gov->init) {
+		ret = gov->init(policy);
+		if (ret) {
+			policy->governor = NULL;
+			return ret;
+		}
+	}
+	if (gov->start) {
+		ret = gov->start(policy);
+		if (ret)
+			return ret;
+	}
+	if (gov->limits)
+		gov->limits(policy);
+	sched_cpufreq_governor_change(policy, NULL);
+	return 0;
+}
+
+#endif
+
 /*
  * What cpufreq_online() does once a driver is registered: tell the policy
- * notifiers (arch_topology.c's init_cpu_capacity_callback()), then let the
- * driver register its energy model (cpufreq-dt: dev_pm_opp_of_register_em()).
+ * notifiers (arch_topology.c's init_cpu_capacity_callback()), let the
+ * driver register its energy model (cpufreq-dt: dev_pm_opp_of_register_em()),
+ * then start the default governor.
  */
 void kshim_cpufreq_online(void)
 {
+#ifdef KSHIM_SCHED_FULL
+	/* the CONFIG_CPU_FREQ_DEFAULT_GOV_* governor names itself */
+	struct cpufreq_governor *gov = cpufreq_default_governor();
+#endif
 	unsigned int i;
 
 	for (i = 0; i < nr_policies; i++) {
 		blocking_notifier_call_chain(&cpufreq_policy_notifier_list,
 					     CPUFREQ_CREATE_POLICY, policies[i]);
 		kshim_register_em(policies[i]);
+#ifdef KSHIM_SCHED_FULL
+		if (!governor_registered(gov)) {
+			pr_warn("cpufreq: policy%u: governor %s was never registered\n",
+				policies[i]->cpu, gov->name);
+			continue;
+		}
+		if (start_governor(policies[i], gov))
+			pr_err("cpufreq: policy%u: starting governor %s failed\n",
+			       policies[i]->cpu, gov->name);
+#endif
 	}
 }
+
+#ifdef KSHIM_SCHED_FULL
+
+void cpufreq_enable_fast_switch(struct cpufreq_policy *policy)
+{
+	policy->fast_switch_enabled = policy->fast_switch_possible;
+}
+
+void cpufreq_disable_fast_switch(struct cpufreq_policy *policy)
+{
+	policy->fast_switch_enabled = false;
+}
+
+static unsigned int lowest_opp_at_or_above(struct cpufreq_policy *policy, unsigned int freq)
+{
+	unsigned int idx = cpufreq_frequency_table_target(policy, freq, policy->min, policy->max,
+							  CPUFREQ_RELATION_L);
+
+	policy->cached_resolved_idx = idx;
+	return policy->freq_table[idx].frequency;
+}
+
+unsigned int cpufreq_driver_resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq)
+{
+	target_freq = clamp_val(target_freq, policy->min, policy->max);
+	policy->cached_target_freq = target_freq;
+	return lowest_opp_at_or_above(policy, target_freq);
+}
+
+/* The driver switches at once; the new frequency is what the CPUs run at
+ * and what frequency invariance scales by from now on. */
+unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned int target_freq)
+{
+	unsigned int freq, cpu;
+
+	target_freq = clamp_val(target_freq, policy->min, policy->max);
+	freq = lowest_opp_at_or_above(policy, target_freq);
+	policy->cur = freq;
+	fast_switches[policy->cpu]++;
+	arch_set_freq_scale(policy->related_cpus, freq, policy->cpuinfo.max_freq);
+	if (trace_cpu_frequency_enabled())
+		for_each_cpu(cpu, policy->cpus)
+			trace_cpu_frequency(freq, cpu);
+	return freq;
+}
+
+/* The slow path (a sugov kthread calling the driver's ->target_index())
+ * is not taken: every policy switches fast. */
+int __cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int target_freq,
+			    unsigned int relation)
+{
+	shim_fatal("__cpufreq_driver_target(): only fast switching is modelled");
+}
+
+/* Only drivers with ->adjust_perf (intel_pstate, amd-pstate) have it. */
+bool cpufreq_driver_has_adjust_perf(void)
+{
+	return false;
+}
+
+void cpufreq_driver_adjust_perf(unsigned int cpu, unsigned long min_perf,
+				unsigned long target_perf, unsigned long capacity)
+{
+	shim_fatal("cpufreq_driver_adjust_perf(): no driver here has ->adjust_perf");
+}
+
+/* cpufreq-dt sets none of the driver flags tested through this. */
+bool cpufreq_driver_test_flags(u16 flags)
+{
+	return false;
+}
+
+unsigned int cpufreq_policy_transition_delay_us(struct cpufreq_policy *policy)
+{
+	unsigned int latency;
+
+	if (policy->transition_delay_us)
+		return policy->transition_delay_us;
+	latency = policy->cpuinfo.transition_latency / NSEC_PER_USEC;
+	if (latency)
+		return min(latency * LATENCY_MULTIPLIER, (unsigned int)10000);
+	return LATENCY_MULTIPLIER;
+}
+
+/* cpufreq-dt's driver has no CPUFREQ_HAVE_GOVERNOR_PER_POLICY flag. */
+bool have_governor_per_policy(void)
+{
+	return false;
+}
+
+struct kobject *get_governor_parent_kobj(struct cpufreq_policy *policy)
+{
+	return &cpufreq_global_kobject;
+}
+
+unsigned int kshim_cpufreq_cur(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+
+	return policy ? policy->cur : 0;
+}
+
+unsigned long long kshim_cpufreq_fast_switches(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+
+	return policy ? fast_switches[policy->cpu] : 0;
+}
+
+const char *kshim_cpufreq_governor(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+
+	return policy && policy->governor ? policy->governor->name : NULL;
+}
+
+/* drivers/cpufreq/freq_table.c: every table here is sorted ascending
+ * (kshim_add_policy()), so the unsorted search is never needed. */
+int cpufreq_table_index_unsorted(struct cpufreq_policy *policy, unsigned int target_freq,
+				 unsigned int min, unsigned int max, unsigned int relation)
+{
+	shim_fatal("cpufreq_table_index_unsorted(): frequency tables are sorted here");
+}
+#endif /* KSHIM_SCHED_FULL */

@@ -28,3 +28,9 @@ int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 	/* a dynamic state returns the number it was given */
 	return state == CPUHP_AP_ONLINE_DYN ? next_dynamic++ : 0;
 }
+
+/* From cpu_startup_entry(), the idle loop of a CPU being brought up; the
+ * harness never enters that loop (sched/glue/drive.c). */
+void cpuhp_online_idle(enum cpuhp_state state)
+{
+}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The CPU masks kernel/cpu.c owns. Every CPU of the board is possible,
- * present, online and active from boot: the harness does not hotplug.
+ * The CPU masks kernel/cpu.c owns. Every CPU of the board is possible and
+ * present from boot and online once brought up; the harness does not
+ * unplug CPUs.
  */
 #include <linux/cache.h>
 #include <linux/cpumask.h>
@@ -21,7 +22,10 @@ atomic_t __num_online_cpus __read_mostly;
 
 const DECLARE_BITMAP(cpu_all_bits, NR_CPUS) = CPU_BITS_ALL;
 
-void kshim_init_cpumasks(unsigned int nr_cpus)
+/* The first nr_up CPUs start online and active (boot_cpu_init() does it
+ * for the boot CPU); the others come up later through the scheduler's
+ * hotplug steps. */
+void kshim_init_cpumasks(unsigned int nr_cpus, unsigned int nr_up)
 {
 	unsigned int cpu;
 
@@ -30,8 +34,22 @@ void kshim_init_cpumasks(unsigned int nr_cpus)
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		cpumask_set_cpu(cpu, &__cpu_possible_mask);
 		cpumask_set_cpu(cpu, &__cpu_present_mask);
-		cpumask_set_cpu(cpu, &__cpu_online_mask);
-		cpumask_set_cpu(cpu, &__cpu_active_mask);
+		if (cpu < nr_up) {
+			cpumask_set_cpu(cpu, &__cpu_online_mask);
+			cpumask_set_cpu(cpu, &__cpu_active_mask);
+		}
 	}
-	atomic_set(&__num_online_cpus, nr_cpus);
+	atomic_set(&__num_online_cpus, nr_up);
+}
+
+/* kernel/cpu.c */
+void set_cpu_online(unsigned int cpu, bool online)
+{
+	if (online) {
+		if (!cpumask_test_and_set_cpu(cpu, &__cpu_online_mask))
+			atomic_inc(&__num_online_cpus);
+	} else {
+		if (cpumask_test_and_clear_cpu(cpu, &__cpu_online_mask))
+			atomic_dec(&__num_online_cpus);
+	}
 }

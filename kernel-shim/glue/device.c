@@ -47,3 +47,41 @@ int device_create_file(struct device *dev, const struct device_attribute *attr)
 void device_remove_file(struct device *dev, const struct device_attribute *attr)
 {
 }
+
+/* drivers/base/core.c */
+const char *dev_driver_string(const struct device *dev)
+{
+	if (dev->driver)
+		return dev->driver->name;
+	return dev->bus ? dev->bus->name : "";
+}
+
+/*
+ * lib/kobject.c: objects without sysfs. The governor's tunables are the
+ * only kobjects; kobject_put() hands the last reference to the type's
+ * release(), as kobject_release() does.
+ */
+int kobject_init_and_add(struct kobject *kobj, const struct kobj_type *ktype,
+			 struct kobject *parent, const char *fmt, ...)
+{
+	kref_init(&kobj->kref);
+	kobj->ktype = ktype;
+	kobj->parent = parent;
+	kobj->state_initialized = 1;
+	kobj->state_in_sysfs = 1;
+	return 0;
+}
+
+static void kobject_release(struct kref *kref)
+{
+	struct kobject *kobj = container_of(kref, struct kobject, kref);
+
+	if (kobj->ktype && kobj->ktype->release)
+		kobj->ktype->release(kobj);
+}
+
+void kobject_put(struct kobject *kobj)
+{
+	if (kobj)
+		kref_put(&kobj->kref, kobject_release);
+}

@@ -99,10 +99,51 @@ void kvfree_call_rcu(struct rcu_head *head, void *ptr)
 }
 #endif
 
+/*
+ * call_rcu(): the callback runs after the grace period, i.e. once every
+ * CPU has left the kernel code it was in (kshim_rcu_free_deferred(), at the
+ * end of boot and of every settle of the CPUs), in the order queued.
+ */
+static struct rcu_head *rcu_callbacks, **rcu_callbacks_tail = &rcu_callbacks;
+
+void call_rcu(struct rcu_head *head, rcu_callback_t func)
+{
+	head->func = func;
+	head->next = NULL;
+	*rcu_callbacks_tail = head;
+	rcu_callbacks_tail = &head->next;
+}
+
 void kshim_rcu_free_deferred(void)
 {
+	while (rcu_callbacks) {
+		struct rcu_head *head = rcu_callbacks;
+
+		rcu_callbacks = head->next;
+		if (!rcu_callbacks)
+			rcu_callbacks_tail = &rcu_callbacks;
+		head->func(head);
+	}
 	while (nr_rcu_deferred)
 		kfree(rcu_deferred_free[--nr_rcu_deferred]);
+}
+
+/* Quiescent-state reports: grace periods end at kshim_rcu_free_deferred(). */
+void rcu_note_context_switch(bool preempt)
+{
+}
+
+void rcu_all_qs(void)
+{
+}
+
+/* kernel/fork.c: nobody walks the task list concurrently here. */
+DEFINE_RWLOCK(tasklist_lock);
+
+/* No lock functions live in a separate text section. */
+int in_lock_functions(unsigned long addr)
+{
+	return 0;
 }
 
 void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)

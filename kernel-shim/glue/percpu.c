@@ -15,15 +15,47 @@
 #include "shim.h"
 
 unsigned long __per_cpu_offset[NR_CPUS] __read_mostly;
+
+/* Room after each CPU's copy of the image for alloc_percpu(). */
+#define KSHIM_PERCPU_RESERVE	(256 << 10)
 EXPORT_SYMBOL(__per_cpu_offset);
+
+#ifdef KSHIM_SCHED_FULL
+/*
+ * Dynamic per-CPU memory (alloc_percpu()) comes from a reserve after each
+ * CPU's copy of the image, as the first chunk's dynamic area does: the
+ * pointer handed out lies just past __per_cpu_end, so that adding a CPU's
+ * __per_cpu_offset lands in that CPU's reserve. Never given back.
+ */
+static unsigned long dynamic_used;
+
+void __percpu *__alloc_percpu(size_t size, size_t align)
+{
+	unsigned long start = ALIGN(dynamic_used, max_t(size_t, align, sizeof(long)));
+	unsigned long image = ALIGN(__per_cpu_end - __per_cpu_start, SMP_CACHE_BYTES);
+	unsigned int cpu;
+
+	if (WARN(start + size > KSHIM_PERCPU_RESERVE, "per-CPU reserve exhausted\n"))
+		return NULL;
+	dynamic_used = start + size;
+	for_each_possible_cpu(cpu)
+		memset(__per_cpu_start + __per_cpu_offset[cpu] + image + start, 0, size);
+	return (void __percpu *)(__per_cpu_start + image + start);
+}
+
+void free_percpu(void __percpu *ptr)
+{
+}
+#endif
 
 void kshim_setup_per_cpu_areas(unsigned int nr_cpus)
 {
 	unsigned long size = __per_cpu_end - __per_cpu_start;
+	unsigned long image = ALIGN(size, SMP_CACHE_BYTES);
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		char *area = shim_alloc(ALIGN(size, PAGE_SIZE), 0);
+		char *area = shim_alloc(ALIGN(image + KSHIM_PERCPU_RESERVE, PAGE_SIZE), 1);
 
 		memcpy(area, __per_cpu_start, size);
 		__per_cpu_offset[cpu] = area - __per_cpu_start;

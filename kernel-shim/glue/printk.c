@@ -16,6 +16,10 @@
 #include <linux/ctype.h>
 #include <linux/slab.h>
 
+#include <linux/panic.h>
+#include <linux/sched/debug.h>
+#include <linux/seq_file.h>
+
 #include "shim.h"
 
 /* %*pbl: "0-3,6", the cpulist format of bitmap_print_to_pagebuf(). */
@@ -262,3 +266,51 @@ void name(const struct device *dev, const char *fmt, ...)		\
 DEFINE_DEV_PRINTK(_dev_err, LOGLEVEL_ERR)
 DEFINE_DEV_PRINTK(_dev_warn, LOGLEVEL_WARNING)
 DEFINE_DEV_PRINTK(_dev_info, LOGLEVEL_INFO)
+
+/* printk_deferred(): the same log, without the console deferral. */
+asmlinkage __visible int _printk_deferred(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	emit(fmt, args);
+	va_end(args);
+	return 0;
+}
+
+/* Every message counts: no rate limit hides one from the log. */
+int __printk_ratelimit(const char *func)
+{
+	return 1;
+}
+
+/* A WARN already names file, line and function (shim_warn()); there are
+ * no registers or kernel stack to dump. */
+asmlinkage __visible void dump_stack(void)
+{
+}
+
+void show_regs(struct pt_regs *regs)
+{
+}
+
+void show_stack(struct task_struct *task, unsigned long *sp, const char *loglvl)
+{
+}
+
+int oops_in_progress;
+
+void add_taint(unsigned flag, enum lockdep_ok lockdep_ok)
+{
+}
+
+/* panic_on_warn is never set: a WARN fails the run, it does not stop it. */
+void check_panic_on_warn(const char *origin)
+{
+}
+
+/* seq_file output is only for debugfs/procfs files, which do not exist. */
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	shim_fatal("seq_printf(): no procfs or debugfs file exists here");
+}

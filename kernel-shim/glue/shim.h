@@ -22,6 +22,7 @@ struct device_node;
 int kshim_of_path(const struct device_node *np, char *buf, int size);
 void kshim_of_map_cpus(unsigned int nr_cpus);
 void kshim_init_workqueues(void);
+bool kshim_work_pending(void);
 void kshim_rcu_free_deferred(void);
 void kshim_init_cpu_devices(unsigned int nr_cpus);
 
@@ -32,7 +33,27 @@ int kshim_register_em(struct cpufreq_policy *policy);
 void kshim_cpufreq_online(void);
 
 void kshim_setup_per_cpu_areas(unsigned int nr_cpus);
-void kshim_init_cpumasks(unsigned int nr_cpus);
+void kshim_init_cpumasks(unsigned int nr_cpus, unsigned int nr_up);
 void kshim_run_initcalls(void);
 
+
+/* Tasks (task.c): the harness's pids, and copy_process()'s copy. */
+struct task_struct;
+struct task_struct *kshim_find_task(int pid);
+struct task_struct *kshim_copy_task(const char *comm, bool kthread);
+
+/* Interrupts, IPIs and stoppers (softirq.c, smp.c). */
+void kshim_irq_enter(void);
+void kshim_irq_exit(void);
+bool kshim_softirq_pending(int cpu);
+bool kshim_ipi_pending(int cpu);
+bool kshim_deliver_ipi(void);
+void kshim_stopper_create(int cpu);
+bool kshim_run_stopper(void);
+
+/* Time (time.c). */
+void kshim_init_hrtimers(void);
+void kshim_run_hrtimers(void);
+unsigned long long kshim_next_hrtimer(int cpu);
+void kshim_set_seed(unsigned long long seed);
 #endif

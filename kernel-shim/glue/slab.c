@@ -52,6 +52,11 @@ void *kmalloc_trace(struct kmem_cache *s, gfp_t flags, size_t size)
 	return shim_kmalloc(size, flags);
 }
 
+void *kmalloc_node_trace(struct kmem_cache *s, gfp_t gfpflags, int node, size_t size)
+{
+	return shim_kmalloc(size, gfpflags);
+}
+
 #endif
 
 void kfree(const void *ptr)

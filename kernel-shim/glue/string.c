@@ -8,6 +8,7 @@
  */
 #include <linux/device.h>
 #include <linux/fs.h>
+#include <linux/ctype.h>
 #include <linux/string.h>
 #include <linux/version.h>
 
@@ -45,4 +46,62 @@ int devm_add_action(struct device *dev, void (*action)(void *), void *data)
 #endif
 {
 	shim_fatal("devm_add_action(): managed device resources are not modelled");
+}
+
+/* lib/string.c */
+int match_string(const char * const *array, size_t n, const char *string)
+{
+	size_t index;
+
+	for (index = 0; index < n; index++) {
+		if (!array[index])
+			break;
+		if (!strcmp(array[index], string))
+			return index;
+	}
+	return -EINVAL;
+}
+
+/* lib/string.c's strscpy(): -E2BIG when truncated, always terminated.
+ * Since 6.8 strscpy() is a macro over sized_strscpy(). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+ssize_t sized_strscpy(char *dest, const char *src, size_t count)
+#else
+ssize_t strscpy(char *dest, const char *src, size_t count)
+#endif
+{
+	size_t len;
+
+	if (!count)
+		return -E2BIG;
+	len = strnlen(src, count);
+	if (len == count) {
+		memcpy(dest, src, count - 1);
+		dest[count - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dest, src, len + 1);
+	return len;
+}
+
+/* lib/string_helpers.c / lib/string.c */
+char *skip_spaces(const char *str)
+{
+	while (isspace(*str))
+		++str;
+	return (char *)str;
+}
+
+char *strim(char *s)
+{
+	size_t size = strlen(s);
+	char *end;
+
+	if (!size)
+		return s;
+	end = s + size - 1;
+	while (end >= s && isspace(*end))
+		end--;
+	*(end + 1) = '\0';
+	return skip_spaces(s);
 }

@@ -127,3 +127,8 @@ int kshim_trace_attach(void)
 	return register_trace_thermal_pressure_update(probe_pressure_update, NULL);
 #endif
 }
+
+int trace_output_call(struct trace_iterator *iter, char *name, char *fmt, ...)
+{
+	shim_fatal("trace_output_call(): ftrace output is not modelled");
+}

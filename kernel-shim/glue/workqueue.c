@@ -48,6 +48,11 @@ void delayed_work_timer_fn(struct timer_list *t)
 	queue_work_on(dwork->cpu, dwork->wq, &dwork->work);
 }
 
+bool kshim_work_pending(void)
+{
+	return !list_empty(&pending);
+}
+
 void kshim_run_pending_work(void)
 {
 	while (!list_empty(&pending)) {

@@ -4,6 +4,9 @@
 #include "kernel-shim/kernel.h"
 
 #include <kshim/api.h>
+#if SH_KERNEL_SCHEDULER
+#include <kshim/sched.h>
+#endif
 
 #include <algorithm>
 #include <bit>
@@ -58,34 +61,117 @@ std::string errno_name(int err)
 	}
 }
 
+// Names from an index-walking C accessor.
+template <typename F>
+std::vector<std::string> names_of(F accessor)
+{
+	std::vector<std::string> names;
+	for (int i = 0; const char *name = accessor(i); i++)
+		names.emplace_back(name);
+	return names;
+}
+
+[[maybe_unused]] std::vector<unsigned> cpus_of(unsigned long long mask)
+{
+	std::vector<unsigned> cpus;
+	for (unsigned c = 0; c < 64; c++)
+		if (mask & (1ULL << c))
+			cpus.push_back(c);
+	return cpus;
+}
+
+#if SH_KERNEL_SCHEDULER
+void read_scheduler(Kernel &k)
+{
+	k.scheduler = true;
+	for (auto &cpu : k.cpus) {
+		std::vector<kshim_sched_domain> domains(8);
+		const int n = kshim_sched_domains(static_cast<int>(cpu.id), domains.data(),
+						  static_cast<int>(domains.size()));
+		for (int i = 0; i < n; i++) {
+			const auto &d = domains[i];
+			SchedDomain sd;
+			sd.name = d.name;
+			sd.level = d.level;
+			sd.span = cpus_of(d.span);
+			for (int bit = 0; const char *flag = kshim_sd_flag_name(bit); bit++)
+				if (d.flags & (1 << bit))
+					sd.flags.emplace_back(flag);
+			for (int g = 0; g < d.nr_groups; g++)
+				sd.groups.push_back(cpus_of(d.groups[g]));
+			cpu.domains.push_back(std::move(sd));
+		}
+		if (const char *gov = kshim_cpufreq_governor(static_cast<int>(cpu.id)))
+			cpu.governor = gov;
+		cpu.cur_khz = kshim_cpufreq_cur(static_cast<int>(cpu.id));
+	}
+	std::vector<unsigned long long> spans(64);
+	const int n = kshim_perf_domains(0, spans.data(), static_cast<int>(spans.size()));
+	for (int i = 0; i < n; i++)
+		k.root_perf_domains.push_back(cpus_of(spans[i]));
+	k.eas = kshim_sched_energy_enabled() != 0;
+}
+
+// Why build_perf_domains() left EAS off, in the kernel's words: the last
+// thing it printed about it (it prints with sched_verbose, which boot
+// always passes), or the sysctl that switched it off.
+std::string eas_off_reason(const Kernel &k)
+{
+	char value[32] = "";
+	if (kshim_sysctl_read("kernel.sched_energy_aware", value, sizeof(value)) == 0 &&
+	    std::string_view(value).starts_with("0"))
+		return "kernel.sched_energy_aware = 0";
+	const std::string_view markers[] = {"asymmetric capacities", "EAS", "no EM found"};
+	const auto &log = kernel_log();
+	for (auto it = log.rbegin(); it != log.rend(); ++it)
+		for (auto marker : markers)
+			if (it->text.find(marker) != std::string::npos) {
+				std::string text = it->text;
+				while (!text.empty() && text.back() == '\n')
+					text.pop_back();
+				return text;
+			}
+	// build_perf_domains() leaves silently when a CPU has no cpufreq policy.
+	for (const auto &cpu : k.cpus)
+		if (!cpu.has_policy)
+			return fmt::format("CPU{} has no cpufreq policy, so no schedutil (the DT gives it no OPPs)",
+					   cpu.id);
+	return "build_perf_domains() gave no reason";
+}
+#endif
+
 // Whether EAS could be enabled, from what 6.1's build_perf_domains()
 // checks that already exists at this stage: an energy model for every CPU
 // and asymmetric CPU capacities. The reasons use the kernel's own words
 // ("no EM found for CPU%d", "CPUs do not have asymmetric capacities").
-void judge_eas(const dts::Platform &platform, Kernel &k)
+// Why a CPU has no energy model, from the board: what the kernel cannot
+// say (it only knows registration did not happen).
+std::string why_no_em(const dts::Platform &platform, const CpuState &cpu)
+{
+	auto policy_cpu = [&](unsigned id) {
+		for (const auto &d : platform.frequency_domains)
+			if (std::find(d.cpus.begin(), d.cpus.end(), id) != d.cpus.end())
+				return d.cpus.front();
+		return id;
+	};
+	if (!cpu.has_policy)
+		return "no cpufreq policy: the DT gives this CPU no OPPs";
+	if (!platform.cpus[policy_cpu(cpu.id)].dynamic_power_coefficient)
+		return "dev_pm_opp_of_register_em() found no dynamic-power-coefficient";
+	return fmt::format("dev_pm_opp_of_register_em() returned {}", errno_name(cpu.em_status));
+}
+
+[[maybe_unused]] void judge_eas(const dts::Platform &platform, Kernel &k)
 {
 	auto in_pd = [&](unsigned cpu) {
 		return std::any_of(k.perf_domains.begin(), k.perf_domains.end(), [&](const PerfDomain &pd) {
 			return std::find(pd.cpus.begin(), pd.cpus.end(), cpu) != pd.cpus.end();
 		});
 	};
-	auto policy_cpu = [&](unsigned cpu) {
-		for (const auto &d : platform.frequency_domains)
-			if (std::find(d.cpus.begin(), d.cpus.end(), cpu) != d.cpus.end())
-				return d.cpus.front();
-		return cpu;
-	};
 	for (const auto &cpu : k.cpus) {
 		if (in_pd(cpu.id))
 			continue;
-		std::string why;
-		if (!cpu.has_policy)
-			why = "no cpufreq policy: the DT gives this CPU no OPPs";
-		else if (!platform.cpus[policy_cpu(cpu.id)].dynamic_power_coefficient)
-			why = "dev_pm_opp_of_register_em() found no dynamic-power-coefficient";
-		else
-			why = fmt::format("dev_pm_opp_of_register_em() returned {}", errno_name(cpu.em_status));
-		k.eas_reason = fmt::format("no EM found for CPU{} ({})", cpu.id, why);
+		k.eas_reason = fmt::format("no EM found for CPU{} ({})", cpu.id, why_no_em(platform, cpu));
 		return;
 	}
 	const bool asymmetric = std::adjacent_find(k.cpus.begin(), k.cpus.end(),
@@ -96,7 +182,7 @@ void judge_eas(const dts::Platform &platform, Kernel &k)
 		k.eas_reason = "CPUs do not have asymmetric capacities";
 		return;
 	}
-	k.eas_possible = true;
+	k.eas = true;
 }
 
 } // namespace
@@ -140,10 +226,87 @@ Kernel snapshot()
 	for (const auto &line : kernel_log())
 		if (line.level >= 0 && line.level <= 4)	// KERN_WARNING and worse
 			k.messages.push_back(line.text);
+#if SH_KERNEL_SCHEDULER
+	read_scheduler(k);
+	if (!k.eas)
+		k.eas_reason = eas_off_reason(k);
+#endif
 	return k;
 }
 
-Kernel boot(const dts::Platform &platform)
+std::vector<std::string> kernel_parameters()
+{
+	return names_of(kshim_setup_name);
+}
+
+std::vector<std::string> sysctl_names()
+{
+#if SH_KERNEL_SCHEDULER
+	return names_of(kshim_sysctl_name);
+#else
+	return {};
+#endif
+}
+
+std::vector<std::string> sched_features()
+{
+#if SH_KERNEL_SCHEDULER
+	return names_of(kshim_sched_feat_name);
+#else
+	return {};
+#endif
+}
+
+namespace {
+
+std::string listing(const std::vector<std::string> &names)
+{
+	return fmt::format("{}", fmt::join(names, ", "));
+}
+
+#if SH_KERNEL_SCHEDULER
+void apply_sysctl(const std::string &assignment)
+{
+	const auto eq = assignment.find('=');
+	if (eq == std::string::npos || eq == 0)
+		throw BadParameter(fmt::format("--sysctl '{}': expected name=value", assignment));
+	std::string name = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+	const int err = kshim_sysctl_write(name.c_str(), value.c_str());
+	if (err == -ENOENT)
+		throw BadParameter(fmt::format("--sysctl {}: no such sysctl; the kernel registered: {}", name,
+					       listing(sysctl_names())));
+	if (err)
+		throw BadParameter(fmt::format("--sysctl {}={}: the kernel's handler rejected it ({})", name,
+					       value, errno_name(err)));
+	kshim_settle();
+}
+
+void apply_feature(const std::string &spec)
+{
+	std::string name = spec;
+	bool enable = true;
+	if (const auto eq = spec.find('='); eq != std::string::npos) {
+		name = spec.substr(0, eq);
+		const std::string value = spec.substr(eq + 1);
+		if (value == "on" || value == "1" || value == "true")
+			enable = true;
+		else if (value == "off" || value == "0" || value == "false")
+			enable = false;
+		else
+			throw BadParameter(fmt::format("--feature {}: expected on or off, not '{}'", name, value));
+	} else if (name.starts_with("NO_")) {
+		name = name.substr(3);
+		enable = false;
+	}
+	if (kshim_sched_feat_set(name.c_str(), enable ? 1 : 0) < 0)
+		throw BadParameter(fmt::format("--feature {}: no such scheduler feature; features.h has: {}",
+					       name, listing(sched_features())));
+}
+#endif
+
+} // namespace
+
+Kernel boot(const dts::Platform &platform, const BootOptions &options)
 {
 	if (booted)
 		throw KernelFault("the kernel is already booted in this process (one board per process)");
@@ -153,8 +316,19 @@ Kernel boot(const dts::Platform &platform)
 
 	unflatten(platform.dtb.data(), 0, nullptr);
 	const auto nr_cpus = static_cast<unsigned>(platform.cpus.size());
-	if (int err = kshim_boot_early(nr_cpus))
+	// The handlers may keep pointers into the command line: it lives as
+	// long as the kernel does.
+	static std::string cmdline;
+	cmdline = SH_KERNEL_SCHEDULER ? "sched_verbose " + options.cmdline : options.cmdline;
+	const char *unknown = nullptr;
+	kshim_set_seed(options.seed);
+	if (int err = kshim_boot_early(nr_cpus, cmdline.data(), &unknown)) {
+		if (err == -ENOENT && unknown)
+			throw BadParameter(fmt::format("--cmdline: no kernel parameter handler takes '{}'; "
+						       "the compiled files have: {}",
+						       unknown, listing(kernel_parameters())));
 		throw KernelFault(fmt::format("kshim_boot_early({}) failed: {}", nr_cpus, err));
+	}
 
 	for (const auto &domain : platform.frequency_domains) {
 		if (!domain.opp_table)
@@ -163,18 +337,38 @@ Kernel boot(const dts::Platform &platform)
 		if (table.opps.empty())
 			continue;
 		std::vector<kshim_opp> opps;
-		for (const auto &opp : table.opps)
+		std::uint64_t latency_ns = 0;	// dev_pm_opp_get_max_clock_latency()
+		for (const auto &opp : table.opps) {
 			opps.push_back({opp.hz, opp.target_microvolt().value_or(0)});
+			latency_ns = std::max(latency_ns, opp.clock_latency_ns.value_or(0));
+		}
 		if (int err = kshim_add_policy(domain.cpus.data(), static_cast<unsigned>(domain.cpus.size()),
-					       opps.data(), static_cast<unsigned>(opps.size())))
+					       opps.data(), static_cast<unsigned>(opps.size()),
+					       latency_ns))
 			throw KernelFault(fmt::format("cpufreq policy for CPUs {} failed: {}",
 						      fmt::join(domain.cpus, ","), err));
 	}
 	kshim_boot_late();
 
+#if SH_KERNEL_SCHEDULER
+	for (const auto &s : options.sysctls)
+		apply_sysctl(s);
+	for (const auto &f : options.features)
+		apply_feature(f);
+	Kernel k = snapshot();
+	// pd_init()'s "no EM found for CPU%d": add what the board says about it.
+	for (const auto &cpu : k.cpus)
+		if (!k.eas && k.eas_reason.ends_with(fmt::format("no EM found for CPU{}", cpu.id)))
+			k.eas_reason += fmt::format(" ({})", why_no_em(platform, cpu));
+	return k;
+#else
+	if (!options.sysctls.empty() || !options.features.empty())
+		throw BadParameter(fmt::format("--sysctl and --feature need the scheduler, which this build "
+					       "does not compile for Linux {}", SCHED_HARNESS_KERNEL_VERSION));
 	Kernel k = snapshot();
 	judge_eas(platform, k);
 	return k;
+#endif
 }
 
 void update_thermal_pressure(std::span<const unsigned> cpus, unsigned long capped_khz)

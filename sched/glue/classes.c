@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * For the PELT-only build (trees whose core.c is not compiled yet).
+ *
  * Since 6.11, pelt.c's update_other_load_avgs() tells the RT and deadline
  * classes apart by comparing rq->curr->sched_class with &rt_sched_class and
  * &dl_sched_class. Until rt.c and deadline.c are compiled in (the fair.c
@@ -13,4 +15,18 @@
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 const struct sched_class rt_sched_class;
 const struct sched_class dl_sched_class;
+#endif
+
+#ifdef CONFIG_SCHED_DEBUG
+/*
+ * With SCHED_DEBUG, sched_feat() in pelt.c reads this variable, which
+ * core.c defines on a real kernel: every feature of the tree's features.h
+ * at its default.
+ */
+#define SCHED_FEAT(name, enabled)	\
+	(1UL << __SCHED_FEAT_##name) * enabled |
+const_debug unsigned int sysctl_sched_features =
+#include "features.h"
+	0;
+#undef SCHED_FEAT
 #endif

@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(json_carries_what_the_kernel_built)
 	BOOST_TEST(little["states"].Size() == 13u);
 	BOOST_TEST(little["states"][0]["power"].GetUint() == 14580u);
 	BOOST_TEST(little["states"][0]["inefficient"].GetBool());
-	BOOST_TEST(kernel["eas_possible"].GetBool());
+	BOOST_TEST(kernel["eas"].GetBool());
 
 	auto text = test::run_cli({"platform", "show", "odroid-xu3"});
 	BOOST_TEST(text.out.find("energy_model/cpu0  cpus: 0-3  flags: microwatts") != std::string::npos);

@@ -46,20 +46,33 @@ void kshim_of_set_root(struct device_node *root);
 
 /* --- boot (kernel-shim/glue/boot.c) ------------------------------------ */
 
-/* Per-CPU areas, cpumasks and the kernel's initcalls, for nr_cpus CPUs. */
-int kshim_boot_early(unsigned int nr_cpus);
+/* Per-CPU areas, cpumasks, the command line (kshim_parse_cmdline()) and
+ * the first half of boot, for nr_cpus CPUs. -ENOENT: *unknown_param is a
+ * command-line parameter no kernel handler took. */
+int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param);
 
-/* One cpufreq policy: the CPUs of a frequency domain and its OPPs. */
+/* One cpufreq policy: the CPUs of a frequency domain, its OPPs and the
+ * OPP table's clock-latency-ns (0: none given). */
 struct kshim_opp {
 	unsigned long long hz;
 	unsigned long microvolt;	/* 0: unknown */
 };
 int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
-		     const struct kshim_opp *opps, unsigned int nr_opps);
+		     const struct kshim_opp *opps, unsigned int nr_opps,
+		     unsigned long long transition_latency_ns);
 
 /* The rest of boot, once every policy is added: initcalls, cpufreq driver
  * probe (policy notifiers, energy model), deferred work. */
 int kshim_boot_late(void);
+
+/* Seeds get_random_bytes() (glue/random.c). */
+void kshim_set_seed(unsigned long long seed);
+
+/* Runs the __setup()/early_param() handlers for a command line (glue/params.c).
+ * -ENOENT: *unknown is a parameter no handler took. */
+int kshim_parse_cmdline(char *cmdline, const char **unknown);
+/* Names of the registered __setup()/early_param() entries, one by one. */
+const char *kshim_setup_name(int index);
 
 /* Attaches the harness's probes to the tracepoints of the compiled files. */
 int kshim_trace_attach(void);

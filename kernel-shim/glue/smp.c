@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Inter-processor interrupts and the work they carry (kernel/smp.c), and
+ * the per-CPU stopper threads (kernel/stop_machine.c).
+ *
+ * An IPI is a pending bit per CPU; the harness's settle loop
+ * (sched/glue/drive.c) delivers it on the target CPU as the interrupt
+ * would: the call-single queue is flushed there (remote wake-ups queued by
+ * ttwu_queue_wakelist(), asynchronous function calls), then
+ * scheduler_ipi(). Nothing runs on the target CPU before it is delivered.
+ *
+ * A stopper is a real task of stop_sched_class (sched_set_stop_task()), so
+ * that active balancing preempts the task it wants to move, as on hardware.
+ * Its body runs when the settle loop finds it current.
+ */
+#include <linux/cpu.h>
+#include <linux/interrupt.h>
+#include <linux/llist.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/smp.h>
+#include <linux/stop_machine.h>
+
+#include "shim.h"
+
+/* kernel/sched/smp.h: what core.c offers kernel/smp.c. */
+extern void send_call_function_single_ipi(int cpu);
+extern void sched_ttwu_pending(void *arg);
+
+unsigned int setup_max_cpus = NR_CPUS;
+
+/* kernel/cpu.c: cpumask_of() of each CPU. */
+const unsigned long cpu_bit_bitmap[BITS_PER_LONG + 1][BITS_TO_LONGS(NR_CPUS)] = {
+#define MASK_DECLARE_1(x)	[x + 1][0] = (1UL << (x))
+#define MASK_DECLARE_2(x)	MASK_DECLARE_1(x), MASK_DECLARE_1(x + 1)
+#define MASK_DECLARE_4(x)	MASK_DECLARE_2(x), MASK_DECLARE_2(x + 2)
+#define MASK_DECLARE_8(x)	MASK_DECLARE_4(x), MASK_DECLARE_4(x + 4)
+	MASK_DECLARE_8(0),  MASK_DECLARE_8(8),
+	MASK_DECLARE_8(16), MASK_DECLARE_8(24),
+	MASK_DECLARE_8(32), MASK_DECLARE_8(40),
+	MASK_DECLARE_8(48), MASK_DECLARE_8(56),
+};
+
+/* kernel/cpu.c: no CPU is ever frozen for suspend. */
+bool cpuhp_tasks_frozen;
+
+static DEFINE_PER_CPU(struct llist_head, call_single_queue);
+static unsigned long ipi_pending[BITS_TO_LONGS(NR_CPUS)];
+
+void arch_send_call_function_single_ipi(int cpu)
+{
+	set_bit(cpu, ipi_pending);
+}
+
+void arch_send_call_function_ipi_mask(const struct cpumask *mask)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, mask)
+		set_bit(cpu, ipi_pending);
+}
+
+void smp_send_reschedule(int cpu)
+{
+	set_bit(cpu, ipi_pending);
+}
+
+/* kernel/smp.c: queue, and interrupt the CPU if the queue was empty. */
+void __smp_call_single_queue(int cpu, struct llist_node *node)
+{
+	if (llist_add(node, &per_cpu(call_single_queue, cpu)))
+		send_call_function_single_ipi(cpu);
+}
+
+/*
+ * kernel/smp.c's __flush_smp_call_function_queue(): function calls first,
+ * then the remote wake-ups, handed to sched_ttwu_pending() as one list.
+ */
+void flush_smp_call_function_queue(void)
+{
+	struct llist_node *entry, *next, *ttwu = NULL, **ttwu_tail = &ttwu;
+	struct llist_head *head = this_cpu_ptr(&call_single_queue);
+
+	entry = llist_reverse_order(llist_del_all(head));
+	for (; entry; entry = next) {
+		struct __call_single_node *node =
+			container_of(entry, struct __call_single_node, llist);
+		unsigned int type = node->u_flags & CSD_FLAG_TYPE_MASK;
+
+		next = entry->next;
+		if (type == CSD_TYPE_TTWU) {
+			entry->next = NULL;
+			*ttwu_tail = entry;
+			ttwu_tail = &entry->next;
+		} else if (type == CSD_TYPE_SYNC || type == CSD_TYPE_ASYNC) {
+			struct __call_single_data *csd = (struct __call_single_data *)node;
+			smp_call_func_t func = csd->func;
+			void *info = csd->info;
+
+			smp_store_release(&csd->node.u_flags, 0);	/* csd_unlock() */
+			func(info);
+		} else {
+			WARN(1, "IPI work of type %#x is not modelled\n", type);
+		}
+	}
+	if (ttwu)
+		sched_ttwu_pending(ttwu);
+}
+
+/* Delivers this CPU's IPI, if one is pending; returns whether it was. */
+bool kshim_deliver_ipi(void)
+{
+	if (!test_and_clear_bit(smp_processor_id(), ipi_pending))
+		return false;
+	flush_smp_call_function_queue();
+	scheduler_ipi();
+	return true;
+}
+
+bool kshim_ipi_pending(int cpu)
+{
+	return test_bit(cpu, ipi_pending);
+}
+
+/* ----------------------------------------------------------------------- */
+
+struct cpu_stopper {
+	struct task_struct *thread;
+	struct list_head works;
+};
+static struct cpu_stopper stoppers[NR_CPUS];
+
+/*
+ * smpboot's CPUHP_CREATE_THREADS step for cpu_stop_init()'s threads: the
+ * CPU's stopper, bound to it, of the stop class. Forked as kthreadd would,
+ * and left asleep as the thread leaves itself once it has started and
+ * found no work.
+ */
+void kshim_stopper_create(int cpu)
+{
+	struct task_struct *p = kshim_copy_task("migration", true);
+
+	BUG_ON(!p || sched_fork(0, p));
+	snprintf(p->comm, sizeof(p->comm), "migration/%d", cpu);
+	INIT_LIST_HEAD(&stoppers[cpu].works);
+	stoppers[cpu].thread = p;
+	p->__state = TASK_INTERRUPTIBLE;
+	cpumask_copy(&p->cpus_mask, cpumask_of(cpu));
+	p->nr_cpus_allowed = 1;
+	p->thread_info.cpu = cpu;
+	p->wake_cpu = cpu;
+	sched_set_stop_task(cpu, p);
+}
+
+bool stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
+			 struct cpu_stop_work *work_buf)
+{
+	*work_buf = (struct cpu_stop_work){ .fn = fn, .arg = arg,
+					    .caller = _RET_IP_ };
+	list_add_tail(&work_buf->list, &stoppers[cpu].works);
+	wake_up_process(stoppers[cpu].thread);
+	return true;
+}
+
+/* Only reached through sched_setaffinity() of a running task and
+ * migrate_swap(), neither of which the harness does. */
+int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg)
+{
+	BUG();
+}
+
+void print_stop_info(const char *log_lvl, struct task_struct *task)
+{
+}
+
+/* cpu_stopper_thread(): runs the queued works, then sleeps. Called when
+ * the stopper is current on this CPU; returns whether it was. */
+bool kshim_run_stopper(void)
+{
+	struct cpu_stopper *stopper = &stoppers[smp_processor_id()];
+
+	if (current != stopper->thread)
+		return false;
+	while (!list_empty(&stopper->works)) {
+		struct cpu_stop_work *work =
+			list_first_entry(&stopper->works, struct cpu_stop_work, list);
+
+		list_del_init(&work->list);
+		work->fn(work->arg);
+	}
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule();
+	return true;
+}

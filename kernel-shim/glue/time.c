@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time: one simulated clock in nanoseconds that every CPU reads
+ * (sched_clock(), ktime_get()), jiffies derived from it at CONFIG_HZ as the
+ * tick would advance them, and high-resolution timers (kernel/time/
+ * hrtimer.c) kept per CPU in the tree's own timerqueue and fired by the
+ * harness when simulated time reaches them.
+ */
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/time64.h>
+#include <linux/timerqueue.h>
+
+#include "shim.h"
+
+static u64 now_ns;
+
+u64 __cacheline_aligned_in_smp jiffies_64 = INITIAL_JIFFIES;
+unsigned long volatile __cacheline_aligned_in_smp jiffies = INITIAL_JIFFIES;
+
+unsigned long long kshim_now(void)
+{
+	return now_ns;
+}
+
+void kshim_set_now(unsigned long long ns)
+{
+	if (WARN_ONCE(ns < now_ns, "simulated time went backwards: %llu < %llu\n", ns, now_ns))
+		return;
+	now_ns = ns;
+	jiffies_64 = INITIAL_JIFFIES + div_u64(now_ns, TICK_NSEC);
+	jiffies = (unsigned long)jiffies_64;
+}
+
+unsigned long long notrace sched_clock(void)
+{
+	return now_ns;
+}
+
+ktime_t ktime_get(void)
+{
+	return ns_to_ktime(now_ns);
+}
+
+unsigned long __msecs_to_jiffies(const unsigned int m)
+{
+	if ((int)m < 0)
+		return MAX_JIFFY_OFFSET;
+	return _msecs_to_jiffies(m);
+}
+
+/* kernel/time/time.c, for the non-negative times used here. */
+struct timespec64 ns_to_timespec64(s64 nsec)
+{
+	struct timespec64 ts = { 0, 0 };
+	u32 rem;
+
+	if (likely(nsec > 0)) {
+		ts.tv_sec = div_u64_rem(nsec, NSEC_PER_SEC, &rem);
+		ts.tv_nsec = rem;
+	}
+	return ts;
+}
+
+/* kernel/time/hrtimer.c */
+ktime_t ktime_add_safe(const ktime_t lhs, const ktime_t rhs)
+{
+	ktime_t res = ktime_add_unsafe(lhs, rhs);
+
+	if (res < 0 || res < lhs || res < rhs)
+		res = ktime_set(KTIME_SEC_MAX, 0);
+	return res;
+}
+
+unsigned int jiffies_to_msecs(const unsigned long j)
+{
+	return (MSEC_PER_SEC / HZ) * j;
+}
+
+void jiffies_to_timespec64(const unsigned long j, struct timespec64 *value)
+{
+	*value = ns_to_timespec64((u64)j * TICK_NSEC);
+}
+
+/* ----------------------------------------------------------------------- */
+
+static struct hrtimer_clock_base hrtimer_bases[NR_CPUS];
+static struct timerqueue_head hrtimer_queues[NR_CPUS];
+
+void kshim_init_hrtimers(void)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		hrtimer_bases[cpu].index = cpu;
+		hrtimer_bases[cpu].clockid = CLOCK_MONOTONIC;
+		hrtimer_bases[cpu].get_time = ktime_get;
+		timerqueue_init_head(&hrtimer_queues[cpu]);
+	}
+}
+
+void hrtimer_init(struct hrtimer *timer, clockid_t clock_id, enum hrtimer_mode mode)
+{
+	memset(timer, 0, sizeof(*timer));
+	timerqueue_init(&timer->node);
+	timer->base = &hrtimer_bases[smp_processor_id()];
+	timer->is_hard = !!(mode & HRTIMER_MODE_HARD);
+	timer->is_soft = !!(mode & HRTIMER_MODE_SOFT);
+}
+
+static void dequeue(struct hrtimer *timer)
+{
+	if (timer->state & HRTIMER_STATE_ENQUEUED) {
+		timerqueue_del(&hrtimer_queues[timer->base->index], &timer->node);
+		timer->state = HRTIMER_STATE_INACTIVE;
+	}
+}
+
+/* Queued on the CPU that starts it, as hrtimer's switch_hrtimer_base()
+ * does for a timer not pinned elsewhere. */
+void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 delta_ns,
+			    const enum hrtimer_mode mode)
+{
+	dequeue(timer);
+	if (mode & HRTIMER_MODE_REL)
+		tim = ktime_add_safe(tim, ktime_get());
+	hrtimer_set_expires_range_ns(timer, tim, delta_ns);
+	timer->base = &hrtimer_bases[smp_processor_id()];
+	timer->state = HRTIMER_STATE_ENQUEUED;
+	timerqueue_add(&hrtimer_queues[timer->base->index], &timer->node);
+}
+
+int hrtimer_try_to_cancel(struct hrtimer *timer)
+{
+	if (timer->base && timer->base->running == timer)
+		return -1;
+	if (!(timer->state & HRTIMER_STATE_ENQUEUED))
+		return 0;
+	dequeue(timer);
+	return 1;
+}
+
+int hrtimer_cancel(struct hrtimer *timer)
+{
+	int ret = hrtimer_try_to_cancel(timer);
+
+	BUG_ON(ret < 0);	/* a callback cancelling itself would spin forever */
+	return ret;
+}
+
+bool hrtimer_active(const struct hrtimer *timer)
+{
+	return timer->state != HRTIMER_STATE_INACTIVE ||
+	       (timer->base && timer->base->running == timer);
+}
+
+u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
+{
+	ktime_t delta = ktime_sub(now, hrtimer_get_expires(timer));
+	u64 orun = 1;
+
+	if (delta < 0)
+		return 0;
+	if (WARN_ON(timer->state & HRTIMER_STATE_ENQUEUED))
+		return 0;
+	if (interval < hrtimer_resolution)
+		interval = hrtimer_resolution;
+	if (unlikely(delta >= interval)) {
+		orun = ktime_divns(delta, interval);
+		hrtimer_add_expires_ns(timer, interval * orun);
+		if (hrtimer_get_expires_tv64(timer) > now)
+			return orun;
+		orun++;
+	}
+	hrtimer_add_expires(timer, interval);
+	return orun;
+}
+
+/* The earliest expiry queued on cpu, or 0 when none is. */
+unsigned long long kshim_next_hrtimer(int cpu)
+{
+	struct timerqueue_node *next = timerqueue_getnext(&hrtimer_queues[cpu]);
+
+	return next ? (unsigned long long)next->expires : 0;
+}
+
+/* __hrtimer_run_queues() for this CPU: every timer expired by now. */
+void kshim_run_hrtimers(void)
+{
+	int cpu = smp_processor_id();
+	struct hrtimer_clock_base *base = &hrtimer_bases[cpu];
+	struct timerqueue_node *node;
+
+	while ((node = timerqueue_getnext(&hrtimer_queues[cpu])) &&
+	       node->expires <= ktime_get()) {
+		struct hrtimer *timer = container_of(node, struct hrtimer, node);
+		enum hrtimer_restart restart;
+
+		dequeue(timer);
+		base->running = timer;
+		restart = timer->function(timer);
+		base->running = NULL;
+		if (restart == HRTIMER_RESTART && !(timer->state & HRTIMER_STATE_ENQUEUED)) {
+			timer->state = HRTIMER_STATE_ENQUEUED;
+			timerqueue_add(&hrtimer_queues[cpu], &timer->node);
+		}
+	}
+}
+
+/* A task sleeping for a time is the harness's business (a workload event),
+ * not a kernel timer: these are reached only by code the harness never
+ * enters (completions with timeouts, sched_setattr() retries). */
+long schedule_timeout(long timeout)
+{
+	shim_fatal("schedule_timeout() reached: timed kernel sleeps are not modelled");
+}
+
+int schedule_hrtimeout(ktime_t *expires, const enum hrtimer_mode mode)
+{
+	shim_fatal("schedule_hrtimeout() reached: timed kernel sleeps are not modelled");
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduler as the harness drives it: the entry points the rest of a
+ * kernel (fork, the timer interrupt, IPIs, a task blocking) uses, and read
+ * access to what the scheduler decided. Plain C types only, like api.h.
+ *
+ * Everything here runs "on" a CPU: the glue sets smp_processor_id() and
+ * current to that CPU's before entering kernel code, the way an interrupt or
+ * a system call enters it on real hardware. Implemented in sched/glue/drive.c
+ * and the export units.
+ */
+#ifndef KSHIM_SCHED_H
+#define KSHIM_SCHED_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- boot (called by glue/boot.c in init/main.c's order) --------------- */
+void kshim_sched_init(void);		/* sched_init() */
+void kshim_sched_rest_init(void);	/* init (pid 1) forked, boot task goes idle */
+void kshim_sched_cpu_up(int cpu);	/* idle task, sched_cpu_starting/activate */
+void kshim_sched_init_smp(void);	/* sched_init_smp(): first sched domains */
+void kshim_sched_boot_done(void);	/* init leaves the CPU to the workload */
+
+/* --- time: the clock every CPU reads (sched_clock(), ktime_get()) ------- */
+unsigned long long kshim_now(void);
+/* Advances time to now_ns (never backwards) and jiffies with it. */
+void kshim_set_now(unsigned long long now_ns);
+
+/* --- tasks ------------------------------------------------------------- */
+/* fork() from the boot task on `cpu`: copy_process()'s scheduler steps
+ * (sched_fork, sched_cgroup_fork, sched_post_fork), then
+ * wake_up_new_task(). Returns the pid (> 0) or a negative errno. */
+int kshim_task_fork(const char *comm, int cpu);
+/* setpriority(): set_user_nice(). */
+int kshim_task_set_nice(int pid, int nice);
+/* sched_setaffinity(): set_cpus_allowed_ptr() with a mask of CPUs. */
+int kshim_task_set_affinity(int pid, unsigned long long cpus);
+/* sched_setattr() with SCHED_FLAG_UTIL_CLAMP_MIN|MAX (-1: leave as is). */
+int kshim_task_set_uclamp(int pid, int util_min, int util_max);
+/* try_to_wake_up() issued on waker_cpu (an interrupt or another task
+ * there). Returns 1 if the task was woken, 0 if it was not sleeping. */
+int kshim_task_wake(int pid, int waker_cpu);
+/* The task, current on its CPU, blocks: TASK_INTERRUPTIBLE, schedule(). */
+int kshim_task_sleep(int pid);
+/* The task, current on its CPU, exits: do_task_dead(). */
+int kshim_task_exit(int pid);
+
+struct kshim_task_info {
+	int pid;
+	int cpu;			/* task_cpu() */
+	int on_rq;
+	int running;			/* current on its CPU */
+	int nice;
+	int sched_class;		/* 0 stop, 1 dl, 2 rt, 3 fair, 4 idle */
+	unsigned long util_avg;		/* se.avg.util_avg */
+	unsigned long util_est;		/* se.avg.util_est.enqueued */
+	unsigned long load_avg;
+	unsigned long runnable_avg;
+	unsigned long long sum_exec_runtime;
+	unsigned long long nr_migrations;
+	char comm[16];
+};
+int kshim_task_info(int pid, struct kshim_task_info *out);
+/* Sets the task's PELT utilization as if it had run that much (util_avg,
+ * util_sum and util_est), for tests that start from a known signal. */
+int kshim_task_set_util(int pid, unsigned long util);
+
+/* --- CPUs -------------------------------------------------------------- */
+/* The timer interrupt on cpu: scheduler_tick(), then the softirqs it
+ * raised (SCHED_SOFTIRQ: fair.c's run_rebalance_domains()), then the
+ * return to the interrupted task (schedule() if it must reschedule). */
+void kshim_cpu_tick(int cpu);
+/* Runs every CPU's pending IPIs, softirqs, stopper work and reschedules
+ * until nothing is pending. Call after every entry into the kernel. */
+void kshim_settle(void);
+
+struct kshim_cpu_info {
+	int curr_pid;			/* 0: the idle task */
+	unsigned int nr_running;	/* rq->nr_running */
+	unsigned int cfs_nr_running;
+	unsigned long cpu_capacity;	/* rq->cpu_capacity */
+	unsigned long cpu_capacity_orig;
+	unsigned long cfs_util_avg;	/* rq->cfs.avg.util_avg */
+	unsigned long cfs_util_est;
+	unsigned long long clock;	/* rq->clock */
+	unsigned long long clock_task;
+	unsigned long long clock_pelt;
+	int need_resched;
+};
+void kshim_cpu_info(int cpu, struct kshim_cpu_info *out);
+
+/* --- root domain, sched domains, perf domains, EAS --------------------- */
+int kshim_sched_energy_enabled(void);	/* sched_energy_enabled() */
+int kshim_rd_overutilized(int cpu);	/* READ_ONCE(rq->rd->overutilized) */
+int kshim_rd_has_perf_domains(int cpu);
+
+struct kshim_sched_domain {
+	char name[16];			/* sd->name: SMT, CLS, MC, DIE */
+	unsigned long long span;	/* sched_domain_span() */
+	int flags;			/* SD_* */
+	int level;
+	unsigned long long groups[64];	/* each group's span, in order */
+	int nr_groups;
+};
+/* The domains of cpu from the lowest level up; returns how many. */
+int kshim_sched_domains(int cpu, struct kshim_sched_domain *out, int max);
+/* SD_* flag names, as include/linux/sched/sd_flags.h lists them. */
+const char *kshim_sd_flag_name(int bit);
+
+/* The root domain's perf domains (rd->pd): the CPU masks, in list order. */
+int kshim_perf_domains(int cpu, unsigned long long *spans, int max);
+
+/* --- the kernel's own configuration interfaces ------------------------- */
+/* The command line: kshim_parse_cmdline() in api.h. */
+/* sysctl write "kernel.name=value" through the registered ctl_table's
+ * proc_handler. -ENOENT: no such sysctl; other negative: the handler's. */
+int kshim_sysctl_write(const char *name, const char *value);
+int kshim_sysctl_read(const char *name, char *buf, int size);
+/* Names of the registered sysctls ("kernel.sched_energy_aware"), one by one. */
+const char *kshim_sysctl_name(int index);
+/* debug.c's sched_feat_set(): "UTIL_EST" or "NO_UTIL_EST". */
+int kshim_sched_feat_set(const char *name, int enable);
+int kshim_sched_feat_get(const char *name);	/* 1, 0, or -ENOENT */
+const char *kshim_sched_feat_name(int index);
+
+/* --- frequency --------------------------------------------------------- */
+/* policy->cur of the policy the CPU belongs to (kHz), 0 if none. */
+unsigned int kshim_cpufreq_cur(int cpu);
+/* How many frequency requests reached the driver's fast switch. */
+unsigned long long kshim_cpufreq_fast_switches(int cpu);
+const char *kshim_cpufreq_governor(int cpu);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

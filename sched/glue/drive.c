@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How the rest of a kernel drives the scheduler, for the harness: the
+ * places where fork, the timer interrupt, IPIs, the idle loop and a task
+ * that blocks or exits enter kernel/sched/. Every decision is taken by the
+ * compiled core.c/fair.c/...; this file only enters them on the right CPU,
+ * in the right context, in the order hardware and the kernel would.
+ *
+ * A CPU "executes" kernel code when smp_processor_id() and current are its
+ * own: enter_cpu() sets both. There are no stacks: __switch_to() changes
+ * what current is, and __schedule() returns to whoever called it, which is
+ * what the code after switch_to() does on the next task's stack anyway.
+ *
+ * Simplified on purpose (and said where it matters):
+ *  - the timer interrupt runs hrtimers and scheduler_tick(); the rest of
+ *    update_process_times() (cputime accounting, timer wheel, RCU) has no
+ *    scheduler-visible effect here and is left out;
+ *  - the return to a task after an interrupt reschedules when
+ *    need_resched() is set (exit_to_user_mode_loop(), and the idle loop's
+ *    exit to schedule_idle() for the idle task);
+ *  - every CPU ticks (no NO_HZ).
+ */
+#include "../export/build_policy_headers.h"
+
+#include <linux/sched/init.h>
+#include <linux/sched/task.h>
+#include <linux/sched/signal.h>
+#include <uapi/linux/sched/types.h>
+
+#include <kshim/sched.h>
+#include "../../kernel-shim/glue/shim.h"
+
+/* On hardware __schedule() does not return to a dead task; core_export.c. */
+void kshim_do_task_dead(void);
+
+static void enter_cpu(int cpu)
+{
+	shim_cpu = cpu;
+	shim_current = cpu_rq(cpu)->curr;
+}
+
+/* arch: the stack switch. Only current changes. */
+struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *next)
+{
+	shim_current = next;
+	return prev;
+}
+
+/* ----------------------------------------------------------------------- */
+
+/*
+ * smp_init() for one CPU: its idle task (fork_idle() -> init_idle(); the
+ * boot CPU's is init_task, set up by sched_init()) and its stopper, then
+ * the scheduler's hotplug steps as the CPU comes up.
+ */
+void kshim_sched_cpu_up(int cpu)
+{
+	if (cpu) {
+		struct task_struct *idle = kshim_copy_task("swapper", true);
+		int cpu_save = shim_cpu;
+
+		BUG_ON(!idle);
+		snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
+		idle->pid = 0;
+		init_idle(idle, cpu);
+		shim_cpu = cpu_save;
+		kshim_stopper_create(cpu);
+	}
+	enter_cpu(cpu);
+	sched_cpu_starting(cpu);
+	set_cpu_online(cpu, true);
+	sched_cpu_activate(cpu);
+}
+
+void kshim_sched_init(void)
+{
+	shim_cpu = 0;
+	shim_current = &init_task;
+	sched_init();
+}
+
+static struct task_struct *init_process;
+
+/*
+ * rest_init(): the boot task forks init (pid 1, user_mode_thread(): no
+ * PF_KTHREAD, no mm until it execs), binds it to the boot CPU, and
+ * schedules, becoming CPU 0's idle task. The rest of boot runs as init.
+ */
+void kshim_sched_rest_init(void)
+{
+	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
+	struct task_struct *p = kshim_copy_task("init", true);
+
+	BUG_ON(!p);
+	p->flags &= ~PF_KTHREAD;
+	BUG_ON(sched_fork(0, p));
+	sched_cgroup_fork(p, &args);
+	sched_post_fork(p);
+	wake_up_new_task(p);
+	p->flags |= PF_NO_SETAFFINITY;
+	set_cpus_allowed_ptr(p, cpumask_of(0));
+	init_process = p;
+	schedule_idle();	/* schedule_preempt_disabled() from the idle task */
+	BUG_ON(current != p);
+}
+
+void kshim_sched_init_smp(void)
+{
+	enter_cpu(0);
+	sched_init_smp();
+}
+
+/* Boot is over: init has "exec'd" userspace, which waits for the harness's
+ * workload to be started. */
+void kshim_sched_boot_done(void)
+{
+	enter_cpu(0);
+	BUG_ON(current != init_process);
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule();
+	kshim_settle();
+	kshim_rcu_free_deferred();
+}
+
+/* ----------------------------------------------------------------------- */
+
+static bool need_resched_on(int cpu)
+{
+	return test_tsk_need_resched(cpu_rq(cpu)->curr);
+}
+
+/*
+ * The way back from an interrupt or a wake-up to the task the CPU runs:
+ * a user task goes through exit_to_user_mode_loop(), the idle task leaves
+ * do_idle()'s loop; both reschedule when asked to.
+ */
+static void resched_if_needed(void)
+{
+	if (!need_resched())
+		return;
+	if (is_idle_task(current)) {
+		flush_smp_call_function_queue();
+		schedule_idle();
+	} else {
+		schedule();
+	}
+}
+
+void kshim_cpu_tick(int cpu)
+{
+	enter_cpu(cpu);
+	kshim_irq_enter();
+	kshim_run_hrtimers();
+	scheduler_tick();
+	kshim_irq_exit();
+	resched_if_needed();
+}
+
+void kshim_cpu_timers(int cpu)
+{
+	enter_cpu(cpu);
+	kshim_irq_enter();
+	kshim_run_hrtimers();
+	kshim_irq_exit();
+	resched_if_needed();
+}
+
+/* A bound on rounds: a CPU that never stops rescheduling is a kernel hang. */
+#define SETTLE_MAX_ROUNDS	100000
+
+void kshim_settle(void)
+{
+	int rounds = 0;
+	bool busy;
+
+	do {
+		int cpu;
+
+		busy = false;
+		for_each_online_cpu(cpu) {
+			enter_cpu(cpu);
+			if (kshim_ipi_pending(cpu) || kshim_softirq_pending(cpu)) {
+				kshim_irq_enter();
+				kshim_deliver_ipi();
+				kshim_irq_exit();
+				busy = true;
+			}
+			if (need_resched_on(cpu)) {
+				resched_if_needed();
+				busy = true;
+			}
+			if (kshim_run_stopper())
+				busy = true;
+		}
+		if (++rounds > SETTLE_MAX_ROUNDS)
+			shim_fatal("kernel hang: the CPUs kept rescheduling or interrupting each other");
+		/* Process context last: queued work (kworkers), then the end of
+		 * the grace period every CPU has now passed. */
+		if (!busy && kshim_work_pending()) {
+			enter_cpu(0);
+			kshim_run_pending_work();
+			busy = true;
+		}
+	} while (busy);
+	kshim_rcu_free_deferred();
+}
+
+/* ----------------------------------------------------------------------- */
+
+static struct task_struct *find_pid(int pid)
+{
+	return kshim_find_task(pid);
+}
+
+int kshim_task_fork(const char *comm, int cpu)
+{
+	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
+	struct task_struct *p;
+	int ret;
+
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -EINVAL;
+	enter_cpu(cpu);
+	p = kshim_copy_task(comm, false);
+	if (!p)
+		return -ENOMEM;
+	ret = sched_fork(0, p);
+	if (ret)
+		return ret;
+	sched_cgroup_fork(p, &args);
+	sched_post_fork(p);
+	wake_up_new_task(p);
+	return p->pid;
+}
+
+int kshim_task_set_nice(int pid, int nice)
+{
+	struct task_struct *p = find_pid(pid);
+
+	if (!p)
+		return -ESRCH;
+	if (nice < MIN_NICE || nice > MAX_NICE)
+		return -EINVAL;
+	set_user_nice(p, nice);
+	return 0;
+}
+
+int kshim_task_set_affinity(int pid, unsigned long long cpus)
+{
+	struct task_struct *p = find_pid(pid);
+	struct cpumask mask;
+
+	if (!p)
+		return -ESRCH;
+	cpumask_clear(&mask);
+	bitmap_from_u64(cpumask_bits(&mask), cpus);
+	return set_cpus_allowed_ptr(p, &mask);
+}
+
+int kshim_task_set_uclamp(int pid, int util_min, int util_max)
+{
+	struct task_struct *p = find_pid(pid);
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_NORMAL,
+		.sched_flags = SCHED_FLAG_KEEP_ALL,
+	};
+
+	if (!p)
+		return -ESRCH;
+	attr.sched_nice = task_nice(p);
+	if (util_min >= 0) {
+		attr.sched_flags |= SCHED_FLAG_UTIL_CLAMP_MIN;
+		attr.sched_util_min = util_min;
+	}
+	if (util_max >= 0) {
+		attr.sched_flags |= SCHED_FLAG_UTIL_CLAMP_MAX;
+		attr.sched_util_max = util_max;
+	}
+	return sched_setattr_nocheck(p, &attr);
+}
+
+int kshim_task_wake(int pid, int waker_cpu)
+{
+	struct task_struct *p = find_pid(pid);
+
+	if (!p)
+		return -ESRCH;
+	if (waker_cpu < 0 || waker_cpu >= nr_cpu_ids)
+		return -EINVAL;
+	enter_cpu(waker_cpu);
+	return wake_up_process(p);
+}
+
+static int enter_as(struct task_struct *p)
+{
+	if (!p)
+		return -ESRCH;
+	enter_cpu(task_cpu(p));
+	if (current != p)
+		return -EBUSY;	/* only the running task can block or exit */
+	return 0;
+}
+
+int kshim_task_sleep(int pid)
+{
+	struct task_struct *p = find_pid(pid);
+	int ret = enter_as(p);
+
+	if (ret)
+		return ret;
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule();
+	return 0;
+}
+
+int kshim_task_exit(int pid)
+{
+	struct task_struct *p = find_pid(pid);
+	int ret = enter_as(p);
+
+	if (ret)
+		return ret;
+	kshim_do_task_dead();
+	return 0;
+}
+
+static int class_index(const struct sched_class *class)
+{
+	if (class == &stop_sched_class)
+		return 0;
+	if (class == &dl_sched_class)
+		return 1;
+	if (class == &rt_sched_class)
+		return 2;
+	if (class == &fair_sched_class)
+		return 3;
+	return 4;
+}
+
+int kshim_task_info(int pid, struct kshim_task_info *out)
+{
+	struct task_struct *p = find_pid(pid);
+
+	if (!p)
+		return -ESRCH;
+	memset(out, 0, sizeof(*out));
+	out->pid = p->pid;
+	out->cpu = task_cpu(p);
+	out->on_rq = p->on_rq;
+	out->running = task_current(task_rq(p), p);
+	out->nice = task_nice(p);
+	out->sched_class = class_index(p->sched_class);
+	out->util_avg = READ_ONCE(p->se.avg.util_avg);
+	out->util_est = READ_ONCE(p->se.avg.util_est.enqueued) & ~UTIL_AVG_UNCHANGED;
+	out->load_avg = READ_ONCE(p->se.avg.load_avg);
+	out->runnable_avg = READ_ONCE(p->se.avg.runnable_avg);
+	out->sum_exec_runtime = p->se.sum_exec_runtime;
+	out->nr_migrations = p->se.nr_migrations;
+	strscpy(out->comm, p->comm, sizeof(out->comm));
+	return 0;
+}
+
+/*
+ * As if the task had run long enough to reach `util`: the PELT sums and
+ * averages of its entity consistent with each other (util_sum =
+ * util_avg * divider, as ___update_load_avg() keeps them) and util_est
+ * equal to it. Only for a task off its run queue, whose contribution no
+ * cfs_rq holds.
+ */
+int kshim_task_set_util(int pid, unsigned long util)
+{
+	struct task_struct *p = find_pid(pid);
+	struct sched_avg *sa;
+
+	if (!p)
+		return -ESRCH;
+	if (p->on_rq || util > SCHED_CAPACITY_SCALE)
+		return -EINVAL;
+	sa = &p->se.avg;
+	sa->util_avg = util;
+	sa->util_sum = util * get_pelt_divider(sa);
+	sa->runnable_avg = util;
+	sa->runnable_sum = util * get_pelt_divider(sa);
+	sa->util_est.enqueued = util;
+	sa->util_est.ewma = util;
+	return 0;
+}
+
+void kshim_cpu_info(int cpu, struct kshim_cpu_info *out)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	memset(out, 0, sizeof(*out));
+	out->curr_pid = rq->curr->pid;
+	out->nr_running = rq->nr_running;
+	out->cfs_nr_running = rq->cfs.h_nr_running;
+	out->cpu_capacity = rq->cpu_capacity;
+	out->cpu_capacity_orig = rq->cpu_capacity_orig;
+	out->cfs_util_avg = READ_ONCE(rq->cfs.avg.util_avg);
+	out->cfs_util_est = READ_ONCE(rq->cfs.avg.util_est.enqueued);
+	out->clock = rq->clock;
+	out->clock_task = rq->clock_task;
+	out->clock_pelt = rq->clock_pelt;
+	out->need_resched = test_tsk_need_resched(rq->curr);
+}
+
+/* ----------------------------------------------------------------------- */
+
+int kshim_sched_energy_enabled(void)
+{
+	return sched_energy_enabled();
+}
+
+int kshim_rd_overutilized(int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->rd->overutilized);
+}
+
+int kshim_rd_has_perf_domains(int cpu)
+{
+	return rcu_access_pointer(cpu_rq(cpu)->rd->pd) != NULL;
+}
+
+static unsigned long long mask_bits(const struct cpumask *mask)
+{
+	return cpumask_bits(mask)[0];
+}
+
+int kshim_sched_domains(int cpu, struct kshim_sched_domain *out, int max)
+{
+	struct sched_domain *sd;
+	int n = 0;
+
+	for (sd = rcu_dereference_check_sched_domain(cpu_rq(cpu)->sd); sd && n < max;
+	     sd = sd->parent, n++) {
+		struct sched_group *sg = sd->groups;
+		struct kshim_sched_domain *d = &out[n];
+
+		memset(d, 0, sizeof(*d));
+		strscpy(d->name, sd->name ?: "?", sizeof(d->name));
+		d->span = mask_bits(sched_domain_span(sd));
+		d->flags = sd->flags;
+		d->level = sd->level;
+		do {
+			if (d->nr_groups < (int)ARRAY_SIZE(d->groups))
+				d->groups[d->nr_groups++] = mask_bits(sched_group_span(sg));
+			sg = sg->next;
+		} while (sg != sd->groups);
+	}
+	return n;
+}
+
+const char *kshim_sd_flag_name(int bit)
+{
+	return bit >= 0 && bit < __SD_FLAG_CNT ? sd_flag_debug[bit].name : NULL;
+}
+
+int kshim_perf_domains(int cpu, unsigned long long *spans, int max)
+{
+	struct perf_domain *pd = rcu_dereference_sched(cpu_rq(cpu)->rd->pd);
+	int n = 0;
+
+	for (; pd && n < max; pd = pd->next)
+		spans[n++] = mask_bits(perf_domain_span(pd));
+	return n;
+}
