@@ -126,6 +126,10 @@ public:
 	using std::runtime_error::runtime_error;
 };
 
+// What the simulated clock (sched_clock(), ktime_get()) reads when the
+// kernel boots; boot itself takes no simulated time.
+inline constexpr std::uint64_t boot_clock_ns = 1'000'000;
+
 struct BootOptions {
 	// Kernel command line, through the kernel's __setup()/early_param()
 	// handlers. "sched_verbose" is always given first, so that the kernel

@@ -9,6 +9,8 @@
 //   3  the kernel code faulted (BUG, panic, deadlock) or WARNed
 #pragma once
 
+#include "kernel-shim/kernel.h"
+
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <optional>
@@ -47,6 +49,11 @@ parse_subcommand(const Context &ctx, const std::vector<std::string> &args,
 		 const boost::program_options::options_description &hidden,
 		 const boost::program_options::positional_options_description &positional,
 		 std::string_view usage);
+
+// --cmdline, --sysctl, --feature, --seed: how the kernel is booted. Every
+// command that boots a kernel offers them.
+boost::program_options::options_description kernel_boot_options();
+kshim::BootOptions boot_options(const boost::program_options::variables_map &vm);
 
 // WARN*() hits in kernel code make a run fail: print each with its file
 // and line on stderr and return exit_kernel_fault, else exit_ok.

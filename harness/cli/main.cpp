@@ -130,6 +130,36 @@ std::optional<po::variables_map> parse_subcommand(const Context &ctx, const std:
 	return std::nullopt;
 }
 
+po::options_description kernel_boot_options()
+{
+	po::options_description options("kernel options");
+	options.add_options()
+		("cmdline", po::value<std::string>()->value_name("ARGS"),
+		 "kernel command line, through the kernel's __setup()/early_param() handlers "
+		 "(e.g. \"sched_thermal_decay_shift=3\")")
+		("sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+		 "set a sysctl after boot through its own handler (e.g. kernel.sched_energy_aware=0); "
+		 "repeatable")
+		("feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
+		 "switch a scheduler feature of features.h (e.g. UTIL_EST=off, or NO_UTIL_EST); "
+		 "repeatable")
+		("seed", po::value<std::uint64_t>()->default_value(0), "seed of the kernel's random numbers");
+	return options;
+}
+
+kshim::BootOptions boot_options(const po::variables_map &vm)
+{
+	kshim::BootOptions boot;
+	if (vm.count("cmdline"))
+		boot.cmdline = vm["cmdline"].as<std::string>();
+	if (vm.count("sysctl"))
+		boot.sysctls = vm["sysctl"].as<std::vector<std::string>>();
+	if (vm.count("feature"))
+		boot.features = vm["feature"].as<std::vector<std::string>>();
+	boot.seed = vm["seed"].as<std::uint64_t>();
+	return boot;
+}
+
 int kernel_warnings_status(const Context &ctx)
 {
 	const auto &warnings = kshim::kernel_warnings();
@@ -148,6 +178,9 @@ int main(int argc, char **argv)
 		std::cerr << "sched-harness: error: " << e.message << "\n";
 		return exit_bad_input;
 	} catch (const po::error &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
+	} catch (const kshim::BadParameter &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
 	} catch (const kshim::KernelFault &e) {

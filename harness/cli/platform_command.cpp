@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // sched-harness platform list
-// sched-harness platform show BOARD [--overlay FILE]... [--json]
+// sched-harness platform show BOARD [--overlay FILE]... [--json] [kernel options]
 #include "harness/cli/cli.h"
 
 #include "dts/platform.h"
@@ -42,6 +42,7 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 		 "device-tree overlay (.dtso source or .dtbo) applied to the board, in order; "
 		 "repeatable")
 		("json", po::bool_switch(), "print the platform as JSON");
+	options.add(kernel_boot_options());
 	po::options_description hidden;
 	hidden.add_options()
 		("action", po::value<std::string>())
@@ -50,7 +51,8 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 	positional.add("action", 1).add("board", -1);
 	auto parsed = parse_subcommand(ctx, args, options, hidden, positional,
 				       "usage: sched-harness platform list\n"
-				       "       sched-harness platform show BOARD [--overlay FILE]... [--json]\n\n"
+				       "       sched-harness platform show BOARD [--overlay FILE]... [--json]\n"
+				       "              [--cmdline ARGS] [--sysctl NAME=VALUE]... [--feature NAME=on|off]...\n\n"
 				       "BOARD is a name from 'platform list' or a path to a .dts or .dtb.\n");
 	if (!parsed)
 		return exit_ok;
@@ -76,7 +78,7 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
 			load.overlays.emplace_back(o);
 	auto platform = dts::load_platform(dts::resolve_board(boards.front(), ctx.kernel_tree), load);
-	auto kernel = kshim::boot(platform);
+	auto kernel = kshim::boot(platform, boot_options(vm));
 	if (ctx.verbose)
 		for (const auto &line : kshim::kernel_log())
 			ctx.err << "kernel: " << line.text << "\n";

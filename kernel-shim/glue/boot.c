@@ -55,13 +55,15 @@ extern initcall_t kshim_initcall_start[], kshim_initcall0_start[], kshim_initcal
 static unsigned int booted_cpus;
 
 #ifdef KSHIM_SCHED_FULL
+#include <linux/sched/clock.h>
 #include <linux/sched/init.h>
 #include <linux/sched/isolation.h>
 #include <kshim/sched.h>
 
 /*
  * start_kernel() and kernel_init_freeable() with the scheduler compiled in:
- * command line, sched_init(), housekeeping_init(), smp_prepare_cpus()
+ * command line, sched_init(), housekeeping_init(), sched_clock_init(),
+ * rest_init() (init forked, the boot task idles), smp_prepare_cpus()
  * (topology), the early initcalls (migration_init(): sched_cpu_starting()
  * for the boot CPU; the stoppers as cpu_stop_init() makes them), smp_init()
  * (each secondary CPU up), then sched_init_smp(): the first sched domains.
@@ -88,6 +90,7 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 
 	kshim_sched_init();
 	housekeeping_init();
+	sched_clock_init();	/* after time_init(): sched_clock_cpu() runs from here */
 	kshim_sched_rest_init();
 
 	init_cpu_topology();

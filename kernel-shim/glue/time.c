@@ -214,7 +214,8 @@ void kshim_run_hrtimers(void)
  * enters (completions with timeouts, sched_setattr() retries). */
 long schedule_timeout(long timeout)
 {
-	shim_fatal("schedule_timeout() reached: timed kernel sleeps are not modelled");
+	shim_fatal("schedule_timeout() reached: kernel code blocked mid-function (a completion or "
+		   "a timed sleep), which the harness cannot suspend");
 }
 
 int schedule_hrtimeout(ktime_t *expires, const enum hrtimer_mode mode)

@@ -322,6 +322,12 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 	cmdline = SH_KERNEL_SCHEDULER ? "sched_verbose " + options.cmdline : options.cmdline;
 	const char *unknown = nullptr;
 	kshim_set_seed(options.seed);
+#if SH_KERNEL_SCHEDULER
+	// Boot does not happen at clock 0: on hardware sched_clock() has run for
+	// a while before start_kernel(), and PELT reads last_update_time == 0 as
+	// "not attached yet", so an entity attached at 0 would be attached again.
+	kshim_set_now(boot_clock_ns);
+#endif
 	if (int err = kshim_boot_early(nr_cpus, cmdline.data(), &unknown)) {
 		if (err == -ENOENT && unknown)
 			throw BadParameter(fmt::format("--cmdline: no kernel parameter handler takes '{}'; "

@@ -1,8 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Export unit for kernel/sched/fair.c, compiled unchanged, with non-static
- * entry points to the functions tests call directly (KUnit style).
+ * entry points for the harness and its tests (KUnit style).
  */
 #include "fair.c"
 
 #include <kshim/sched.h>
+
+/*
+ * Gives a sleeping task a known PELT utilization, as if it had run that
+ * much, keeping its cfs_rq consistent: the entity's blocked contribution is
+ * taken out with fair.c's own detach_entity_load_avg(), the averages set,
+ * and put back with attach_entity_load_avg(), which rebuilds the sums from
+ * the averages and the PELT divider. util_est gets the same value.
+ */
+int kshim_fair_set_util(struct task_struct *p, unsigned long util)
+{
+	struct sched_entity *se = &p->se;
+	struct cfs_rq *cfs_rq;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (p->sched_class != &fair_sched_class || util > SCHED_CAPACITY_SCALE)
+		return -EINVAL;
+	rq = task_rq_lock(p, &rf);
+	if (task_on_rq_queued(p)) {
+		task_rq_unlock(rq, p, &rf);
+		return -EBUSY;
+	}
+	update_rq_clock(rq);
+	cfs_rq = cfs_rq_of(se);
+	update_load_avg(cfs_rq, se, 0);
+	detach_entity_load_avg(cfs_rq, se);
+	se->avg.util_avg = util;
+	se->avg.runnable_avg = util;
+	se->avg.util_est.enqueued = util;
+	se->avg.util_est.ewma = util;
+	attach_entity_load_avg(cfs_rq, se);
+	task_rq_unlock(rq, p, &rf);
+	return 0;
+}

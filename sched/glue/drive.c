@@ -212,7 +212,7 @@ static struct task_struct *find_pid(int pid)
 	return kshim_find_task(pid);
 }
 
-int kshim_task_fork(const char *comm, int cpu)
+int kshim_task_fork(const char *comm, int cpu, unsigned long long cpus)
 {
 	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
 	struct task_struct *p;
@@ -224,6 +224,12 @@ int kshim_task_fork(const char *comm, int cpu)
 	p = kshim_copy_task(comm, false);
 	if (!p)
 		return -ENOMEM;
+	cpumask_clear(&p->cpus_mask);
+	bitmap_from_u64(cpumask_bits(&p->cpus_mask), cpus);
+	cpumask_and(&p->cpus_mask, &p->cpus_mask, cpu_possible_mask);
+	if (cpumask_empty(&p->cpus_mask))
+		return -EINVAL;
+	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
 	ret = sched_fork(0, p);
 	if (ret)
 		return ret;
@@ -254,6 +260,8 @@ int kshim_task_set_affinity(int pid, unsigned long long cpus)
 		return -ESRCH;
 	cpumask_clear(&mask);
 	bitmap_from_u64(cpumask_bits(&mask), cpus);
+	if (task_on_cpu(task_rq(p), p) && !cpumask_test_cpu(task_cpu(p), &mask))
+		return -EBUSY;
 	return set_cpus_allowed_ptr(p, &mask);
 }
 
@@ -361,30 +369,14 @@ int kshim_task_info(int pid, struct kshim_task_info *out)
 	return 0;
 }
 
-/*
- * As if the task had run long enough to reach `util`: the PELT sums and
- * averages of its entity consistent with each other (util_sum =
- * util_avg * divider, as ___update_load_avg() keeps them) and util_est
- * equal to it. Only for a task off its run queue, whose contribution no
- * cfs_rq holds.
- */
+/* fair_export.c */
+int kshim_fair_set_util(struct task_struct *p, unsigned long util);
+
 int kshim_task_set_util(int pid, unsigned long util)
 {
 	struct task_struct *p = find_pid(pid);
-	struct sched_avg *sa;
 
-	if (!p)
-		return -ESRCH;
-	if (p->on_rq || util > SCHED_CAPACITY_SCALE)
-		return -EINVAL;
-	sa = &p->se.avg;
-	sa->util_avg = util;
-	sa->util_sum = util * get_pelt_divider(sa);
-	sa->runnable_avg = util;
-	sa->runnable_sum = util * get_pelt_divider(sa);
-	sa->util_est.enqueued = util;
-	sa->util_est.ewma = util;
-	return 0;
+	return p ? kshim_fair_set_util(p, util) : -ESRCH;
 }
 
 void kshim_cpu_info(int cpu, struct kshim_cpu_info *out)
@@ -402,6 +394,7 @@ void kshim_cpu_info(int cpu, struct kshim_cpu_info *out)
 	out->clock = rq->clock;
 	out->clock_task = rq->clock_task;
 	out->clock_pelt = rq->clock_pelt;
+	out->thermal_load_avg = READ_ONCE(rq->avg_thermal.load_avg);
 	out->need_resched = test_tsk_need_resched(rq->curr);
 }
 

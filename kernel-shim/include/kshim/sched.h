@@ -29,13 +29,18 @@ unsigned long long kshim_now(void);
 void kshim_set_now(unsigned long long now_ns);
 
 /* --- tasks ------------------------------------------------------------- */
-/* fork() from the boot task on `cpu`: copy_process()'s scheduler steps
- * (sched_fork, sched_cgroup_fork, sched_post_fork), then
+/* fork() by a parent running on `cpu` whose CPU affinity is `cpus` (the
+ * child inherits it, as from a taskset'd launcher): copy_process()'s
+ * scheduler steps (sched_fork, sched_cgroup_fork, sched_post_fork), then
  * wake_up_new_task(). Returns the pid (> 0) or a negative errno. */
-int kshim_task_fork(const char *comm, int cpu);
+int kshim_task_fork(const char *comm, int cpu, unsigned long long cpus);
 /* setpriority(): set_user_nice(). */
 int kshim_task_set_nice(int pid, int nice);
-/* sched_setaffinity(): set_cpus_allowed_ptr() with a mask of CPUs. */
+/* sched_setaffinity(): set_cpus_allowed_ptr() with a mask of CPUs.
+ * -EBUSY when the task is running on a CPU the mask leaves out: the kernel
+ * would then block the caller in wait_for_completion() until the stopper
+ * has moved the task, and kernel code cannot be suspended mid-function
+ * here. Narrow the affinity at fork or while the task sleeps. */
 int kshim_task_set_affinity(int pid, unsigned long long cpus);
 /* sched_setattr() with SCHED_FLAG_UTIL_CLAMP_MIN|MAX (-1: leave as is). */
 int kshim_task_set_uclamp(int pid, int util_min, int util_max);
@@ -63,8 +68,10 @@ struct kshim_task_info {
 	char comm[16];
 };
 int kshim_task_info(int pid, struct kshim_task_info *out);
-/* Sets the task's PELT utilization as if it had run that much (util_avg,
- * util_sum and util_est), for tests that start from a known signal. */
+/* Sets a sleeping task's PELT utilization as if it had run that much
+ * (util_avg, runnable_avg, util_est; sums rebuilt; its cfs_rq's blocked
+ * utilization adjusted by fair.c's own detach/attach), for tests that start
+ * from a known signal. -EBUSY while the task is queued. */
 int kshim_task_set_util(int pid, unsigned long util);
 
 /* --- CPUs -------------------------------------------------------------- */
@@ -87,6 +94,7 @@ struct kshim_cpu_info {
 	unsigned long long clock;	/* rq->clock */
 	unsigned long long clock_task;
 	unsigned long long clock_pelt;
+	unsigned long thermal_load_avg;	/* rq->avg_thermal.load_avg */
 	int need_resched;
 };
 void kshim_cpu_info(int cpu, struct kshim_cpu_info *out);

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The scheduler compiled from the tree (core.c, fair.c, topology.c,
+// cpufreq_schedutil.c, ...) deciding on real boards: EAS wake-up placement,
+// the non-EAS path, the root domain's overutilized state, load balancing,
+// schedutil's frequency requests, and the kernel's own command line, sysctl
+// and feature switches. Kernel state lives once per process: CTest runs
+// each case in a process of its own (tests/sched/CMakeLists.txt), each from
+// a freshly booted kernel.
+//
+// Tasks get a known PELT signal through kshim_task_set_util() while they
+// sleep; everything after that (placement, balancing, frequency) is the
+// kernel's.
+#include "print_values.h"
+#include "support.h"
+
+#include "kernel-shim/kernel.h"
+
+#include <kshim/sched.h>
+
+#include <boost/test/unit_test.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <set>
+
+using namespace sh;
+
+namespace {
+
+constexpr unsigned long long ms = 1'000'000;
+constexpr unsigned long long tick = 4 * ms;	// CONFIG_HZ=250
+constexpr unsigned long long all_cpus = 0xff;
+
+// A booted board and simulated time: every CPU ticks, and the CPUs settle
+// (IPIs, softirqs, reschedules) after each kernel entry. Cases start after
+// one idle second, when what boot left (init's blocked utilization on
+// CPU 0) has decayed through the kernel's own periodic updates.
+class Board {
+public:
+	explicit Board(const std::string &name, kshim::BootOptions options = {},
+		       std::initializer_list<std::filesystem::path> overlays = {})
+		: kernel(kshim::boot(test::load_board(name, overlays), options)), now(kshim::boot_clock_ns)
+	{
+		run_for(1000 * ms);
+	}
+
+	void advance_to(unsigned long long t)
+	{
+		now = t;
+		kshim_set_now(now);
+	}
+
+	// Every CPU ticks every 4 ms for `duration`.
+	void run_for(unsigned long long duration)
+	{
+		const unsigned long long end = now + duration;
+		while (now + tick <= end) {
+			advance_to(now + tick);
+			for (unsigned cpu = 0; cpu < kernel.cpus.size(); cpu++)
+				kshim_cpu_tick(static_cast<int>(cpu));
+			kshim_settle();
+		}
+	}
+
+	int fork(const char *name, unsigned long long cpus = all_cpus)
+	{
+		const int pid = kshim_task_fork(name, 0, cpus);
+		BOOST_REQUIRE_GT(pid, 0);
+		kshim_settle();
+		return pid;
+	}
+
+	void set_affinity(int pid, unsigned long long cpus)
+	{
+		BOOST_REQUIRE_EQUAL(kshim_task_set_affinity(pid, cpus), 0);
+		kshim_settle();
+	}
+
+	struct kshim_task_info task(int pid) const
+	{
+		struct kshim_task_info info{};
+		BOOST_REQUIRE_EQUAL(kshim_task_info(pid, &info), 0);
+		return info;
+	}
+
+	struct kshim_cpu_info cpu(int cpu) const
+	{
+		struct kshim_cpu_info info{};
+		kshim_cpu_info(cpu, &info);
+		return info;
+	}
+
+	// A task that last ran on `cpu` and now sleeps with utilization `util`:
+	// forked pinned there, run, blocked, unpinned.
+	int sleeper_last_on(int cpu, unsigned long util)
+	{
+		const int pid = fork("sleeper", 1ULL << cpu);
+		BOOST_REQUIRE(task(pid).running);
+		BOOST_REQUIRE_EQUAL(task(pid).cpu, cpu);
+		BOOST_REQUIRE_EQUAL(kshim_task_sleep(pid), 0);
+		kshim_settle();
+		set_affinity(pid, all_cpus);
+		BOOST_REQUIRE_EQUAL(kshim_task_set_util(pid, util), 0);
+		return pid;
+	}
+
+	// try_to_wake_up() from CPU 0; returns the CPU the kernel chose.
+	int wake(int pid)
+	{
+		BOOST_REQUIRE_EQUAL(kshim_task_wake(pid, 0), 1);
+		kshim_settle();
+		return task(pid).cpu;
+	}
+
+	kshim::Kernel kernel;
+	unsigned long long now;
+};
+
+std::set<int> cpus_in(unsigned first, unsigned last)
+{
+	std::set<int> cpus;
+	for (unsigned c = first; c <= last; c++)
+		cpus.insert(static_cast<int>(c));
+	return cpus;
+}
+
+const std::set<int> little = cpus_in(0, 3), big = cpus_in(4, 7);
+
+void no_kernel_warnings()
+{
+	for (const auto &w : kshim::kernel_warnings())
+		BOOST_ERROR("kernel WARNING at " << w.file << ":" << w.line << " (" << w.function << "): " << w.text);
+}
+
+// The EAS cases: a small task whose previous CPU is big goes LITTLE, a big
+// task whose previous CPU is LITTLE goes big.
+void small_task_goes_little(const std::string &board)
+{
+	Board b(board);
+	BOOST_REQUIRE(b.kernel.eas);
+	const int pid = b.sleeper_last_on(4, 100);
+	BOOST_TEST(!kshim_rd_overutilized(0));
+	const int cpu = b.wake(pid);
+	BOOST_TEST(little.count(cpu) == 1u, "find_energy_efficient_cpu() chose CPU" << cpu);
+	no_kernel_warnings();
+}
+
+// 6.1 wants 20% headroom (fits_capacity()): util 700 fits only a big CPU
+// and find_energy_efficient_cpu() puts it there at wake-up. Util 900 fits
+// no CPU at all (900 * 1.25 > 1024), so feec() keeps the previous LITTLE
+// CPU; the task is then a misfit, and load balancing moves it to a big CPU
+// once it runs.
+void big_task_goes_big(const std::string &board)
+{
+	Board b(board);
+	BOOST_REQUIRE(b.kernel.eas);
+	const int fits_big = b.sleeper_last_on(1, 700);
+	BOOST_TEST(!kshim_rd_overutilized(0));
+	const int cpu = b.wake(fits_big);
+	BOOST_TEST(big.count(cpu) == 1u, "feec() chose CPU" << cpu << " for util 700");
+
+	const int fits_none = b.sleeper_last_on(2, 900);
+	BOOST_TEST(!kshim_rd_overutilized(0));
+	BOOST_TEST(b.wake(fits_none) == 2);
+	b.run_for(100 * ms);
+	BOOST_TEST(big.count(b.task(fits_none).cpu) == 1u,
+		   "util 900 still on CPU" << b.task(fits_none).cpu << " after 100 ms");
+	no_kernel_warnings();
+}
+
+// Without an energy model EAS is off; the same small task takes
+// select_idle_sibling(): its previous CPU is idle and the task fits there,
+// so it stays on the big CPU.
+void without_em_takes_non_eas_path(const std::string &board)
+{
+	Board b(board, {}, {test::fixture("kernel/" + board + "-no-em.dtso")});
+	BOOST_TEST(!b.kernel.eas);
+	BOOST_TEST(b.kernel.eas_reason.find("no EM found for CPU0") != std::string::npos, b.kernel.eas_reason);
+	BOOST_TEST(b.kernel.root_perf_domains.empty());
+	const int pid = b.sleeper_last_on(4, 100);
+	BOOST_TEST(b.wake(pid) == 4);
+	no_kernel_warnings();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sched)
+
+BOOST_AUTO_TEST_CASE(odroid_xu3_eas_on_with_perf_domains)
+{
+	Board b("odroid-xu3");
+	BOOST_TEST(b.kernel.eas);
+	BOOST_TEST(b.kernel.root_perf_domains.size() == 2u);
+	for (const auto &cpu : b.kernel.cpus) {
+		BOOST_TEST(cpu.governor == "schedutil");
+		BOOST_REQUIRE(!cpu.domains.empty());
+		const auto &top = cpu.domains.back();
+		BOOST_TEST(top.span.size() == 8u);
+		BOOST_TEST(std::count(top.flags.begin(), top.flags.end(), "SD_ASYM_CPUCAPACITY") == 1);
+	}
+	no_kernel_warnings();
+}
+
+// hi3660 has per-cluster L2 caches: MC per cluster, DIE over both, and the
+// asymmetry flag only at DIE.
+BOOST_AUTO_TEST_CASE(hikey960_domains_mc_and_die)
+{
+	Board b("hikey960");
+	BOOST_TEST(b.kernel.eas);
+	const auto &domains = b.kernel.cpus[0].domains;
+	BOOST_REQUIRE_EQUAL(domains.size(), 2u);
+	BOOST_TEST(domains[0].name == "MC");
+	BOOST_TEST(domains[0].span == (std::vector<unsigned>{0, 1, 2, 3}));
+	BOOST_TEST(std::count(domains[0].flags.begin(), domains[0].flags.end(), "SD_SHARE_PKG_RESOURCES") == 1);
+	BOOST_TEST(domains[1].name == "DIE");
+	BOOST_TEST(domains[1].span.size() == 8u);
+	BOOST_TEST(std::count(domains[1].flags.begin(), domains[1].flags.end(), "SD_ASYM_CPUCAPACITY") == 1);
+	no_kernel_warnings();
+}
+
+BOOST_AUTO_TEST_CASE(odroid_xu3_small_task_goes_little) { small_task_goes_little("odroid-xu3"); }
+BOOST_AUTO_TEST_CASE(hikey960_small_task_goes_little) { small_task_goes_little("hikey960"); }
+BOOST_AUTO_TEST_CASE(odroid_xu3_big_task_goes_big) { big_task_goes_big("odroid-xu3"); }
+BOOST_AUTO_TEST_CASE(hikey960_big_task_goes_big) { big_task_goes_big("hikey960"); }
+BOOST_AUTO_TEST_CASE(odroid_xu3_without_em_takes_non_eas_path) { without_em_takes_non_eas_path("odroid-xu3"); }
+BOOST_AUTO_TEST_CASE(hikey960_without_em_takes_non_eas_path) { without_em_takes_non_eas_path("hikey960"); }
+
+// 6.1: a CPU is overutilized when its CFS utilization does not fit in 80%
+// of its capacity (cpu_overutilized()); the root domain's flag is raised on
+// enqueue and recomputed by load balancing at the root level.
+BOOST_AUTO_TEST_CASE(overutilized_flips_as_6_1_defines_it)
+{
+	Board b("odroid-xu3");
+	const int pid = b.sleeper_last_on(0, 900);
+	b.set_affinity(pid, 1ULL << 0);	// a LITTLE CPU: 900 > 0.8 * 377
+	BOOST_TEST(!kshim_rd_overutilized(0));
+	BOOST_REQUIRE_EQUAL(kshim_task_wake(pid, 0), 1);
+	kshim_settle();
+	BOOST_TEST(b.task(pid).cpu == 0);
+	BOOST_TEST(kshim_rd_overutilized(0));
+
+	BOOST_REQUIRE_EQUAL(kshim_task_sleep(pid), 0);
+	kshim_settle();
+	b.run_for(300 * ms);	// the blocked utilization decays under 0.8 * 377
+	BOOST_TEST(b.cpu(0).cfs_util_avg < 301u);
+	BOOST_TEST(!kshim_rd_overutilized(0));
+	no_kernel_warnings();
+}
+
+// Eight CPU-bound tasks forked on CPU 0 and kept there, then set free:
+// the kernel's load balancing (periodic at the tick, newidle, active
+// balancing through the stopper) leaves one per CPU.
+void eight_tasks_spread(const std::string &board)
+{
+	Board b(board);
+	std::vector<int> pids;
+	for (int i = 0; i < 8; i++)
+		pids.push_back(b.fork("hog", 1ULL << 0));
+	BOOST_TEST(b.cpu(0).cfs_nr_running == 8u);
+	for (int pid : pids)
+		b.set_affinity(pid, all_cpus);
+	b.run_for(2000 * ms);
+	std::set<int> used;
+	for (int pid : pids)
+		used.insert(b.task(pid).cpu);
+	BOOST_TEST(used.size() == 8u);
+	for (int cpu = 0; cpu < 8; cpu++)
+		BOOST_TEST(b.cpu(cpu).cfs_nr_running == 1u, "CPU" << cpu);
+	no_kernel_warnings();
+}
+
+BOOST_AUTO_TEST_CASE(odroid_xu3_eight_tasks_spread) { eight_tasks_spread("odroid-xu3"); }
+BOOST_AUTO_TEST_CASE(hikey960_eight_tasks_spread) { eight_tasks_spread("hikey960"); }
+
+// schedutil: next_freq = 1.25 * util / max_capacity * max_freq, resolved to
+// the lowest OPP at or above it; util is the CPU's CFS utilization with
+// util_est (the policy's busiest CPU).
+BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
+{
+	Board b("odroid-xu3");
+	const auto &platform_opps = test::load_board("odroid-xu3");
+	const int pid = b.sleeper_last_on(5, 400);
+	b.set_affinity(pid, 1ULL << 5);
+	BOOST_REQUIRE_EQUAL(kshim_task_wake(pid, 0), 1);
+	kshim_settle();
+	b.run_for(12 * ms);	// past schedutil's 10 ms rate limit
+	const auto cpu = b.cpu(5);
+	const unsigned long util = std::max(cpu.cfs_util_avg, cpu.cfs_util_est);
+	const double wanted_khz = 1.25 * static_cast<double>(util) / 1024.0 * 2000000.0;
+	unsigned expected = 0;
+	for (const auto &domain : platform_opps.frequency_domains) {
+		if (std::find(domain.cpus.begin(), domain.cpus.end(), 5u) == domain.cpus.end())
+			continue;
+		for (const auto &opp : platform_opps.opp_tables[*domain.opp_table].opps)
+			if (!expected && static_cast<double>(opp.hz / 1000) >= wanted_khz)
+				expected = static_cast<unsigned>(opp.hz / 1000);
+	}
+	BOOST_TEST_MESSAGE("CPU5 util " << util << ": 1.25 * util gives " << wanted_khz << " kHz, OPP "
+					<< expected << " kHz; policy->cur " << kshim_cpufreq_cur(5));
+	BOOST_TEST(util > 300u);
+	BOOST_TEST(kshim_cpufreq_cur(5) == expected);
+	BOOST_TEST(kshim_cpufreq_fast_switches(5) > 0u);
+	// The idle LITTLE cluster went down to its lowest OPP.
+	BOOST_TEST(kshim_cpufreq_cur(0) == 200000u);
+	no_kernel_warnings();
+}
+
+// --sysctl kernel.sched_energy_aware=0: rebuild_sched_domains() through
+// the sysctl's handler drops the perf domains, and the small task of
+// small_task_goes_little() stays on its big CPU.
+BOOST_AUTO_TEST_CASE(sysctl_energy_aware_off_changes_placement)
+{
+	kshim::BootOptions options;
+	options.sysctls = {"kernel.sched_energy_aware=0"};
+	Board b("odroid-xu3", options);
+	BOOST_TEST(!b.kernel.eas);
+	BOOST_TEST(b.kernel.eas_reason == "kernel.sched_energy_aware = 0");
+	const int pid = b.sleeper_last_on(4, 100);
+	BOOST_TEST(b.wake(pid) == 4);
+	no_kernel_warnings();
+}
+
+// --feature UTIL_EST: a task that slept 300 ms has decayed util_avg but
+// keeps its util_est; with UTIL_EST schedutil sizes the frequency by the
+// estimate, without it by the decayed average.
+unsigned freq_after_long_sleep(const kshim::BootOptions &options)
+{
+	Board b("odroid-xu3", options);
+	const int pid = b.sleeper_last_on(5, 600);
+	b.set_affinity(pid, 1ULL << 5);
+	b.run_for(300 * ms);
+	BOOST_REQUIRE_EQUAL(kshim_task_wake(pid, 0), 1);
+	kshim_settle();
+	b.run_for(4 * ms);
+	no_kernel_warnings();
+	return kshim_cpufreq_cur(5);
+}
+
+BOOST_AUTO_TEST_CASE(feature_util_est_on_keeps_frequency)
+{
+	const unsigned khz = freq_after_long_sleep({});
+	BOOST_TEST_MESSAGE("UTIL_EST on: " << khz << " kHz");
+	BOOST_TEST(khz >= 1400000u);	// 1.25 * 600 / 1024 * 2 GHz = 1.46 GHz -> 1.5 GHz
+}
+
+BOOST_AUTO_TEST_CASE(feature_util_est_off_lowers_frequency)
+{
+	kshim::BootOptions options;
+	options.features = {"UTIL_EST=off"};
+	const unsigned khz = freq_after_long_sleep(options);
+	BOOST_TEST_MESSAGE("UTIL_EST off: " << khz << " kHz");
+	BOOST_TEST(khz <= 400000u);
+	BOOST_TEST(kshim_sched_feat_get("UTIL_EST") == 0);
+}
+
+// --cmdline sched_thermal_decay_shift=3: fair.c's __setup handler slows the
+// thermal pressure signal's clock 8 times. 100 ms of constant pressure 512
+// (big cluster capped at half its maximum) reaches ~450 at shift 0
+// (512 * (1 - 0.5^(100/32))) and ~120 at shift 3 (the same over 12.5 ms).
+unsigned long thermal_load_after_100ms(const kshim::BootOptions &options)
+{
+	Board b("odroid-xu3", options);
+	const unsigned big_cpus[] = {4, 5, 6, 7};
+	kshim::update_thermal_pressure(big_cpus, 1000000);
+	b.run_for(100 * ms);
+	no_kernel_warnings();
+	return b.cpu(4).thermal_load_avg;
+}
+
+BOOST_AUTO_TEST_CASE(cmdline_default_thermal_decay)
+{
+	const unsigned long load = thermal_load_after_100ms({});
+	BOOST_TEST_MESSAGE("thermal load, shift 0: " << load);
+	BOOST_TEST(load > 400u);
+	BOOST_TEST(load < 512u);
+}
+
+BOOST_AUTO_TEST_CASE(cmdline_thermal_decay_shift_3)
+{
+	kshim::BootOptions options;
+	options.cmdline = "sched_thermal_decay_shift=3";
+	const unsigned long load = thermal_load_after_100ms(options);
+	BOOST_TEST_MESSAGE("thermal load, shift 3: " << load);
+	BOOST_TEST(load > 60u);
+	BOOST_TEST(load < 200u);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_names_list_the_valid_ones)
+{
+	kshim::BootOptions options;
+	options.cmdline = "sched_thermal_decay_shif=3";
+	try {
+		kshim::boot(test::load_board("odroid-xu3"), options);
+		BOOST_FAIL("an unknown parameter booted");
+	} catch (const kshim::BadParameter &e) {
+		const std::string what = e.what();
+		BOOST_TEST(what.find("sched_thermal_decay_shif=3") != std::string::npos, what);
+		BOOST_TEST(what.find("sched_thermal_decay_shift=") != std::string::npos, what);
+	}
+}
+
+BOOST_AUTO_TEST_SUITE_END()
