@@ -102,6 +102,49 @@ BOOST_AUTO_TEST_CASE(json_carries_what_the_kernel_built)
 		   std::string::npos);
 }
 
+#if SH_KERNEL_SCHEDULER
+// With the scheduler compiled in: the sched domains and perf domains as
+// topology.c built them, and EAS on or off in the kernel's words.
+BOOST_AUTO_TEST_CASE(show_reports_sched_domains_and_eas)
+{
+	auto r = test::run_cli({"platform", "show", "hikey960"});
+	BOOST_TEST(r.exit_status == 0, r.err);
+	BOOST_TEST(r.out.find("cpu0 MC   span 0-3") != std::string::npos, r.out);
+	BOOST_TEST(r.out.find("cpu0 DIE  span 0-7") != std::string::npos, r.out);
+	BOOST_TEST(r.out.find("SD_ASYM_CPUCAPACITY") != std::string::npos);
+	BOOST_TEST(r.out.find("Perf domains (root domain): pd4:{4-7} pd0:{0-3}") != std::string::npos);
+	BOOST_TEST(r.out.find("\nEAS: on\n") != std::string::npos);
+
+	auto symmetric = test::run_cli({"platform", "show", "hikey"});
+	BOOST_TEST(symmetric.out.find("EAS: off — rd 0-7: CPUs do not have asymmetric capacities") !=
+		   std::string::npos);
+	auto sysctl = test::run_cli({"platform", "show", "odroid-xu3", "--sysctl", "kernel.sched_energy_aware=0"});
+	BOOST_TEST(sysctl.exit_status == 0, sysctl.err);
+	BOOST_TEST(sysctl.out.find("EAS: off — kernel.sched_energy_aware = 0") != std::string::npos);
+
+	auto json = test::run_cli({"platform", "show", "odroid-xu3", "--json"});
+	rapidjson::Document doc;
+	doc.Parse(json.out.c_str());
+	BOOST_REQUIRE(!doc.HasParseError());
+	const auto &kernel = doc["kernel"];
+	BOOST_TEST(kernel["scheduler"].GetBool());
+	BOOST_TEST(kernel["root_perf_domains"].Size() == 2u);
+	BOOST_TEST(kernel["sched_domains"]["cpu0"][0]["span"].Size() == 8u);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_kernel_options_exit_2_naming_the_valid_ones)
+{
+	expect_bad_input(test::run_cli({"platform", "show", "odroid-xu3", "--cmdline", "sched_verbos"}),
+			 "sched_thermal_decay_shift=");
+	expect_bad_input(test::run_cli({"platform", "show", "odroid-xu3", "--sysctl", "kernel.sched_nope=1"}),
+			 "kernel.sched_energy_aware");
+	expect_bad_input(test::run_cli({"platform", "show", "odroid-xu3", "--sysctl", "kernel.sched_energy_aware=9"}),
+			 "rejected");
+	expect_bad_input(test::run_cli({"platform", "show", "odroid-xu3", "--feature", "UTIL_ESTIMATE=off"}),
+			 "UTIL_EST,");
+}
+#endif
+
 BOOST_AUTO_TEST_CASE(firmware_board_says_what_is_missing_and_overlay_supplies_it)
 {
 	auto bare = test::run_cli({"platform", "show", "juno"});

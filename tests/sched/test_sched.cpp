@@ -17,6 +17,7 @@
 #include "kernel-shim/kernel.h"
 
 #include <kshim/sched.h>
+#include "sched_driver.h"
 
 #include <boost/test/unit_test.hpp>
 #include <algorithm>
@@ -398,6 +399,21 @@ BOOST_AUTO_TEST_CASE(unknown_names_list_the_valid_ones)
 		BOOST_TEST(what.find("sched_thermal_decay_shif=3") != std::string::npos, what);
 		BOOST_TEST(what.find("sched_thermal_decay_shift=") != std::string::npos, what);
 	}
+}
+
+// A WARN_ON in upstream code is recorded with the kernel's function, file
+// and line (and makes a sched-harness run exit with status 3).
+BOOST_AUTO_TEST_CASE(warn_in_core_c_names_function_file_and_line)
+{
+	Board b("odroid-xu3");
+	const int pid = b.sleeper_last_on(4, 100);
+	BOOST_REQUIRE(kshim::kernel_warnings().empty());
+	BOOST_REQUIRE_EQUAL(sched_driver_set_task_cpu(kshim_find_task(pid), 5), 0);
+	const auto &warnings = kshim::kernel_warnings();
+	BOOST_REQUIRE_EQUAL(warnings.size(), 1u);
+	BOOST_TEST(warnings[0].function == "set_task_cpu");
+	BOOST_TEST(warnings[0].file.ends_with("kernel/sched/core.c"), warnings[0].file);
+	BOOST_TEST(warnings[0].line > 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
