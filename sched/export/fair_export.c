@@ -40,3 +40,20 @@ int kshim_fair_set_util(struct task_struct *p, unsigned long util)
 	task_rq_unlock(rq, p, &rf);
 	return 0;
 }
+
+/* The wake-up decisions, without the wake-up: what a test of a placement
+ * patch asks. Called on the waking CPU, like try_to_wake_up() calls them. */
+int kshim_fair_find_energy_efficient_cpu(struct task_struct *p, int prev_cpu)
+{
+	return find_energy_efficient_cpu(p, prev_cpu);
+}
+
+int kshim_fair_select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags)
+{
+	int cpu;
+
+	raw_spin_lock(&p->pi_lock);
+	cpu = select_task_rq_fair(p, prev_cpu, wake_flags);
+	raw_spin_unlock(&p->pi_lock);
+	return cpu;
+}

@@ -371,6 +371,28 @@ int kshim_task_info(int pid, struct kshim_task_info *out)
 
 /* fair_export.c */
 int kshim_fair_set_util(struct task_struct *p, unsigned long util);
+int kshim_fair_find_energy_efficient_cpu(struct task_struct *p, int prev_cpu);
+int kshim_fair_select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags);
+
+int kshim_feec(int pid, int prev_cpu, int this_cpu)
+{
+	struct task_struct *p = find_pid(pid);
+
+	if (!p)
+		return -ESRCH;
+	enter_cpu(this_cpu);
+	return kshim_fair_find_energy_efficient_cpu(p, prev_cpu);
+}
+
+int kshim_select_task_rq_fair(int pid, int prev_cpu, int this_cpu)
+{
+	struct task_struct *p = find_pid(pid);
+
+	if (!p)
+		return -ESRCH;
+	enter_cpu(this_cpu);
+	return kshim_fair_select_task_rq(p, prev_cpu, WF_TTWU);
+}
 
 int kshim_task_set_util(int pid, unsigned long util)
 {

@@ -142,7 +142,13 @@ void small_task_goes_little(const std::string &board)
 	BOOST_REQUIRE(b.kernel.eas);
 	const int pid = b.sleeper_last_on(4, 100);
 	BOOST_TEST(!kshim_rd_overutilized(0));
+	// The static functions, reached through fair.c's export unit, agree
+	// with the wake-up that follows.
+	const int feec = kshim_feec(pid, 4, 0);
+	BOOST_TEST(little.count(feec) == 1u, "find_energy_efficient_cpu() returned " << feec);
+	BOOST_TEST(kshim_select_task_rq_fair(pid, 4, 0) == feec);
 	const int cpu = b.wake(pid);
+	BOOST_TEST(cpu == feec);
 	BOOST_TEST(little.count(cpu) == 1u, "find_energy_efficient_cpu() chose CPU" << cpu);
 	no_kernel_warnings();
 }
@@ -180,6 +186,7 @@ void without_em_takes_non_eas_path(const std::string &board)
 	BOOST_TEST(b.kernel.eas_reason.find("no EM found for CPU0") != std::string::npos, b.kernel.eas_reason);
 	BOOST_TEST(b.kernel.root_perf_domains.empty());
 	const int pid = b.sleeper_last_on(4, 100);
+	BOOST_TEST(kshim_feec(pid, 4, 0) == -1);	// no perf domains: feec() does not decide
 	BOOST_TEST(b.wake(pid) == 4);
 	no_kernel_warnings();
 }

@@ -52,6 +52,13 @@ int kshim_task_sleep(int pid);
 /* The task, current on its CPU, exits: do_task_dead(). */
 int kshim_task_exit(int pid);
 
+/* fair.c's static decisions, reached through its export unit and run on
+ * this_cpu as the waker: find_energy_efficient_cpu() (-1 when EAS does not
+ * decide) and select_task_rq_fair() for a plain wake-up (WF_TTWU). Nothing
+ * is moved. */
+int kshim_feec(int pid, int prev_cpu, int this_cpu);
+int kshim_select_task_rq_fair(int pid, int prev_cpu, int this_cpu);
+
 struct kshim_task_info {
 	int pid;
 	int cpu;			/* task_cpu() */
