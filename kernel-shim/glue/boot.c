@@ -54,6 +54,31 @@ extern initcall_t kshim_initcall_start[], kshim_initcall0_start[], kshim_initcal
 
 static unsigned int booted_cpus;
 
+static void do_early_initcalls(void)
+{
+	initcall_t *fn;
+
+	for (fn = kshim_initcall_start; fn < kshim_initcall0_start; fn++)
+		(*fn)();
+}
+
+/* setup_arch() and the start of start_kernel(): the CPUs (nr_up of them
+ * online), per-CPU areas, the device tree's CPU nodes, the command line. */
+static int boot_machine(unsigned int nr_cpus, unsigned int nr_up, char *cmdline,
+			const char **unknown_param)
+{
+	if (!nr_cpus || nr_cpus > NR_CPUS)
+		return -EINVAL;
+	booted_cpus = nr_cpus;
+	kshim_init_cpumasks(nr_cpus, nr_up);
+	kshim_setup_per_cpu_areas(nr_cpus);
+	kshim_init_workqueues();
+	kshim_of_map_cpus(nr_cpus);
+	kshim_init_cpu_devices(nr_cpus);
+	kshim_trace_attach();
+	return kshim_parse_cmdline(cmdline, unknown_param);
+}
+
 #ifdef KSHIM_SCHED_FULL
 #include <linux/sched/clock.h>
 #include <linux/sched/init.h>
@@ -62,32 +87,20 @@ static unsigned int booted_cpus;
 
 /*
  * start_kernel() and kernel_init_freeable() with the scheduler compiled in:
- * command line, sched_init(), housekeeping_init(), sched_clock_init(),
- * rest_init() (init forked, the boot task idles), smp_prepare_cpus()
- * (topology), the early initcalls (migration_init(): sched_cpu_starting()
- * for the boot CPU; the stoppers as cpu_stop_init() makes them), smp_init()
- * (each secondary CPU up), then sched_init_smp(): the first sched domains.
+ * sched_init(), housekeeping_init(), sched_clock_init(), rest_init() (init
+ * forked, the boot task idles), smp_prepare_cpus() (topology), the early
+ * initcalls (migration_init(): sched_cpu_starting() for the boot CPU) and
+ * the boot CPU's stopper as cpu_stop_init() makes it, smp_init() (each
+ * secondary CPU up), then sched_init_smp(): the first sched domains.
  */
 int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param)
 {
-	initcall_t *fn;
 	unsigned int cpu;
-	int ret;
+	int ret = boot_machine(nr_cpus, 1, cmdline, unknown_param);
 
-	if (!nr_cpus || nr_cpus > NR_CPUS)
-		return -EINVAL;
-	booted_cpus = nr_cpus;
-	kshim_init_cpumasks(nr_cpus, 1);
-	kshim_setup_per_cpu_areas(nr_cpus);
-	kshim_init_workqueues();
-	kshim_init_hrtimers();
-	kshim_of_map_cpus(nr_cpus);
-	kshim_init_cpu_devices(nr_cpus);
-	kshim_trace_attach();
-	ret = kshim_parse_cmdline(cmdline, unknown_param);
 	if (ret)
 		return ret;
-
+	kshim_init_hrtimers();
 	kshim_sched_init();
 	housekeeping_init();
 	sched_clock_init();	/* after time_init(): sched_clock_cpu() runs from here */
@@ -95,8 +108,7 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 
 	init_cpu_topology();
 	store_cpu_topology(0);
-	for (fn = kshim_initcall_start; fn < kshim_initcall0_start; fn++)
-		(*fn)();
+	do_early_initcalls();
 	kshim_stopper_create(0);
 
 	for (cpu = 1; cpu < nr_cpus; cpu++) {
@@ -107,28 +119,15 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 	return 0;
 }
 #else
+/* Without the scheduler: every CPU online from the start, the topology. */
 int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param)
 {
-	initcall_t *fn;
 	unsigned int cpu;
-	int ret;
+	int ret = boot_machine(nr_cpus, nr_cpus, cmdline, unknown_param);
 
-	if (!nr_cpus || nr_cpus > NR_CPUS)
-		return -EINVAL;
-	booted_cpus = nr_cpus;
-	kshim_init_cpumasks(nr_cpus, nr_cpus);
-	kshim_setup_per_cpu_areas(nr_cpus);
-	kshim_init_workqueues();
-	kshim_of_map_cpus(nr_cpus);
-	kshim_init_cpu_devices(nr_cpus);
-	kshim_trace_attach();
-	ret = kshim_parse_cmdline(cmdline, unknown_param);
 	if (ret)
 		return ret;
-
-	for (fn = kshim_initcall_start; fn < kshim_initcall0_start; fn++)
-		(*fn)();
-
+	do_early_initcalls();
 	init_cpu_topology();
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		store_cpu_topology(cpu);

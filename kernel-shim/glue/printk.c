@@ -267,16 +267,8 @@ DEFINE_DEV_PRINTK(_dev_err, LOGLEVEL_ERR)
 DEFINE_DEV_PRINTK(_dev_warn, LOGLEVEL_WARNING)
 DEFINE_DEV_PRINTK(_dev_info, LOGLEVEL_INFO)
 
-/* printk_deferred(): the same log, without the console deferral. */
-asmlinkage __visible int _printk_deferred(const char *fmt, ...)
-{
-	va_list args;
-
-	va_start(args, fmt);
-	emit(fmt, args);
-	va_end(args);
-	return 0;
-}
+/* printk_deferred() is printk() here: there is no console to defer for. */
+asmlinkage __visible int _printk_deferred(const char *fmt, ...) __alias(_printk);
 
 /* Every message counts: no rate limit hides one from the log. */
 int __printk_ratelimit(const char *func)
