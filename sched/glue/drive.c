@@ -119,7 +119,6 @@ void kshim_sched_boot_done(void)
 	set_current_state(TASK_INTERRUPTIBLE);
 	schedule();
 	kshim_settle();
-	kshim_rcu_free_deferred();
 }
 
 /* ----------------------------------------------------------------------- */

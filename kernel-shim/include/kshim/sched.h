@@ -86,6 +86,11 @@ int kshim_task_set_util(int pid, unsigned long util);
  * raised (SCHED_SOFTIRQ: fair.c's run_rebalance_domains()), then the
  * return to the interrupted task (schedule() if it must reschedule). */
 void kshim_cpu_tick(int cpu);
+/* An hrtimer interrupt on cpu between ticks: the expired hrtimers, then the
+ * return to the interrupted task. */
+void kshim_cpu_timers(int cpu);
+/* The earliest hrtimer expiry queued on cpu (ns), 0 if none. */
+unsigned long long kshim_next_hrtimer(int cpu);
 /* Runs every CPU's pending IPIs, softirqs, stopper work and reschedules
  * until nothing is pending. Call after every entry into the kernel. */
 void kshim_settle(void);
