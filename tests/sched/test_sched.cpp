@@ -16,6 +16,7 @@
 
 #include "kernel-shim/kernel.h"
 
+#include <kshim/api.h>
 #include <kshim/sched.h>
 #include "sched_driver.h"
 
@@ -309,6 +310,11 @@ BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
 	BOOST_TEST(util > 300u);
 	BOOST_TEST(kshim_cpufreq_cur(5) == expected);
 	BOOST_TEST(kshim_cpufreq_fast_switches(5) > 0u);
+	// The switch reached frequency invariance (topology_set_freq_scale()),
+	// and the busy CPU's PELT clock runs slower than its task clock
+	// (update_rq_clock_pelt() scales by capacity and frequency).
+	BOOST_TEST(kshim_cpu_freq_scale(5) == (static_cast<unsigned long>(expected) << 10) / 2000000u);
+	BOOST_TEST(cpu.clock_pelt < cpu.clock_task);
 	// The idle LITTLE cluster went down to its lowest OPP.
 	BOOST_TEST(kshim_cpufreq_cur(0) == 200000u);
 	no_kernel_warnings();

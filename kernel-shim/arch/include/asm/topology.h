@@ -13,6 +13,9 @@
 void update_freq_counters_refs(void);
 
 #define arch_scale_freq_capacity	topology_get_freq_scale
+/* cpufreq's frequency changes reach invariance here; without it
+ * linux/cpufreq.h's empty inline would drop them silently. */
+#define arch_set_freq_scale		topology_set_freq_scale
 #define arch_scale_freq_invariant	topology_scale_freq_invariant
 #define arch_scale_cpu_capacity		topology_get_cpu_scale
 #define arch_update_cpu_topology	topology_update_cpu_topology
