@@ -38,6 +38,8 @@ public:
 // TP_PROTO order).
 struct TraceEvent {
 	std::string name;
+	int cpu = 0;
+	std::uint64_t time_ns = 0;
 	std::vector<long long> args;
 };
 

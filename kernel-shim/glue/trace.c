@@ -19,6 +19,8 @@
 #include <trace/events/thermal_pressure.h>
 #endif
 
+#include <linux/sched/clock.h>
+
 #include "shim.h"
 
 #define UNREACHABLE_FTRACE(fn) shim_fatal(#fn "(): the ftrace event machinery is not part of sched-harness")
@@ -111,6 +113,10 @@ static void probe_pressure_update(void *data, int cpu, unsigned long pressure)
 		.name = "hw_pressure_update",
 #else
 		.name = "thermal_pressure_update",
+#endif
+		.cpu = smp_processor_id(),
+#ifdef KSHIM_SCHED_FULL
+		.time_ns = sched_clock(),	/* the simulated clock (glue/time.c) */
 #endif
 		.nr_args = 2,
 		.args = { cpu, pressure },

@@ -171,7 +171,8 @@ void shim_warn(const char *file, int line, void *caller, const char *text)
 
 void shim_trace(const kshim_trace_event *event)
 {
-	events().push_back({event->name, std::vector<long long>(event->args, event->args + event->nr_args)});
+	events().push_back({event->name, event->cpu, event->time_ns,
+			    std::vector<long long>(event->args, event->args + event->nr_args)});
 }
 
 void shim_fatal(const char *what)

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace sh;
@@ -276,6 +277,23 @@ void eight_tasks_spread(const std::string &board)
 	BOOST_TEST(used.size() == 8u);
 	for (int cpu = 0; cpu < 8; cpu++)
 		BOOST_TEST(b.cpu(cpu).cfs_nr_running == 1u, "CPU" << cpu);
+
+	// The kernel's own tracepoints saw it happen: each hog's last
+	// sched_migrate_task names the CPU it ended on.
+	std::map<std::string, int> counts;
+	std::map<long long, long long> last_dest;
+	for (const auto &ev : kshim::trace_events()) {
+		counts[ev.name]++;
+		if (ev.name == "sched_migrate_task")
+			last_dest[ev.args[0]] = ev.args[3];
+	}
+	BOOST_TEST(counts["sched_wakeup_new"] >= 8);
+	BOOST_TEST(counts["sched_switch"] > 0);
+	BOOST_TEST(counts["cpu_frequency"] > 0);
+	for (int pid : pids)
+		if (last_dest.count(pid))
+			BOOST_TEST(last_dest[pid] == b.task(pid).cpu, "pid " << pid);
+	BOOST_TEST(last_dest.size() >= 7u);	// all but the one left on CPU 0 moved
 	no_kernel_warnings();
 }
 

@@ -26,9 +26,12 @@ void shim_warn(const char *file, int line, void *caller, const char *text);
 /* BUG(), panic(), deadlocks: the kernel code cannot continue. */
 void shim_fatal(const char *what) __attribute__((noreturn));
 
-/* A tracepoint hit, its arguments as plain numbers in TP_PROTO order. */
+/* A tracepoint hit: the CPU it fired on, the simulated time (ns), and its
+ * arguments as plain numbers (TP_PROTO order; tasks as pid and prio). */
 struct kshim_trace_event {
 	const char *name;
+	int cpu;
+	unsigned long long time_ns;
 	int nr_args;
 	long long args[6];
 };

@@ -23,6 +23,10 @@ void kshim_sched_cpu_up(int cpu);	/* idle task, sched_cpu_starting/activate */
 void kshim_sched_init_smp(void);	/* sched_init_smp(): first sched domains */
 void kshim_sched_boot_done(void);	/* init leaves the CPU to the workload */
 
+/* Attaches the harness's probes to the scheduler's and cpufreq's
+ * tracepoints (sched/glue/trace_probes.c); events reach shim_trace(). */
+int kshim_sched_trace_attach(void);
+
 /* --- time: the clock every CPU reads (sched_clock(), ktime_get()) ------- */
 unsigned long long kshim_now(void);
 /* Advances time to now_ns (never backwards) and jiffies with it. */
