@@ -30,16 +30,16 @@ extern void sched_ttwu_pending(void *arg);
 
 unsigned int setup_max_cpus = NR_CPUS;
 
-/* kernel/cpu.c: cpumask_of() of each CPU. */
+/*
+ * kernel/cpu.c's table behind cpumask_of(): row n + 1 has only bit n set
+ * (get_cpu_mask() points into it). One word per row: NR_CPUS fits a long.
+ */
+static_assert(NR_CPUS <= BITS_PER_LONG);
+#define CPU_ROW(n)	[(n) + 1] = { 1UL << (n) }
+#define CPU_ROWS4(n)	CPU_ROW(n), CPU_ROW((n) + 1), CPU_ROW((n) + 2), CPU_ROW((n) + 3)
+#define CPU_ROWS16(n)	CPU_ROWS4(n), CPU_ROWS4((n) + 4), CPU_ROWS4((n) + 8), CPU_ROWS4((n) + 12)
 const unsigned long cpu_bit_bitmap[BITS_PER_LONG + 1][BITS_TO_LONGS(NR_CPUS)] = {
-#define MASK_DECLARE_1(x)	[x + 1][0] = (1UL << (x))
-#define MASK_DECLARE_2(x)	MASK_DECLARE_1(x), MASK_DECLARE_1(x + 1)
-#define MASK_DECLARE_4(x)	MASK_DECLARE_2(x), MASK_DECLARE_2(x + 2)
-#define MASK_DECLARE_8(x)	MASK_DECLARE_4(x), MASK_DECLARE_4(x + 4)
-	MASK_DECLARE_8(0),  MASK_DECLARE_8(8),
-	MASK_DECLARE_8(16), MASK_DECLARE_8(24),
-	MASK_DECLARE_8(32), MASK_DECLARE_8(40),
-	MASK_DECLARE_8(48), MASK_DECLARE_8(56),
+	CPU_ROWS16(0), CPU_ROWS16(16), CPU_ROWS16(32), CPU_ROWS16(48),
 };
 
 /* kernel/cpu.c: no CPU is ever frozen for suspend. */
