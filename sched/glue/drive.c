@@ -206,9 +206,11 @@ void kshim_settle(void)
 
 /* ----------------------------------------------------------------------- */
 
-static struct task_struct *find_pid(int pid)
+/* A mask of CPUs as the harness passes it (bit n: CPU n). */
+static void cpumask_from_bits(struct cpumask *mask, unsigned long long cpus)
 {
-	return kshim_find_task(pid);
+	cpumask_clear(mask);
+	bitmap_from_u64(cpumask_bits(mask), cpus);
 }
 
 int kshim_task_fork(const char *comm, int cpu, unsigned long long cpus)
@@ -223,8 +225,7 @@ int kshim_task_fork(const char *comm, int cpu, unsigned long long cpus)
 	p = kshim_copy_task(comm, false);
 	if (!p)
 		return -ENOMEM;
-	cpumask_clear(&p->cpus_mask);
-	bitmap_from_u64(cpumask_bits(&p->cpus_mask), cpus);
+	cpumask_from_bits(&p->cpus_mask, cpus);
 	cpumask_and(&p->cpus_mask, &p->cpus_mask, cpu_possible_mask);
 	if (cpumask_empty(&p->cpus_mask))
 		return -EINVAL;
@@ -240,7 +241,7 @@ int kshim_task_fork(const char *comm, int cpu, unsigned long long cpus)
 
 int kshim_task_set_nice(int pid, int nice)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 
 	if (!p)
 		return -ESRCH;
@@ -252,13 +253,12 @@ int kshim_task_set_nice(int pid, int nice)
 
 int kshim_task_set_affinity(int pid, unsigned long long cpus)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 	struct cpumask mask;
 
 	if (!p)
 		return -ESRCH;
-	cpumask_clear(&mask);
-	bitmap_from_u64(cpumask_bits(&mask), cpus);
+	cpumask_from_bits(&mask, cpus);
 	if (task_on_cpu(task_rq(p), p) && !cpumask_test_cpu(task_cpu(p), &mask))
 		return -EBUSY;
 	return set_cpus_allowed_ptr(p, &mask);
@@ -266,7 +266,7 @@ int kshim_task_set_affinity(int pid, unsigned long long cpus)
 
 int kshim_task_set_uclamp(int pid, int util_min, int util_max)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = SCHED_NORMAL,
@@ -289,7 +289,7 @@ int kshim_task_set_uclamp(int pid, int util_min, int util_max)
 
 int kshim_task_wake(int pid, int waker_cpu)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 
 	if (!p)
 		return -ESRCH;
@@ -311,7 +311,7 @@ static int enter_as(struct task_struct *p)
 
 int kshim_task_sleep(int pid)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 	int ret = enter_as(p);
 
 	if (ret)
@@ -323,7 +323,7 @@ int kshim_task_sleep(int pid)
 
 int kshim_task_exit(int pid)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 	int ret = enter_as(p);
 
 	if (ret)
@@ -347,7 +347,7 @@ static int class_index(const struct sched_class *class)
 
 int kshim_task_info(int pid, struct kshim_task_info *out)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 
 	if (!p)
 		return -ESRCH;
@@ -375,7 +375,7 @@ int kshim_fair_select_task_rq(struct task_struct *p, int prev_cpu, int wake_flag
 
 int kshim_feec(int pid, int prev_cpu, int this_cpu)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 
 	if (!p)
 		return -ESRCH;
@@ -385,7 +385,7 @@ int kshim_feec(int pid, int prev_cpu, int this_cpu)
 
 int kshim_select_task_rq_fair(int pid, int prev_cpu, int this_cpu)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 
 	if (!p)
 		return -ESRCH;
@@ -395,7 +395,7 @@ int kshim_select_task_rq_fair(int pid, int prev_cpu, int this_cpu)
 
 int kshim_task_set_util(int pid, unsigned long util)
 {
-	struct task_struct *p = find_pid(pid);
+	struct task_struct *p = kshim_find_task(pid);
 
 	return p ? kshim_fair_set_util(p, util) : -ESRCH;
 }
