@@ -9,10 +9,13 @@
 #include "dts/platform.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+struct kshim_trace_event;
 
 namespace sh::kshim {
 
@@ -43,8 +46,14 @@ struct TraceEvent {
 	std::vector<long long> args;
 };
 
-// Every tracepoint hit since boot, in order.
+// Every tracepoint hit since boot, in order, while no sink is set.
 const std::vector<TraceEvent> &trace_events();
+
+// Sends each tracepoint hit to `sink` as it happens instead of keeping it
+// (long simulations stream them to a trace file and a fingerprint); an
+// empty function goes back to keeping them.
+using TraceSink = std::function<void(const kshim_trace_event &)>;
+void set_trace_sink(TraceSink sink);
 
 // Turns an oops in kernel code (divide by zero, bad pointer) into a message
 // naming the kernel function and exit status 3 instead of a bare crash.

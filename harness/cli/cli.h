@@ -61,6 +61,8 @@ int kernel_warnings_status(const Context &ctx);
 
 int platform_command(const Context &ctx, const std::vector<std::string> &args);
 int kernel_command(const Context &ctx, const std::vector<std::string> &args);
+int run_command(const Context &ctx, const std::vector<std::string> &args);
+int workloads_command(const Context &ctx, const std::vector<std::string> &args);
 
 // Entry point of the sched-harness tool.
 int main(int argc, char **argv);

@@ -2,6 +2,7 @@
 #include "harness/cli/cli.h"
 
 #include "dts/platform.h"
+#include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
@@ -31,6 +32,9 @@ struct Command {
 };
 
 constexpr Command commands[] = {
+	{"run", "a workload on a board through the kernel's scheduler: energy, latencies, fingerprint",
+	 run_command},
+	{"workloads", "the built-in workloads and their parameters", workloads_command},
 	{"platform", "a board read from its device tree: platform list | platform show BOARD",
 	 platform_command},
 	{"kernel", "the kernel tree and the files compiled from it: kernel info", kernel_command},
@@ -186,6 +190,9 @@ int main(int argc, char **argv)
 	} catch (const kshim::KernelFault &e) {
 		std::cerr << "sched-harness: " << e.what() << "\n";
 		return exit_kernel_fault;
+	} catch (const workload::Error &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
 	} catch (const dts::Error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;

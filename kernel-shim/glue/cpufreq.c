@@ -306,6 +306,22 @@ unsigned long long kshim_cpufreq_fast_switches(int cpu)
 	return policy ? fast_switches[policy->cpu] : 0;
 }
 
+unsigned int kshim_cpufreq_max(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+
+	return policy ? policy->cpuinfo.max_freq : 0;
+}
+
+unsigned long long kshim_cpufreq_transition_latency(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+
+	if (!policy || policy->cpuinfo.transition_latency == CPUFREQ_ETERNAL)
+		return 0;
+	return policy->cpuinfo.transition_latency;
+}
+
 const char *kshim_cpufreq_governor(int cpu)
 {
 	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);

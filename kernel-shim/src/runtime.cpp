@@ -35,6 +35,12 @@ std::vector<TraceEvent> &events()
 	return list;
 }
 
+TraceSink &trace_sink()
+{
+	static TraceSink sink;
+	return sink;
+}
+
 std::vector<KernelWarning> &warnings()
 {
 	static std::vector<KernelWarning> list;
@@ -126,6 +132,11 @@ const std::vector<TraceEvent> &trace_events()
 	return events();
 }
 
+void set_trace_sink(TraceSink sink)
+{
+	trace_sink() = std::move(sink);
+}
+
 } // namespace sh::kshim
 
 using namespace sh::kshim;
@@ -171,6 +182,10 @@ void shim_warn(const char *file, int line, void *caller, const char *text)
 
 void shim_trace(const kshim_trace_event *event)
 {
+	if (const auto &sink = trace_sink()) {
+		sink(*event);
+		return;
+	}
 	events().push_back({event->name, event->cpu, event->time_ns,
 			    std::vector<long long>(event->args, event->args + event->nr_args)});
 }

@@ -26,6 +26,7 @@
 #include <linux/sched/task.h>
 #include <linux/sched/signal.h>
 #include <uapi/linux/sched/types.h>
+#include <trace/events/power.h>
 
 #include <kshim/sched.h>
 #include "../../kernel-shim/glue/shim.h"
@@ -145,6 +146,11 @@ static void resched_if_needed(void)
 	}
 }
 
+unsigned long long kshim_tick_nsec(void)
+{
+	return TICK_NSEC;
+}
+
 void kshim_cpu_tick(int cpu)
 {
 	enter_cpu(cpu);
@@ -162,6 +168,17 @@ void kshim_cpu_timers(int cpu)
 	kshim_run_hrtimers();
 	kshim_irq_exit();
 	resched_if_needed();
+}
+
+/*
+ * do_idle() around the architecture's idle instruction: cpuidle reports
+ * the idle state entered (the shallowest, 0: WFI) and the exit
+ * (PWR_EVENT_EXIT) through the power tracepoint.
+ */
+void kshim_cpu_idle(int cpu, int entering)
+{
+	enter_cpu(cpu);
+	trace_cpu_idle(entering ? 0 : PWR_EVENT_EXIT, cpu);
 }
 
 /* A bound on rounds: a CPU that never stops rescheduling is a kernel hang. */
@@ -318,6 +335,17 @@ int kshim_task_sleep(int pid)
 		return ret;
 	set_current_state(TASK_INTERRUPTIBLE);
 	schedule();
+	return 0;
+}
+
+int kshim_task_yield(int pid)
+{
+	struct task_struct *p = kshim_find_task(pid);
+	int ret = enter_as(p);
+
+	if (ret)
+		return ret;
+	yield();
 	return 0;
 }
 

@@ -3,14 +3,28 @@
  * The harness's probes on the scheduler's and cpufreq's own tracepoints
  * (trace/events/sched.h instantiated by core.c, trace/events/power.h by
  * kernel/trace/power-traces.c): each hit becomes a kshim_trace_event with
- * the CPU it fired on, the simulated time, and its arguments as numbers.
- * Tasks are recorded as pid and prio, as the ftrace events print them.
+ * the CPU it fired on, the simulated time, its arguments as numbers and the
+ * comm of the tasks it names. Tasks are recorded as pid and prio, as the
+ * ftrace events print them.
  *
- *   sched_switch        prev_pid prev_prio prev_state next_pid next_prio preempt
+ *   sched_switch        prev_pid prev_prio prev_state next_pid next_prio
+ *                       (prev_state as the event stores it: a TASK_REPORT
+ *                       bit, TASK_REPORT_MAX when preempted, 0 running)
  *   sched_wakeup(_new)  pid prio target_cpu
  *   sched_migrate_task  pid prio orig_cpu dest_cpu
  *   cpu_frequency       state(kHz) cpu_id
  *   cpu_idle            state cpu_id
+ *   sched_overutilized  overutilized span(bits)
+ *
+ * The PELT tracepoints (DECLARE_TRACE, no format of their own) are attached
+ * only on request, since they fire at every load update; their fields are
+ * those of LISA's sched_tp module, which is how tools read them:
+ *
+ *   sched_pelt_cfs      cpu load runnable util update_time
+ *   sched_pelt_se       cpu pid load runnable util update_time
+ *   sched_pelt_rt/dl/irq/thermal   cpu util
+ *   sched_util_est_cfs  cpu enqueued ewma util
+ *   sched_util_est_se   cpu pid enqueued ewma util
  */
 #include "../export/build_policy_headers.h"
 
@@ -19,8 +33,10 @@
 #include <trace/events/sched.h>
 
 #include <kshim/api.h>
+#include <kshim/sched.h>
 
-static void record(const char *name, int nr_args, const long long *args)
+static void record(const char *name, int nr_args, const long long *args,
+		   const struct task_struct *a, const struct task_struct *b)
 {
 	struct kshim_trace_event ev = {
 		.name = name,
@@ -32,50 +48,76 @@ static void record(const char *name, int nr_args, const long long *args)
 
 	for (i = 0; i < nr_args; i++)
 		ev.args[i] = args[i];
+	if (a)
+		memcpy(ev.comm[0], a->comm, sizeof(ev.comm[0]));
+	if (b)
+		memcpy(ev.comm[1], b->comm, sizeof(ev.comm[1]));
 	shim_trace(&ev);
+}
+
+/* What TP_fast_assign of sched_switch stores (__trace_sched_switch_state()
+ * lives under CREATE_TRACE_POINTS in core.c, so it is redone here from the
+ * same inline helper). */
+static long long switch_state(bool preempt, unsigned int prev_state,
+			      const struct task_struct *prev)
+{
+	unsigned int state;
+
+	if (preempt)
+		return TASK_REPORT_MAX;
+	state = __task_state_index(prev_state, prev->exit_state);
+	return state ? 1 << (state - 1) : 0;
 }
 
 static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			       struct task_struct *next, unsigned int prev_state)
 {
-	const long long args[] = { prev->pid, prev->prio, prev_state, next->pid, next->prio, preempt };
+	const long long args[] = { prev->pid, prev->prio, switch_state(preempt, prev_state, prev),
+				   next->pid, next->prio };
 
-	record("sched_switch", ARRAY_SIZE(args), args);
+	record("sched_switch", ARRAY_SIZE(args), args, prev, next);
 }
 
 static void probe_sched_wakeup(void *data, struct task_struct *p)
 {
 	const long long args[] = { p->pid, p->prio, task_cpu(p) };
 
-	record("sched_wakeup", ARRAY_SIZE(args), args);
+	record("sched_wakeup", ARRAY_SIZE(args), args, p, NULL);
 }
 
 static void probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
 	const long long args[] = { p->pid, p->prio, task_cpu(p) };
 
-	record("sched_wakeup_new", ARRAY_SIZE(args), args);
+	record("sched_wakeup_new", ARRAY_SIZE(args), args, p, NULL);
 }
 
 static void probe_sched_migrate_task(void *data, struct task_struct *p, int dest_cpu)
 {
 	const long long args[] = { p->pid, p->prio, task_cpu(p), dest_cpu };
 
-	record("sched_migrate_task", ARRAY_SIZE(args), args);
+	record("sched_migrate_task", ARRAY_SIZE(args), args, p, NULL);
 }
 
 static void probe_cpu_frequency(void *data, unsigned int frequency, unsigned int cpu_id)
 {
 	const long long args[] = { frequency, cpu_id };
 
-	record("cpu_frequency", ARRAY_SIZE(args), args);
+	record("cpu_frequency", ARRAY_SIZE(args), args, NULL, NULL);
 }
 
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu_id)
 {
 	const long long args[] = { state, cpu_id };
 
-	record("cpu_idle", ARRAY_SIZE(args), args);
+	record("cpu_idle", ARRAY_SIZE(args), args, NULL, NULL);
+}
+
+static void probe_sched_overutilized(void *data, struct root_domain *rd, bool overutilized)
+{
+	const long long args[] = { overutilized, cpumask_bits(rd->span)[0] };
+
+	record("sched_overutilized", ARRAY_SIZE(args), args, NULL, NULL);
 }
 
 int kshim_sched_trace_attach(void)
@@ -85,5 +127,99 @@ int kshim_sched_trace_attach(void)
 	       register_trace_sched_wakeup_new(probe_sched_wakeup_new, NULL) ?:
 	       register_trace_sched_migrate_task(probe_sched_migrate_task, NULL) ?:
 	       register_trace_cpu_frequency(probe_cpu_frequency, NULL) ?:
-	       register_trace_cpu_idle(probe_cpu_idle, NULL);
+	       register_trace_cpu_idle(probe_cpu_idle, NULL) ?:
+	       register_trace_sched_overutilized_tp(probe_sched_overutilized, NULL);
+}
+
+/* --- PELT ---------------------------------------------------------------- */
+
+static void probe_pelt_cfs(void *data, struct cfs_rq *cfs_rq)
+{
+	const struct sched_avg *avg = &cfs_rq->avg;
+	const long long args[] = { cpu_of(rq_of(cfs_rq)), avg->load_avg, avg->runnable_avg,
+				   avg->util_avg, avg->last_update_time };
+
+	record("sched_pelt_cfs", ARRAY_SIZE(args), args, NULL, NULL);
+}
+
+static void probe_pelt_se(void *data, struct sched_entity *se)
+{
+	const struct sched_avg *avg = &se->avg;
+	struct task_struct *p;
+
+	if (!entity_is_task(se))
+		return;
+	p = task_of(se);
+	{
+		const long long args[] = { task_cpu(p), p->pid, avg->load_avg, avg->runnable_avg,
+					   avg->util_avg, avg->last_update_time };
+
+		record("sched_pelt_se", ARRAY_SIZE(args), args, p, NULL);
+	}
+}
+
+static void record_rq_util(const char *name, struct rq *rq, const struct sched_avg *avg)
+{
+	const long long args[] = { cpu_of(rq), avg->util_avg };
+
+	record(name, ARRAY_SIZE(args), args, NULL, NULL);
+}
+
+static void probe_pelt_rt(void *data, struct rq *rq)
+{
+	record_rq_util("sched_pelt_rt", rq, &rq->avg_rt);
+}
+
+static void probe_pelt_dl(void *data, struct rq *rq)
+{
+	record_rq_util("sched_pelt_dl", rq, &rq->avg_dl);
+}
+
+static void probe_pelt_thermal(void *data, struct rq *rq)
+{
+	record_rq_util("sched_pelt_thermal", rq, &rq->avg_thermal);
+}
+
+static void probe_pelt_irq(void *data, struct rq *rq)
+{
+#ifdef CONFIG_HAVE_SCHED_AVG_IRQ
+	record_rq_util("sched_pelt_irq", rq, &rq->avg_irq);
+#endif
+}
+
+static void probe_util_est_cfs(void *data, struct cfs_rq *cfs_rq)
+{
+	const struct util_est *ue = &cfs_rq->avg.util_est;
+	const long long args[] = { cpu_of(rq_of(cfs_rq)), ue->enqueued, ue->ewma,
+				   cfs_rq->avg.util_avg };
+
+	record("sched_util_est_cfs", ARRAY_SIZE(args), args, NULL, NULL);
+}
+
+static void probe_util_est_se(void *data, struct sched_entity *se)
+{
+	const struct util_est *ue = &se->avg.util_est;
+	struct task_struct *p;
+
+	if (!entity_is_task(se))
+		return;
+	p = task_of(se);
+	{
+		const long long args[] = { task_cpu(p), p->pid, ue->enqueued, ue->ewma,
+					   se->avg.util_avg };
+
+		record("sched_util_est_se", ARRAY_SIZE(args), args, p, NULL);
+	}
+}
+
+int kshim_sched_trace_attach_pelt(void)
+{
+	return register_trace_pelt_cfs_tp(probe_pelt_cfs, NULL) ?:
+	       register_trace_pelt_se_tp(probe_pelt_se, NULL) ?:
+	       register_trace_pelt_rt_tp(probe_pelt_rt, NULL) ?:
+	       register_trace_pelt_dl_tp(probe_pelt_dl, NULL) ?:
+	       register_trace_pelt_thermal_tp(probe_pelt_thermal, NULL) ?:
+	       register_trace_pelt_irq_tp(probe_pelt_irq, NULL) ?:
+	       register_trace_sched_util_est_cfs_tp(probe_util_est_cfs, NULL) ?:
+	       register_trace_sched_util_est_se_tp(probe_util_est_se, NULL);
 }

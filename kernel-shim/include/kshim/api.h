@@ -27,13 +27,15 @@ void shim_warn(const char *file, int line, void *caller, const char *text);
 void shim_fatal(const char *what) __attribute__((noreturn));
 
 /* A tracepoint hit: the CPU it fired on, the simulated time (ns), and its
- * arguments as plain numbers (TP_PROTO order; tasks as pid and prio). */
+ * arguments as plain numbers (TP_PROTO order; tasks as pid and prio), with
+ * the comm of up to two tasks it names (sched_switch: prev, next). */
 struct kshim_trace_event {
 	const char *name;
 	int cpu;
 	unsigned long long time_ns;
 	int nr_args;
 	long long args[6];
+	char comm[2][16];
 };
 void shim_trace(const struct kshim_trace_event *event);
 

@@ -26,6 +26,9 @@ void kshim_sched_boot_done(void);	/* init leaves the CPU to the workload */
 /* Attaches the harness's probes to the scheduler's and cpufreq's
  * tracepoints (sched/glue/trace_probes.c); events reach shim_trace(). */
 int kshim_sched_trace_attach(void);
+/* The PELT and util_est tracepoints too (they fire at every load update,
+ * so only when a trace is written). */
+int kshim_sched_trace_attach_pelt(void);
 
 /* --- time: the clock every CPU reads (sched_clock(), ktime_get()) ------- */
 unsigned long long kshim_now(void);
@@ -53,6 +56,8 @@ int kshim_task_set_uclamp(int pid, int util_min, int util_max);
 int kshim_task_wake(int pid, int waker_cpu);
 /* The task, current on its CPU, blocks: TASK_INTERRUPTIBLE, schedule(). */
 int kshim_task_sleep(int pid);
+/* The task, current on its CPU, calls sched_yield(): yield(). */
+int kshim_task_yield(int pid);
 /* The task, current on its CPU, exits: do_task_dead(). */
 int kshim_task_exit(int pid);
 
@@ -86,6 +91,8 @@ int kshim_task_info(int pid, struct kshim_task_info *out);
 int kshim_task_set_util(int pid, unsigned long util);
 
 /* --- CPUs -------------------------------------------------------------- */
+/* TICK_NSEC: the period of the timer interrupt (CONFIG_HZ). */
+unsigned long long kshim_tick_nsec(void);
 /* The timer interrupt on cpu: scheduler_tick(), then the softirqs it
  * raised (SCHED_SOFTIRQ: fair.c's run_rebalance_domains()), then the
  * return to the interrupted task (schedule() if it must reschedule). */
@@ -93,6 +100,9 @@ void kshim_cpu_tick(int cpu);
 /* An hrtimer interrupt on cpu between ticks: the expired hrtimers, then the
  * return to the interrupted task. */
 void kshim_cpu_timers(int cpu);
+/* The idle task on cpu enters (1) or leaves (0) the idle state: what
+ * do_idle() reports through trace_cpu_idle(). */
+void kshim_cpu_idle(int cpu, int entering);
 /* The earliest hrtimer expiry queued on cpu (ns), 0 if none. */
 unsigned long long kshim_next_hrtimer(int cpu);
 /* Runs every CPU's pending IPIs, softirqs, stopper work and reschedules
@@ -152,9 +162,14 @@ const char *kshim_sched_feat_name(int index);
 /* --- frequency --------------------------------------------------------- */
 /* policy->cur of the policy the CPU belongs to (kHz), 0 if none. */
 unsigned int kshim_cpufreq_cur(int cpu);
+/* cpuinfo.max_freq of the CPU's policy (kHz), 0 if none. */
+unsigned int kshim_cpufreq_max(int cpu);
 /* How many frequency requests reached the driver's fast switch. */
 unsigned long long kshim_cpufreq_fast_switches(int cpu);
 const char *kshim_cpufreq_governor(int cpu);
+/* cpuinfo.transition_latency of the CPU's policy (ns): how long the
+ * hardware takes to reach a requested frequency. 0 if none. */
+unsigned long long kshim_cpufreq_transition_latency(int cpu);
 
 #ifdef __cplusplus
 }

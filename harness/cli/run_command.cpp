@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// sched-harness run [--board B] [--workload W] [--duration T] [--json] [--trace FILE] [kernel options]
+// sched-harness workloads
+#include "harness/cli/cli.h"
+
+#include "dts/platform.h"
+#include "harness/report/ftrace.h"
+#include "harness/report/run_report.h"
+#include "harness/sim/simulator.h"
+#include "harness/workload/workload.h"
+#include "kernel-shim/kernel.h"
+
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <fmt/format.h>
+#include <ostream>
+
+namespace po = boost::program_options;
+
+namespace sh::cli {
+
+namespace {
+
+constexpr const char *default_board = "odroid-xu3";
+constexpr const char *default_workload = "periodic:count=24,period=16ms,duty=10%";
+constexpr std::int64_t default_duration_ns = 10'000'000'000;
+
+// "10s", "500ms"; a plain number is seconds, as rt-app's global duration.
+std::int64_t duration_option(const std::string &text)
+{
+	std::int64_t plain = 0;
+	auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), plain);
+	if (ec == std::errc() && ptr == text.data() + text.size()) {
+		if (plain <= 0)
+			throw UsageError{fmt::format("--duration {}: must be positive", text)};
+		return plain * 1'000'000'000;
+	}
+	try {
+		return workload::parse_duration(text, "--duration");
+	} catch (const workload::Error &e) {
+		throw UsageError{e.what()};
+	}
+}
+
+// "1=20000": idle power of frequency domain 1, µW per CPU.
+void idle_power_option(const std::string &text, std::size_t domains, std::vector<std::uint64_t> &out)
+{
+	const auto eq = text.find('=');
+	std::size_t domain = 0;
+	std::uint64_t uw = 0;
+	const bool ok = eq != std::string::npos &&
+			std::from_chars(text.data(), text.data() + eq, domain).ptr == text.data() + eq &&
+			std::from_chars(text.data() + eq + 1, text.data() + text.size(), uw).ptr ==
+				text.data() + text.size() &&
+			eq + 1 < text.size();
+	if (!ok)
+		throw UsageError{fmt::format("--idle-power {}: expected DOMAIN=MICROWATTS (e.g. 0=5000)", text)};
+	if (domain >= domains)
+		throw UsageError{fmt::format("--idle-power {}: the board has frequency domains 0-{}", text,
+					     domains ? domains - 1 : 0)};
+	out.resize(domains, 0);
+	out[domain] = uw;
+}
+
+} // namespace
+
+int run_command(const Context &ctx, const std::vector<std::string> &args)
+{
+	po::options_description options("run options");
+	options.add_options()
+		("help,h", "show this help")
+		("board", po::value<std::string>()->default_value(default_board),
+		 "a board name from 'platform list', or a .dts/.dtb path")
+		("overlay", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
+		 "device-tree overlay applied to the board; repeatable")
+		("workload", po::value<std::string>()->default_value(default_workload),
+		 "a built-in NAME:key=value,... (see 'sched-harness workloads') or an rt-app .json file")
+		("duration", po::value<std::string>()->value_name("T"),
+		 "simulated time (10s, 500ms; a plain number is seconds); default: the rt-app file's "
+		 "global duration, else 10s. Finite workloads stop when every task has ended")
+		("idle-power", po::value<std::vector<std::string>>()->value_name("DOMAIN=UW")->composing(),
+		 "power of an idle CPU of frequency domain DOMAIN (as numbered in the report), in µW; "
+		 "default 0; repeatable")
+		("json", po::bool_switch(), "print every metric as JSON")
+		("trace", po::value<std::string>()->value_name("FILE"),
+		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
+		 "cpu_frequency, cpu_idle, sched_overutilized, PELT) to FILE in ftrace's text format");
+	options.add(kernel_boot_options());
+	po::options_description hidden;
+	po::positional_options_description positional;
+	auto parsed = parse_subcommand(ctx, args, options, hidden, positional,
+				       "usage: sched-harness run [--board B] [--workload W] [--duration T] [--json] "
+				       "[--trace FILE]\n"
+				       "              [--cmdline ARGS] [--sysctl NAME=VALUE]... [--feature NAME=on|off]... "
+				       "[--seed N]\n\n"
+				       "Runs a workload on the board through the kernel's scheduler and prints energy,\n"
+				       "completion time or throughput, latencies, OPP residency, migrations and the\n"
+				       "behaviour fingerprint. Default: 24 periodic tasks (16 ms, 10%) on the Odroid-XU3\n"
+				       "for 10 simulated seconds.\n");
+	if (!parsed)
+		return exit_ok;
+	const auto &vm = *parsed;
+
+	// Everything about the input is checked before the kernel boots.
+	std::optional<std::int64_t> duration;
+	if (vm.count("duration"))
+		duration = duration_option(vm["duration"].as<std::string>());
+	const auto workload = workload::make_workload(vm["workload"].as<std::string>());
+
+	const auto board = vm["board"].as<std::string>();
+	dts::LoadOptions load;
+	load.kernel_tree = ctx.kernel_tree;
+	if (vm.count("overlay"))
+		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
+			load.overlays.emplace_back(o);
+	const auto platform = dts::load_platform(dts::resolve_board(board, ctx.kernel_tree), load);
+
+	sim::Options sim_options;
+	sim_options.duration_ns = duration.value_or(workload.duration_ns.value_or(default_duration_ns));
+	if (vm.count("idle-power"))
+		for (const auto &p : vm["idle-power"].as<std::vector<std::string>>())
+			idle_power_option(p, platform.frequency_domains.size(), sim_options.idle_power_uw);
+	std::optional<report::FtraceWriter> trace;
+	if (vm.count("trace")) {
+		trace.emplace(vm["trace"].as<std::string>(), static_cast<unsigned>(platform.cpus.size()));
+		sim_options.pelt_events = true;
+	}
+
+	const auto boot = boot_options(vm);
+	const auto kernel = kshim::boot(platform, boot);
+	if (!kernel.scheduler)
+		throw UsageError{fmt::format("run needs the scheduler compiled in; the tree {} ({}) only has PELT, "
+					     "the energy model and arch_topology so far",
+					     ctx.kernel_tree.string(), kshim::build_info().version)};
+	auto result = sim::simulate(platform, kernel, workload, sim_options, trace ? &*trace : nullptr);
+	if (trace)
+		trace->close();
+	result.board = board;
+	result.board_model = platform.model;
+	result.kernel = kshim::build_info().version;
+	result.seed = boot.seed;
+	if (ctx.verbose)
+		for (const auto &line : kshim::kernel_log())
+			ctx.err << "kernel: " << line.text << "\n";
+	ctx.out << (vm["json"].as<bool>() ? report::run_json(result) : report::run_text(result));
+	return kernel_warnings_status(ctx);
+}
+
+int workloads_command(const Context &ctx, const std::vector<std::string> &args)
+{
+	po::options_description options("workloads options");
+	options.add_options()("help,h", "show this help");
+	po::options_description hidden;
+	po::positional_options_description positional;
+	if (!parse_subcommand(ctx, args, options, hidden, positional,
+			      "usage: sched-harness workloads\n\nLists the built-in workloads and their parameters.\n"))
+		return exit_ok;
+	std::string text = "Built-in workloads (--workload NAME:key=value,...; durations as 16ms, 500us, 2s):\n";
+	for (const auto &gen : workload::generators()) {
+		text += fmt::format("\n  {}\n", gen.name);
+		text += fmt::format("    {}\n", gen.summary);
+		for (const auto &p : gen.parameters)
+			text += fmt::format("    {:<14} {:<8} {}\n", p.name, p.default_value, p.help);
+	}
+	text += "\nOr an rt-app JSON file: --workload path/to/file.json (rt-app's grammar: global, tasks,\n"
+		"phases, run, runtime, sleep, timer, suspend/resume, lock/unlock, wait/signal/broad/sync,\n"
+		"barrier, yield; SCHED_OTHER tasks only for now).\n";
+	ctx.out << text;
+	return exit_ok;
+}
+
+} // namespace sh::cli

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// A trace file in ftrace's text format (what `cat /sys/kernel/tracing/trace`
+// prints), with each event's fields laid out as its TP_printk() does, so
+// that tools reading ftrace text (trace-cmd report's layout, LISA, trappy,
+// Perfetto's text importer) read it. The PELT tracepoints have no format in
+// the kernel; their lines follow LISA's sched_tp module.
+#pragma once
+
+#include "harness/sim/simulator.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace sh::report {
+
+class FtraceWriter : public sim::EventSink {
+public:
+	// Opens (truncates) `path` and writes the header. Throws
+	// std::runtime_error naming the file if it cannot be written.
+	FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus);
+
+	void event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid) override;
+
+	// Flushes and closes; throws if the data could not be written.
+	void close();
+
+private:
+	struct Closer {
+		void operator()(std::FILE *f) const { std::fclose(f); }
+	};
+	std::unique_ptr<std::FILE, Closer> file_;
+	std::filesystem::path path_;
+};
+
+} // namespace sh::report

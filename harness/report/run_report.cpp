@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/report/run_report.h"
+
+#include <fmt/format.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+namespace sh::report {
+
+namespace {
+
+std::string cpus_text(const std::vector<unsigned> &cpus)
+{
+	std::string s;
+	for (std::size_t i = 0; i < cpus.size();) {
+		std::size_t j = i;
+		while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		s += (s.empty() ? "" : ",") +
+		     (j == i ? fmt::format("{}", cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]));
+		i = j + 1;
+	}
+	return s.empty() ? "-" : s;
+}
+
+std::string seconds(std::int64_t ns) { return fmt::format("{:.3f} s", static_cast<double>(ns) / 1e9); }
+std::string ms(std::int64_t ns) { return fmt::format("{:.3f}", static_cast<double>(ns) / 1e6); }
+std::string us(std::int64_t ns) { return fmt::format("{:.1f}", static_cast<double>(ns) / 1e3); }
+std::string mhz(unsigned khz) { return fmt::format("{} MHz", khz / 1000); }
+
+double percent(std::int64_t part, std::int64_t whole)
+{
+	return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+std::string energy_unit(const sim::Result &r) { return r.power_in_microwatts ? "J" : "(abstract EM units)"; }
+
+} // namespace
+
+std::string run_text(const sim::Result &r)
+{
+	std::string s;
+	s += fmt::format("sched-harness run: {}{} on Linux {}'s scheduler\n", r.board,
+			 r.board_model.empty() ? "" : fmt::format(" ({})", r.board_model), r.kernel);
+	s += fmt::format("Workload:   {}\n", r.workload);
+	s += fmt::format("            run amounts are work on CPU{} (capacity {}) at its highest OPP\n",
+			 r.calibration_cpu, r.calibration_capacity);
+	s += fmt::format("Simulated:  {}", seconds(r.simulated_ns));
+	if (r.completion_ns)
+		s += fmt::format(" — every task ended: completion time {}\n", seconds(*r.completion_ns));
+	else if (r.finite)
+		s += fmt::format(" — the duration ran out before every task ended (not completed)\n");
+	else
+		s += fmt::format(" (the workload runs until the duration ends)\n");
+	s += fmt::format("EAS:        {}\n", r.eas ? "on" : fmt::format("off — {}", r.eas_reason));
+	s += fmt::format("Tick:       {} Hz on every CPU, idle ones too (no NO_HZ in this build: the kernel's "
+			 "idle load balancing runs from idle CPUs' own ticks)\n",
+			 r.tick_ns ? 1'000'000'000ULL / r.tick_ns : 0);
+	s += fmt::format("Seed:       {}\n", r.seed);
+
+	s += fmt::format("\nEnergy (power of the OPP in use, from the kernel's energy model, x busy time; "
+			 "idle power as stated):\n");
+	s += fmt::format("  {:<8} {:>12} {:>10} {:>12} {:>9}  {}\n", "CPUs", "energy", "idle power", "freq changes",
+			 "latency", "OPP residency: time (busy CPU-time)");
+	for (const auto &d : r.domains) {
+		std::string res;
+		for (const auto &o : d.residency) {
+			if (!o.ns)
+				continue;
+			res += fmt::format("{}{} {:.1f}% ({:.1f}%)", res.empty() ? "" : ", ", mhz(o.khz),
+					   percent(o.ns, r.simulated_ns), percent(o.busy_ns, r.simulated_ns));
+		}
+		s += fmt::format("  {:<8} {:>10.4f} {} {:>7} uW {:>12} {:>6} us  {}\n", cpus_text(d.cpus), d.energy_j,
+				 r.power_in_microwatts ? "J" : "?", d.idle_power_uw, d.frequency_changes,
+				 d.transition_latency_ns / 1000, d.has_energy_model ? res : res + " (no energy model)");
+	}
+	s += fmt::format("  {:<8} {:>10.4f} {}{}\n", "total", r.energy_j, energy_unit(r),
+			 r.energy_complete ? "" : "  (some CPUs have no energy model: their energy is not counted)");
+	s += "  busy:   ";
+	for (const auto &c : r.cpus)
+		s += fmt::format(" cpu{} {:.1f}%", c.id, percent(c.busy_ns, r.simulated_ns));
+	s += "\n";
+
+	s += fmt::format("\nScheduler:\n");
+	s += fmt::format("  wake-ups {}: EAS (find_energy_efficient_cpu() chose) {}, other {}, pinned {}\n",
+			 r.wakeups, r.eas_wakeups, r.non_eas_wakeups, r.pinned_wakeups);
+	s += fmt::format("  overutilized {:.1f}% of the time, {} context switches, {} migrations, {} ticks\n",
+			 percent(r.overutilized_ns, r.simulated_ns), r.context_switches, r.migrations, r.ticks);
+	const auto &l = r.wakeup_latency_ns;
+	s += fmt::format("  wake-up latency (us, {} wake-ups): min {} p50 {} p90 {} p99 {} p99.9 {} max {}\n", l.count,
+			 us(l.min), us(l.p50), us(l.p90), us(l.p99), us(l.p999), us(l.max));
+	s += fmt::format("  throughput: {:.3f} x CPU{} at its highest OPP (work done per second)\n", r.throughput,
+			 r.calibration_cpu);
+
+	constexpr std::size_t max_rows = 32;
+	s += fmt::format("\nTasks ({}{}):\n", r.tasks.size(),
+			 r.tasks.size() > max_rows ? fmt::format(", the first {}; --json has all", max_rows) : "");
+	s += fmt::format("  {:<16} {:>10} {:>9} {:>24} {:>17} {:>6} {:>5}  {:<8} {}\n", "task", "cpu ms", "wait ms",
+			 "latency us p50/p99/max", "slack ms min/mean", "missed", "migr", "CPUs", "end");
+	for (std::size_t i = 0; i < r.tasks.size() && i < max_rows; i++) {
+		const auto &t = r.tasks[i];
+		const auto &w = t.wakeup_latency_ns;
+		s += fmt::format("  {:<16} {:>10} {:>9} {:>24} {:>17} {:>6} {:>5}  {:<8} {}\n", t.name, ms(t.cpu_time_ns),
+				 ms(t.runnable_wait_ns),
+				 w.count ? fmt::format("{}/{}/{}", us(w.p50), us(w.p99), us(w.max)) : "-",
+				 t.periods ? fmt::format("{}/{}", ms(t.slack_min_ns), ms(t.slack_mean_ns)) : "-",
+				 t.periods ? fmt::format("{}", t.missed_periods) : "-", t.migrations,
+				 cpus_text(t.cpus_used),
+				 t.exit_ns ? fmt::format("exited at {}", seconds(*t.exit_ns)) : t.state);
+	}
+	s += fmt::format("\nFingerprint: {:016x} ({} placements, switches, migrations and frequency changes)\n",
+			 r.fingerprint, r.fingerprint_events);
+	if (r.kernel_warnings)
+		s += fmt::format("Kernel WARNINGs: {} (see stderr)\n", r.kernel_warnings);
+	return s;
+}
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void key(Writer &w, std::string_view k) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); }
+void str(Writer &w, std::string_view v) { w.String(v.data(), static_cast<rapidjson::SizeType>(v.size())); }
+
+void distribution(Writer &w, const sim::Distribution &d)
+{
+	w.StartObject();
+	key(w, "count");
+	w.Uint64(d.count);
+	for (auto [name, v] : {std::pair{"min", d.min}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99},
+			       {"p99_9", d.p999}, {"max", d.max}}) {
+		key(w, name);
+		w.Int64(v);
+	}
+	w.EndObject();
+}
+
+void cpu_array(Writer &w, const std::vector<unsigned> &cpus)
+{
+	w.StartArray();
+	for (unsigned c : cpus)
+		w.Uint(c);
+	w.EndArray();
+}
+
+} // namespace
+
+std::string run_json(const sim::Result &r)
+{
+	rapidjson::StringBuffer buf;
+	Writer w(buf);
+	w.StartObject();
+	key(w, "board");
+	str(w, r.board);
+	key(w, "board_model");
+	str(w, r.board_model);
+	key(w, "kernel");
+	str(w, r.kernel);
+	key(w, "workload");
+	str(w, r.workload);
+	key(w, "seed");
+	w.Uint64(r.seed);
+	key(w, "calibration_cpu");
+	w.Uint(r.calibration_cpu);
+	key(w, "calibration_capacity");
+	w.Uint64(r.calibration_capacity);
+	key(w, "duration_ns");
+	w.Int64(r.duration_ns);
+	key(w, "simulated_ns");
+	w.Int64(r.simulated_ns);
+	key(w, "finite");
+	w.Bool(r.finite);
+	key(w, "completion_ns");
+	if (r.completion_ns)
+		w.Int64(*r.completion_ns);
+	else
+		w.Null();
+	key(w, "eas");
+	w.Bool(r.eas);
+	key(w, "eas_reason");
+	str(w, r.eas_reason);
+	key(w, "tick_ns");
+	w.Uint64(r.tick_ns);
+	key(w, "idle_tick");
+	w.Bool(true);
+	key(w, "energy_unit");
+	str(w, r.power_in_microwatts ? "J" : "abstract");
+	key(w, "energy_complete");
+	w.Bool(r.energy_complete);
+	key(w, "energy_j");
+	w.Double(r.energy_j);
+	key(w, "domains");
+	w.StartArray();
+	for (const auto &d : r.domains) {
+		w.StartObject();
+		key(w, "cpus");
+		cpu_array(w, d.cpus);
+		key(w, "energy_model");
+		w.Bool(d.has_energy_model);
+		key(w, "energy_j");
+		w.Double(d.energy_j);
+		key(w, "idle_power_uw");
+		w.Uint64(d.idle_power_uw);
+		key(w, "frequency_changes");
+		w.Uint64(d.frequency_changes);
+		key(w, "transition_latency_ns");
+		w.Uint(d.transition_latency_ns);
+		key(w, "opp_residency");
+		w.StartArray();
+		for (const auto &o : d.residency) {
+			w.StartObject();
+			key(w, "khz");
+			w.Uint(o.khz);
+			key(w, "ns");
+			w.Int64(o.ns);
+			key(w, "busy_ns");
+			w.Int64(o.busy_ns);
+			w.EndObject();
+		}
+		w.EndArray();
+		w.EndObject();
+	}
+	w.EndArray();
+	key(w, "cpus");
+	w.StartArray();
+	for (const auto &c : r.cpus) {
+		w.StartObject();
+		key(w, "cpu");
+		w.Uint(c.id);
+		key(w, "busy_ns");
+		w.Int64(c.busy_ns);
+		key(w, "energy_j");
+		w.Double(c.energy_j);
+		w.EndObject();
+	}
+	w.EndArray();
+	key(w, "wakeups");
+	w.Uint64(r.wakeups);
+	key(w, "eas_wakeups");
+	w.Uint64(r.eas_wakeups);
+	key(w, "non_eas_wakeups");
+	w.Uint64(r.non_eas_wakeups);
+	key(w, "pinned_wakeups");
+	w.Uint64(r.pinned_wakeups);
+	key(w, "overutilized_ns");
+	w.Int64(r.overutilized_ns);
+	key(w, "context_switches");
+	w.Uint64(r.context_switches);
+	key(w, "migrations");
+	w.Uint64(r.migrations);
+	key(w, "ticks");
+	w.Uint64(r.ticks);
+	key(w, "throughput");
+	w.Double(r.throughput);
+	key(w, "wakeup_latency_ns");
+	distribution(w, r.wakeup_latency_ns);
+	key(w, "tasks");
+	w.StartArray();
+	for (const auto &t : r.tasks) {
+		w.StartObject();
+		key(w, "name");
+		str(w, t.name);
+		key(w, "pid");
+		w.Int(t.pid);
+		key(w, "cpu_time_ns");
+		w.Int64(t.cpu_time_ns);
+		key(w, "work_done");
+		w.Int64(t.work_done);
+		key(w, "runnable_wait_ns");
+		w.Int64(t.runnable_wait_ns);
+		key(w, "wakeup_latency_ns");
+		distribution(w, t.wakeup_latency_ns);
+		key(w, "periods");
+		w.Uint64(t.periods);
+		key(w, "missed_periods");
+		w.Uint64(t.missed_periods);
+		key(w, "slack_min_ns");
+		w.Int64(t.slack_min_ns);
+		key(w, "slack_mean_ns");
+		w.Int64(t.slack_mean_ns);
+		key(w, "migrations");
+		w.Uint64(t.migrations);
+		key(w, "cpus_used");
+		cpu_array(w, t.cpus_used);
+		key(w, "state");
+		str(w, t.state);
+		key(w, "exit_ns");
+		if (t.exit_ns)
+			w.Int64(*t.exit_ns);
+		else
+			w.Null();
+		w.EndObject();
+	}
+	w.EndArray();
+	key(w, "fingerprint");
+	str(w, fmt::format("{:016x}", r.fingerprint));
+	key(w, "fingerprint_events");
+	w.Uint64(r.fingerprint_events);
+	key(w, "kernel_warnings");
+	w.Uint64(r.kernel_warnings);
+	w.EndObject();
+	return std::string(buf.GetString(), buf.GetSize()) + "\n";
+}
+
+} // namespace sh::report

@@ -1,0 +1,939 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The event loop. Time advances from one event to the next: a task's work
+// running out, a workload timer, the tick, a kernel hrtimer, a frequency
+// transition completing. Between two events every CPU runs its current task
+// at a constant speed, so work, busy time and energy are exact integer sums.
+// Every kernel entry is followed by kshim_settle() (IPIs, softirqs,
+// reschedules), and the kernel's tracepoints tell the simulator what it
+// decided: sched_switch says which task each CPU runs, cpu_frequency which
+// OPP schedutil asked for, sched_overutilized when the root domain tips.
+#include "harness/sim/simulator.h"
+
+#include <kshim/api.h>
+#include <kshim/sched.h>
+
+#include <algorithm>
+#include <deque>
+#include <fmt/format.h>
+#include <map>
+#include <queue>
+#include <unordered_map>
+
+namespace sh::sim {
+
+namespace {
+
+// Work x f_max and power x time overflow 64 bits on long runs.
+__extension__ typedef unsigned __int128 u128;
+
+using workload::Event;
+using workload::EventKind;
+
+constexpr long long task_report_max = 0x100;	// sched_switch prev_state: preempted
+
+// FNV-1a, 64 bit: a stable hash whose value does not depend on the
+// standard library (std::hash may differ between builds).
+class Fingerprint {
+public:
+	void add(std::int64_t v)
+	{
+		for (int i = 0; i < 8; i++) {
+			hash_ ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xff;
+			hash_ *= 0x100000001b3ULL;
+		}
+	}
+	std::uint64_t value() const { return hash_; }
+
+private:
+	std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+struct Thread {
+	std::string comm;
+	const workload::Task *task = nullptr;
+	int pid = 0;
+	std::size_t phase = 0, event = 0;
+	long phase_iter = 0, loop_iter = 0;
+	enum class State { ready, computing, sleeping, exited } state = State::ready;
+	bool delay_done = false;
+	bool at_end = false;		// past its last event: exits when it next runs
+	std::int64_t work_left = 0;		// run: capacity-ns
+	std::optional<std::int64_t> runtime_end;	// runtime: wall-clock end
+	int armed_cpu = 0;			// where its wake-up timer was armed
+	std::string blocked_on;
+	std::map<std::string, std::pair<bool, std::int64_t>> own_timers;	// "unique*"
+
+	// metrics
+	std::int64_t cpu_time = 0, runnable_wait = 0, work_done = 0;
+	std::int64_t runnable_since = -1, woken_at = -1;
+	std::vector<std::int64_t> latencies;
+	std::size_t periods = 0, missed = 0;
+	std::int64_t slack_min = 0, slack_sum = 0;
+	std::size_t migrations = 0;
+	std::uint64_t cpus_used = 0;
+	std::optional<std::int64_t> exit_time;
+};
+
+bool advance_pc(Thread &th);
+void start_pc(Thread &th);
+
+enum class Timed { frequency, wake };
+
+struct TimedEvent {
+	std::int64_t time;
+	std::uint64_t seq;
+	Timed kind;
+	int index;		// CPU (frequency) or thread (wake)
+	unsigned khz;
+	bool operator>(const TimedEvent &o) const { return time != o.time ? time > o.time : seq > o.seq; }
+};
+
+struct Cpu {
+	unsigned long capacity = 1024;
+	unsigned max_khz = 0;
+	unsigned hw_khz = 0;		// the frequency the hardware runs at now
+	std::int64_t latency_ns = 0;
+	int curr = 0;			// pid the kernel switched to (0: idle)
+	std::string curr_comm;
+	bool idle_reported = false;
+	int domain = -1;
+	std::vector<std::pair<unsigned, std::uint64_t>> power_uw;	// EM: kHz -> power
+	std::uint64_t power_now = 0;
+	std::uint64_t idle_power = 0;
+	std::int64_t busy_ns = 0;
+	u128 energy = 0;	// power unit x ns
+	std::map<unsigned, std::int64_t> busy_at;	// kHz -> busy ns
+};
+
+struct Domain {
+	std::vector<unsigned> cpus;
+	std::map<unsigned, std::int64_t> residency;
+	std::size_t changes = 0;
+	bool has_em = false;
+};
+
+class Simulator {
+public:
+	Simulator(const dts::Platform &platform, const kshim::Kernel &kernel, const workload::Workload &workload,
+		  const Options &options, EventSink *sink)
+		: platform_(platform), kernel_(kernel), workload_(workload), options_(options), sink_(sink)
+	{
+	}
+
+	Result run();
+
+private:
+	const dts::Platform &platform_;
+	const kshim::Kernel &kernel_;
+	const workload::Workload &workload_;
+	const Options &options_;
+	EventSink *sink_;
+
+	std::int64_t start_ = 0, now_ = 0, end_ = 0;
+	std::int64_t tick_ns_ = 0, next_tick_ = 0;
+	std::vector<Cpu> cpus_;
+	std::vector<Domain> domains_;
+	std::vector<Thread> threads_;
+	std::unordered_map<int, std::size_t> by_pid_;
+	std::priority_queue<TimedEvent, std::vector<TimedEvent>, std::greater<>> queue_;
+	std::uint64_t seq_ = 0;
+	unsigned long calibration_capacity_ = 0;
+	bool overutilized_ = false;
+	std::size_t live_threads_ = 0;
+	bool eas_enabled_ = false;
+
+	// rt-app resources
+	std::map<std::string, std::pair<bool, std::int64_t>> shared_timers_;
+	// suspend/wait waiters, each with the mutex it takes back when woken
+	std::map<std::string, std::deque<std::pair<std::size_t, std::string>>> conditions_;
+	struct Mutex {
+		int owner = -1;
+		std::deque<std::size_t> waiters;
+	};
+	std::map<std::string, Mutex> mutexes_;
+	struct Barrier {
+		std::size_t users = 0;
+		std::vector<std::size_t> waiting;
+	};
+	std::map<std::string, Barrier> barriers_;
+	struct Channel {
+		std::int64_t messages = 0;
+		std::optional<std::size_t> receiver;
+	};
+	std::map<std::string, Channel> channels_;
+
+	Result result_;
+	Fingerprint fingerprint_;
+
+	void setup();
+	void fork_threads();
+	void on_event(const kshim_trace_event &ev);
+	void advance_to(std::int64_t t);
+	std::int64_t next_event_time();
+	void settle_and_dispatch();
+	void dispatch();
+	void step(Thread &th, int cpu);
+	void next_event(Thread &th);
+	void block(Thread &th, int cpu, std::string why);
+	void wake(std::size_t index, int waker_cpu);
+	void finish(Thread &th);
+	void push(Timed kind, std::int64_t time, int index, unsigned khz = 0)
+	{
+		queue_.push({time, seq_++, kind, index, khz});
+	}
+	Thread *thread_of(int pid)
+	{
+		auto it = by_pid_.find(pid);
+		return it == by_pid_.end() ? nullptr : &threads_[it->second];
+	}
+	void release_mutex(const std::string &name, int cpu);
+	void acquire_for_waiter(const std::string &mutex, std::size_t waiter, int cpu);
+	Result collect();
+};
+
+void Simulator::setup()
+{
+	const auto n = kernel_.cpus.size();
+	cpus_.resize(n);
+	for (std::size_t c = 0; c < n; c++) {
+		auto &cpu = cpus_[c];
+		const int id = static_cast<int>(c);
+		cpu.capacity = kernel_.cpus[c].capacity;
+		cpu.max_khz = kshim_cpufreq_max(id);
+		cpu.hw_khz = kshim_cpufreq_cur(id);
+		cpu.latency_ns = static_cast<std::int64_t>(kshim_cpufreq_transition_latency(id));
+		struct kshim_cpu_info info {};
+		kshim_cpu_info(id, &info);
+		cpu.curr = info.curr_pid;
+	}
+	for (std::size_t d = 0; d < platform_.frequency_domains.size(); d++) {
+		Domain dom;
+		dom.cpus = platform_.frequency_domains[d].cpus;
+		for (unsigned c : dom.cpus) {
+			if (c >= n)
+				continue;
+			cpus_[c].domain = static_cast<int>(d);
+			if (d < options_.idle_power_uw.size())
+				cpus_[c].idle_power = options_.idle_power_uw[d];
+		}
+		domains_.push_back(std::move(dom));
+	}
+	result_.power_in_microwatts = true;
+	for (const auto &pd : kernel_.perf_domains) {
+		if (!pd.microwatts)
+			result_.power_in_microwatts = false;
+		for (unsigned c : pd.cpus) {
+			if (c >= n)
+				continue;
+			for (const auto &s : pd.states)
+				cpus_[c].power_uw.emplace_back(static_cast<unsigned>(s.frequency_khz), s.power);
+			if (cpus_[c].domain >= 0)
+				domains_[cpus_[c].domain].has_em = true;
+		}
+	}
+	for (auto &cpu : cpus_) {
+		if (cpu.power_uw.empty())
+			result_.energy_complete = false;
+	}
+	if (workload_.calibration_cpu >= n)
+		throw workload::Error(fmt::format("{}: calibration CPU{} does not exist on this board ({} CPUs)",
+						  workload_.name, workload_.calibration_cpu, n));
+	calibration_capacity_ = cpus_[workload_.calibration_cpu].capacity;
+	tick_ns_ = static_cast<std::int64_t>(kshim_tick_nsec());
+	eas_enabled_ = kshim_sched_energy_enabled() != 0;
+	overutilized_ = kshim_rd_overutilized(0) != 0;
+}
+
+// The power the CPU draws while busy at its current frequency.
+std::uint64_t power_at(const Cpu &cpu)
+{
+	for (const auto &[khz, uw] : cpu.power_uw)
+		if (khz == cpu.hw_khz)
+			return uw;
+	if (!cpu.power_uw.empty() && cpu.hw_khz)
+		throw kshim::KernelFault(fmt::format("the CPU runs at {} kHz, a frequency its energy model lacks",
+						     cpu.hw_khz));
+	return 0;
+}
+
+void Simulator::fork_threads()
+{
+	const auto n = cpus_.size();
+	for (const auto &task : workload_.tasks) {
+		std::uint64_t mask = 0;
+		for (unsigned c : task.cpus) {
+			if (c >= n)
+				throw workload::Error(fmt::format("{}: task \"{}\": cpus names CPU{}, the board has CPU0-{}",
+								  workload_.name, task.name, c, n - 1));
+			mask |= 1ULL << c;
+		}
+		if (!mask)
+			mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+		for (const auto &phase : task.phases)
+			for (const auto &e : phase.events)
+				if (e.kind == EventKind::barrier)
+					barriers_[e.resource].users += static_cast<std::size_t>(task.instances);
+		for (int i = 0; i < task.instances; i++) {
+			Thread th;
+			th.comm = task.instances > 1 ? fmt::format("{}-{}", task.name, i) : task.name;
+			th.task = &task;
+			threads_.push_back(std::move(th));
+			auto &t = threads_.back();
+			const int pid = kshim_task_fork(t.comm.c_str(), 0, mask);
+			if (pid < 0)
+				throw kshim::KernelFault(fmt::format("fork of {} failed: {}", t.comm, pid));
+			t.pid = pid;
+			t.runnable_since = now_;
+			start_pc(t);
+			by_pid_[pid] = threads_.size() - 1;
+			live_threads_++;
+			if (task.nice && kshim_task_set_nice(pid, task.nice))
+				throw workload::Error(fmt::format("task \"{}\": nice {} refused", task.name, task.nice));
+			if ((task.util_min >= 0 || task.util_max >= 0) &&
+			    kshim_task_set_uclamp(pid, task.util_min, task.util_max))
+				throw workload::Error(fmt::format("task \"{}\": util_min {} / util_max {} refused by "
+								  "sched_setattr()",
+								  task.name, task.util_min, task.util_max));
+			kshim_settle();
+		}
+	}
+	if (threads_.empty())
+		throw workload::Error(fmt::format("{}: no thread to run (every task has instance 0)", workload_.name));
+}
+
+void Simulator::on_event(const kshim_trace_event &ev)
+{
+	const std::string_view name(ev.name);
+	const auto t = static_cast<std::int64_t>(ev.time_ns);
+	auto &cpu = cpus_[static_cast<std::size_t>(ev.cpu)];
+	if (sink_)
+		sink_->event(ev, cpu.curr_comm, cpu.curr);
+
+	if (name == "sched_switch") {
+		const int prev = static_cast<int>(ev.args[0]), next = static_cast<int>(ev.args[3]);
+		result_.fingerprint_events++;
+		fingerprint_.add(1);
+		fingerprint_.add(ev.cpu);
+		fingerprint_.add(t);
+		fingerprint_.add(prev);
+		fingerprint_.add(next);
+		result_.context_switches++;
+		if (auto *th = thread_of(prev); th && (ev.args[2] == 0 || ev.args[2] == task_report_max))
+			th->runnable_since = t;
+		if (auto *th = thread_of(next)) {
+			if (th->runnable_since >= 0)
+				th->runnable_wait += t - th->runnable_since;
+			th->runnable_since = -1;
+			if (th->woken_at >= 0)
+				th->latencies.push_back(t - th->woken_at);
+			th->woken_at = -1;
+			th->cpus_used |= 1ULL << ev.cpu;
+		}
+		cpu.curr = next;
+		cpu.curr_comm = next ? ev.comm[1] : "<idle>";
+	} else if (name == "sched_wakeup" || name == "sched_wakeup_new") {
+		result_.fingerprint_events++;
+		fingerprint_.add(name == "sched_wakeup" ? 2 : 3);
+		fingerprint_.add(t);
+		fingerprint_.add(ev.args[0]);
+		fingerprint_.add(ev.args[2]);
+		if (auto *th = thread_of(static_cast<int>(ev.args[0]))) {
+			th->woken_at = t;
+			th->runnable_since = t;
+		}
+	} else if (name == "sched_migrate_task") {
+		result_.fingerprint_events++;
+		fingerprint_.add(4);
+		fingerprint_.add(t);
+		fingerprint_.add(ev.args[0]);
+		fingerprint_.add(ev.args[2]);
+		fingerprint_.add(ev.args[3]);
+		result_.migrations++;
+		if (auto *th = thread_of(static_cast<int>(ev.args[0])))
+			th->migrations++;
+	} else if (name == "cpu_frequency") {
+		const auto target = static_cast<std::size_t>(ev.args[1]);
+		result_.fingerprint_events++;
+		fingerprint_.add(5);
+		fingerprint_.add(t);
+		fingerprint_.add(ev.args[0]);
+		fingerprint_.add(ev.args[1]);
+		if (target < cpus_.size())
+			push(Timed::frequency, t + cpus_[target].latency_ns, static_cast<int>(target),
+			     static_cast<unsigned>(ev.args[0]));
+	} else if (name == "sched_overutilized") {
+		overutilized_ = ev.args[0] != 0;
+	}
+}
+
+void Simulator::advance_to(std::int64_t t)
+{
+	const std::int64_t dt = t - now_;
+	if (dt > 0) {
+		for (auto &cpu : cpus_) {
+			const bool busy = cpu.curr != 0;
+			if (busy) {
+				cpu.busy_ns += dt;
+				cpu.busy_at[cpu.hw_khz] += dt;
+				cpu.energy += static_cast<u128>(cpu.power_now) * static_cast<std::uint64_t>(dt);
+				if (auto *th = thread_of(cpu.curr)) {
+					th->cpu_time += dt;
+					if (th->state == Thread::State::computing && !th->runtime_end) {
+						// work done = dt x capacity x f / f_max
+						u128 done = static_cast<u128>(dt) * cpu.capacity;
+						if (cpu.max_khz && cpu.hw_khz)
+							done = done * cpu.hw_khz / cpu.max_khz;
+						const auto d = done >= static_cast<u128>(th->work_left)
+								       ? th->work_left
+								       : static_cast<std::int64_t>(done);
+						th->work_left -= d;
+						th->work_done += d;
+					}
+				}
+			} else {
+				cpu.energy += static_cast<u128>(cpu.idle_power) * static_cast<std::uint64_t>(dt);
+			}
+		}
+		for (auto &dom : domains_)
+			if (!dom.cpus.empty() && dom.cpus.front() < cpus_.size())
+				dom.residency[cpus_[dom.cpus.front()].hw_khz] += dt;
+		if (overutilized_)
+			result_.overutilized_ns += dt;
+	}
+	now_ = t;
+	kshim_set_now(static_cast<unsigned long long>(t));
+}
+
+std::int64_t Simulator::next_event_time()
+{
+	std::int64_t t = std::min(end_, next_tick_);
+	if (!queue_.empty())
+		t = std::min(t, queue_.top().time);
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		const auto &cpu = cpus_[c];
+		if (const auto hr = kshim_next_hrtimer(static_cast<int>(c)))
+			t = std::min(t, std::max(now_, static_cast<std::int64_t>(hr)));
+		const auto *th = cpu.curr ? const_cast<Simulator *>(this)->thread_of(cpu.curr) : nullptr;
+		if (!th || th->state != Thread::State::computing)
+			continue;
+		if (th->runtime_end) {
+			t = std::min(t, std::max(now_, *th->runtime_end));
+		} else {
+			// ceil(work x f_max / (capacity x f))
+			u128 num = static_cast<u128>(th->work_left);
+			u128 den = cpu.capacity;
+			if (cpu.max_khz && cpu.hw_khz) {
+				num *= cpu.max_khz;
+				den *= cpu.hw_khz;
+			}
+			if (!den)
+				continue;	// capacity 0: never progresses
+			t = std::min(t, now_ + static_cast<std::int64_t>((num + den - 1) / den));
+		}
+	}
+	return t;
+}
+
+void Simulator::settle_and_dispatch()
+{
+	kshim_settle();
+	dispatch();
+}
+
+// Steps every thread that is current on its CPU and has something to do
+// (its work ran out, it was woken, it was just forked), until none has.
+void Simulator::dispatch()
+{
+	for (;;) {
+		bool stepped = false;
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			auto *th = thread_of(cpus_[c].curr);
+			if (!th)
+				continue;
+			if (th->state == Thread::State::computing &&
+			    (th->runtime_end ? *th->runtime_end <= now_ : th->work_left == 0)) {
+				th->state = Thread::State::ready;
+				th->runtime_end.reset();
+			}
+			if (th->state == Thread::State::ready) {
+				step(*th, static_cast<int>(c));
+				stepped = true;
+			}
+		}
+		if (!stepped)
+			break;
+	}
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		auto &cpu = cpus_[c];
+		const bool idle = cpu.curr == 0;
+		if (idle != cpu.idle_reported) {
+			cpu.idle_reported = idle;
+			kshim_cpu_idle(static_cast<int>(c), idle);
+		}
+	}
+}
+
+// Moves the program counter past the current event; false when the
+// thread has run its last loop.
+bool advance_pc(Thread &th)
+{
+	const auto &phases = th.task->phases;
+	if (++th.event < phases[th.phase].events.size())
+		return true;
+	th.event = 0;
+	const auto &phase = phases[th.phase];
+	if (phase.loop < 0 || ++th.phase_iter < phase.loop)
+		return true;	// this phase again
+	th.phase_iter = 0;
+	for (std::size_t tries = 0; tries <= phases.size(); tries++) {
+		if (++th.phase == phases.size()) {
+			th.phase = 0;
+			if (th.task->loop >= 0 && ++th.loop_iter >= th.task->loop)
+				return false;
+		}
+		if (!phases[th.phase].events.empty() && phases[th.phase].loop != 0)
+			return true;
+	}
+	return false;
+}
+
+// Where a new thread starts: the first phase with something to run.
+void start_pc(Thread &th)
+{
+	const auto &phases = th.task->phases;
+	th.at_end = th.task->loop == 0;
+	for (th.phase = 0; th.phase < phases.size(); th.phase++)
+		if (!phases[th.phase].events.empty() && phases[th.phase].loop != 0)
+			return;
+	th.phase = 0;
+	th.at_end = true;
+}
+
+void Simulator::block(Thread &th, int cpu, std::string why)
+{
+	th.state = Thread::State::sleeping;
+	th.blocked_on = std::move(why);
+	th.armed_cpu = cpu;
+	if (const int ret = kshim_task_sleep(th.pid))
+		throw kshim::KernelFault(fmt::format("{} could not block: {}", th.comm, ret));
+	kshim_settle();
+}
+
+void Simulator::wake(std::size_t index, int waker_cpu)
+{
+	auto &th = threads_[index];
+	if (th.state != Thread::State::sleeping)
+		return;
+	th.state = Thread::State::ready;
+	th.blocked_on.clear();
+	result_.wakeups++;
+	if (!th.task->cpus.empty() && th.task->cpus.size() == 1) {
+		result_.pinned_wakeups++;
+	} else if (eas_enabled_) {
+		// select_task_rq_fair() asks find_energy_efficient_cpu() first; the
+		// same call on the same state, just before, says whether it chose.
+		struct kshim_task_info info {};
+		kshim_task_info(th.pid, &info);
+		if (kshim_feec(th.pid, info.cpu, waker_cpu) >= 0)
+			result_.eas_wakeups++;
+		else
+			result_.non_eas_wakeups++;
+	} else {
+		result_.non_eas_wakeups++;
+	}
+	kshim_task_wake(th.pid, waker_cpu);
+	kshim_settle();
+}
+
+void Simulator::finish(Thread &th)
+{
+	th.state = Thread::State::exited;
+	th.exit_time = now_ - start_;
+	live_threads_--;
+	if (const int ret = kshim_task_exit(th.pid))
+		throw kshim::KernelFault(fmt::format("{} could not exit: {}", th.comm, ret));
+	kshim_settle();
+}
+
+void Simulator::release_mutex(const std::string &name, int cpu)
+{
+	auto &m = mutexes_[name];
+	if (m.waiters.empty()) {
+		m.owner = -1;
+		return;
+	}
+	const auto next = m.waiters.front();
+	m.waiters.pop_front();
+	m.owner = threads_[next].pid;
+	wake(next, cpu);
+}
+
+// A waiter signalled on a condition takes its mutex back before it runs.
+void Simulator::acquire_for_waiter(const std::string &mutex, std::size_t waiter, int cpu)
+{
+	if (mutex.empty()) {
+		wake(waiter, cpu);
+		return;
+	}
+	auto &m = mutexes_[mutex];
+	if (m.owner < 0) {
+		m.owner = threads_[waiter].pid;
+		wake(waiter, cpu);
+	} else {
+		m.waiters.push_back(waiter);
+		threads_[waiter].blocked_on = fmt::format("lock \"{}\"", mutex);
+	}
+}
+
+// Runs the thread's events from its program counter while it stays current
+// on `cpu`: instantaneous ones in order, until one needs the CPU for a
+// while (run, runtime), blocks, or the thread ends.
+void Simulator::step(Thread &th, int cpu)
+{
+	const auto index = by_pid_[th.pid];
+	auto advance = [&] {
+		if (!advance_pc(th))
+			th.at_end = true;
+	};
+	for (int guard = 0; cpus_[static_cast<std::size_t>(cpu)].curr == th.pid && th.state == Thread::State::ready;
+	     guard++) {
+		if (guard > 100000)
+			throw workload::Error(fmt::format("{}: task \"{}\": its events loop forever without taking "
+							  "time (add a run, sleep or timer)",
+							  workload_.name, th.task->name));
+		if (!th.delay_done) {
+			th.delay_done = true;
+			if (th.task->delay_ns > 0) {
+				push(Timed::wake, now_ + th.task->delay_ns, static_cast<int>(index));
+				block(th, cpu, "delay");
+				continue;
+			}
+		}
+		if (th.at_end) {
+			finish(th);
+			break;
+		}
+		const Event &e = th.task->phases[th.phase].events[th.event];
+		switch (e.kind) {
+		case EventKind::run:
+			th.work_left = e.amount * static_cast<std::int64_t>(calibration_capacity_);
+			th.state = Thread::State::computing;
+			advance();
+			break;
+		case EventKind::runtime:
+			th.runtime_end = now_ + e.amount;
+			th.state = Thread::State::computing;
+			advance();
+			break;
+		case EventKind::sleep:
+			advance();
+			push(Timed::wake, now_ + e.amount, static_cast<int>(index));
+			block(th, cpu, "sleep");
+			break;
+		case EventKind::timer: {
+			auto &timer = e.resource.rfind("unique", 0) == 0 ? th.own_timers[e.resource]
+									 : shared_timers_[e.resource];
+			if (!timer.first) {
+				timer.first = true;
+				timer.second = now_;
+			}
+			timer.second += e.amount;
+			const std::int64_t slack = timer.second - now_;
+			th.periods++;
+			th.slack_sum += slack;
+			th.slack_min = th.periods == 1 ? slack : std::min(th.slack_min, slack);
+			advance();
+			if (slack <= 0) {
+				// missed: rt-app does not sleep; a relative timer restarts from now
+				th.missed++;
+				if (!e.absolute)
+					timer.second = now_;
+				break;
+			}
+			push(Timed::wake, timer.second, static_cast<int>(index));
+			block(th, cpu, fmt::format("timer \"{}\"", e.resource));
+			break;
+		}
+		case EventKind::suspend:
+		case EventKind::wait:
+			if (e.kind == EventKind::wait) {
+				if (mutexes_[e.mutex].owner != th.pid)
+					throw workload::Error(fmt::format("{}: task \"{}\": wait on \"{}\" without holding "
+									  "mutex \"{}\"",
+									  workload_.name, th.task->name, e.resource, e.mutex));
+				release_mutex(e.mutex, cpu);
+			}
+			conditions_[e.resource].push_back({index, e.kind == EventKind::wait ? e.mutex : std::string()});
+			advance();
+			block(th, cpu, fmt::format("{} \"{}\"", e.kind == EventKind::wait ? "wait" : "suspend", e.resource));
+			break;
+		case EventKind::resume:
+		case EventKind::signal:
+		case EventKind::broadcast: {
+			advance();
+			auto &waiters = conditions_[e.resource];
+			// rt-app's resume and broad wake every waiter, signal the first
+			std::size_t n = e.kind == EventKind::signal ? std::min<std::size_t>(1, waiters.size()) : waiters.size();
+			while (n--) {
+				auto [w, mutex] = std::move(waiters.front());
+				waiters.pop_front();
+				acquire_for_waiter(mutex, w, cpu);
+			}
+			break;
+		}
+		case EventKind::lock: {
+			auto &m = mutexes_[e.resource];
+			advance();
+			if (m.owner < 0) {
+				m.owner = th.pid;
+			} else {
+				m.waiters.push_back(index);
+				block(th, cpu, fmt::format("lock \"{}\"", e.resource));
+			}
+			break;
+		}
+		case EventKind::unlock:
+			advance();
+			if (mutexes_[e.resource].owner == th.pid)
+				release_mutex(e.resource, cpu);
+			break;
+		case EventKind::barrier: {
+			auto &b = barriers_[e.resource];
+			advance();
+			if (b.waiting.size() + 1 >= b.users) {
+				auto waiting = std::move(b.waiting);
+				b.waiting.clear();
+				for (auto w : waiting)
+					wake(w, cpu);
+			} else {
+				b.waiting.push_back(index);
+				block(th, cpu, fmt::format("barrier \"{}\"", e.resource));
+			}
+			break;
+		}
+		case EventKind::yield:
+			advance();
+			kshim_task_yield(th.pid);
+			kshim_settle();
+			break;
+		case EventKind::send: {
+			advance();
+			auto &ch = channels_[e.resource];
+			ch.messages++;
+			if (ch.receiver) {
+				const auto r = *ch.receiver;
+				ch.receiver.reset();
+				wake(r, cpu);
+			}
+			break;
+		}
+		case EventKind::receive: {
+			auto &ch = channels_[e.resource];
+			if (ch.messages > 0) {
+				ch.messages--;
+				advance();
+			} else {
+				// back to this same event when a message wakes it
+				ch.receiver = index;
+				block(th, cpu, fmt::format("receive \"{}\"", e.resource));
+			}
+			break;
+		}
+		}
+	}
+}
+
+Result Simulator::run()
+{
+	start_ = now_ = static_cast<std::int64_t>(kshim_now());
+	end_ = start_ + options_.duration_ns;
+	setup();
+	if (options_.pelt_events && kshim_sched_trace_attach_pelt())
+		throw kshim::KernelFault("could not attach the PELT tracepoint probes");
+	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
+	for (auto &cpu : cpus_) {
+		cpu.power_now = power_at(cpu);
+		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
+	}
+	next_tick_ = (now_ / tick_ns_ + 1) * tick_ns_;
+
+	fork_threads();
+	dispatch();
+	while (live_threads_ > 0) {
+		const std::int64_t t = next_event_time();
+		advance_to(t);
+		if (now_ >= end_)
+			break;
+		// hardware first: frequency transitions that complete now
+		while (!queue_.empty() && queue_.top().time <= now_ && queue_.top().kind == Timed::frequency) {
+			const auto ev = queue_.top();
+			queue_.pop();
+			auto &cpu = cpus_[static_cast<std::size_t>(ev.index)];
+			if (cpu.hw_khz != ev.khz) {
+				cpu.hw_khz = ev.khz;
+				cpu.power_now = power_at(cpu);
+				if (cpu.domain >= 0 && domains_[cpu.domain].cpus.front() == static_cast<unsigned>(ev.index))
+					domains_[cpu.domain].changes++;
+			}
+		}
+		// work that ran out, then the threads' timers, in the order armed
+		dispatch();
+		while (!queue_.empty() && queue_.top().time <= now_) {
+			const auto ev = queue_.top();
+			queue_.pop();
+			if (ev.kind == Timed::frequency) {
+				queue_.push(ev);	// armed by a kernel entry at this instant
+				break;
+			}
+			auto &th = threads_[static_cast<std::size_t>(ev.index)];
+			wake(static_cast<std::size_t>(ev.index), th.armed_cpu);
+			dispatch();
+		}
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			const auto hr = kshim_next_hrtimer(static_cast<int>(c));
+			if (hr && static_cast<std::int64_t>(hr) <= now_) {
+				kshim_cpu_timers(static_cast<int>(c));
+				settle_and_dispatch();
+			}
+		}
+		if (now_ >= next_tick_) {
+			// CONFIG_HZ_PERIODIC: every CPU takes the tick, idle ones too
+			for (std::size_t c = 0; c < cpus_.size(); c++) {
+				kshim_cpu_tick(static_cast<int>(c));
+				result_.ticks++;
+				kshim_settle();
+			}
+			dispatch();
+			next_tick_ += tick_ns_;
+		}
+	}
+	if (live_threads_ == 0)
+		result_.completion_ns = now_ - start_;
+	kshim::set_trace_sink({});
+	return collect();
+}
+
+Distribution distribution(std::vector<std::int64_t> samples)
+{
+	Distribution d;
+	d.count = samples.size();
+	if (samples.empty())
+		return d;
+	std::sort(samples.begin(), samples.end());
+	// nearest rank
+	auto rank = [&](double p) {
+		auto i = static_cast<std::size_t>(p * static_cast<double>(samples.size()) + 0.999999);
+		return samples[std::min(samples.size(), std::max<std::size_t>(i, 1)) - 1];
+	};
+	d.min = samples.front();
+	d.p50 = rank(0.50);
+	d.p90 = rank(0.90);
+	d.p99 = rank(0.99);
+	d.p999 = rank(0.999);
+	d.max = samples.back();
+	return d;
+}
+
+Result Simulator::collect()
+{
+	Result &r = result_;
+	r.workload = workload_.name;
+	r.duration_ns = options_.duration_ns;
+	r.simulated_ns = now_ - start_;
+	r.calibration_cpu = workload_.calibration_cpu;
+	r.calibration_capacity = calibration_capacity_;
+	r.eas = kernel_.eas;
+	r.eas_reason = kernel_.eas_reason;
+	r.tick_ns = static_cast<unsigned long long>(tick_ns_);
+	r.finite = true;
+	for (const auto &t : workload_.tasks) {
+		bool infinite = t.loop < 0;
+		for (const auto &p : t.phases)
+			infinite |= p.loop < 0 && !p.events.empty();
+		r.finite &= !infinite;
+	}
+	// energy: power (µW) x ns = 1e-15 J
+	constexpr double fj = 1e-15;
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		const auto &cpu = cpus_[c];
+		r.cpus.push_back({static_cast<unsigned>(c), cpu.busy_ns, static_cast<double>(cpu.energy) * fj});
+		r.energy_j += r.cpus.back().energy_j;
+	}
+	for (const auto &dom : domains_) {
+		DomainResult d;
+		d.cpus = dom.cpus;
+		d.has_energy_model = dom.has_em;
+		d.frequency_changes = dom.changes;
+		if (!dom.cpus.empty() && dom.cpus.front() < cpus_.size()) {
+			const auto &first = cpus_[dom.cpus.front()];
+			d.idle_power_uw = first.idle_power;
+			d.transition_latency_ns = static_cast<unsigned>(first.latency_ns);
+		}
+		for (const auto &[khz, ns] : dom.residency) {
+			OppResidency o{khz, ns, 0};
+			for (unsigned c : dom.cpus)
+				if (c < cpus_.size())
+					if (auto it = cpus_[c].busy_at.find(khz); it != cpus_[c].busy_at.end())
+						o.busy_ns += it->second;
+			d.residency.push_back(o);
+		}
+		for (unsigned c : dom.cpus)
+			if (c < cpus_.size())
+				d.energy_j += r.cpus[c].energy_j;
+		r.domains.push_back(std::move(d));
+	}
+	std::vector<std::int64_t> all_latencies;
+	std::int64_t work_done = 0;
+	for (const auto &th : threads_) {
+		TaskResult t;
+		t.name = th.comm;
+		t.pid = th.pid;
+		t.cpu_time_ns = th.cpu_time;
+		t.runnable_wait_ns = th.runnable_wait;
+		t.work_done = th.work_done;
+		all_latencies.insert(all_latencies.end(), th.latencies.begin(), th.latencies.end());
+		work_done += th.work_done;
+		t.wakeup_latency_ns = distribution(th.latencies);
+		t.periods = th.periods;
+		t.missed_periods = th.missed;
+		t.slack_min_ns = th.slack_min;
+		t.slack_mean_ns = th.periods ? th.slack_sum / static_cast<std::int64_t>(th.periods) : 0;
+		t.migrations = th.migrations;
+		for (unsigned c = 0; c < 64; c++)
+			if (th.cpus_used & (1ULL << c))
+				t.cpus_used.push_back(c);
+		t.exit_ns = th.exit_time;
+		switch (th.state) {
+		case Thread::State::exited:
+			t.state = "exited";
+			break;
+		case Thread::State::sleeping:
+			t.state = th.blocked_on.empty() ? "sleeping" : fmt::format("blocked ({})", th.blocked_on);
+			break;
+		default:
+			t.state = "runnable";
+		}
+		r.tasks.push_back(std::move(t));
+	}
+	r.wakeup_latency_ns = distribution(std::move(all_latencies));
+	if (r.simulated_ns > 0 && calibration_capacity_)
+		r.throughput = static_cast<double>(work_done) /
+			       (static_cast<double>(r.simulated_ns) * static_cast<double>(calibration_capacity_));
+	r.fingerprint = fingerprint_.value();
+	r.kernel_warnings = kshim::kernel_warnings().size();
+	return r;
+}
+
+} // namespace
+
+Result simulate(const dts::Platform &platform, const kshim::Kernel &kernel, const workload::Workload &workload,
+		const Options &options, EventSink *sink)
+{
+	if (options.duration_ns <= 0)
+		throw workload::Error("the duration must be positive");
+	Simulator sim(platform, kernel, workload, options, sink);
+	return sim.run();
+}
+
+} // namespace sh::sim

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The simulator: a deterministic discrete-event simulation in which the
+// booted kernel decides (placement, preemption, balancing, frequency) and
+// the simulated board executes (work at capacity x cur_freq / max_freq,
+// timers, frequency transitions, energy). One run per process: the kernel
+// keeps global state.
+#pragma once
+
+#include "dts/platform.h"
+#include "harness/workload/workload.h"
+#include "kernel-shim/kernel.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct kshim_trace_event;
+
+namespace sh::sim {
+
+struct Options {
+	std::int64_t duration_ns = 10'000'000'000;
+	// Idle power per CPU of each frequency domain (µW), index as
+	// Platform::frequency_domains; missing entries are 0.
+	std::vector<std::uint64_t> idle_power_uw;
+	// Attach the PELT/util_est tracepoints (for a trace file).
+	bool pelt_events = false;
+};
+
+// Receives every tracepoint hit with the task then current on its CPU (the
+// TASK-PID column of an ftrace line). Implemented by the trace writer.
+class EventSink {
+public:
+	virtual ~EventSink() = default;
+	virtual void event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid) = 0;
+};
+
+struct Distribution {
+	std::size_t count = 0;
+	std::int64_t min = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
+};
+
+struct TaskResult {
+	std::string name;
+	int pid = 0;
+	std::int64_t cpu_time_ns = 0;
+	std::int64_t work_done = 0;		// capacity-ns
+	std::int64_t runnable_wait_ns = 0;	// runnable, not running (woken or preempted)
+	Distribution wakeup_latency_ns;		// sched_wakeup -> switched in
+	// rt-app's slack: at each timer event, time left to the timer's next
+	// expiry (negative: the period was missed).
+	std::size_t periods = 0;
+	std::size_t missed_periods = 0;
+	std::int64_t slack_min_ns = 0, slack_mean_ns = 0;
+	std::size_t migrations = 0;		// sched_migrate_task
+	std::vector<unsigned> cpus_used;	// CPUs it was switched in on
+	std::string state;			// "running", "exited", "blocked on ..."
+	std::optional<std::int64_t> exit_ns;	// since the start
+};
+
+struct OppResidency {
+	unsigned khz = 0;
+	std::int64_t ns = 0;		// time the domain's clock ran at khz
+	std::int64_t busy_ns = 0;	// summed over its CPUs: busy at khz
+};
+
+struct DomainResult {
+	std::vector<unsigned> cpus;
+	bool has_energy_model = false;
+	std::uint64_t idle_power_uw = 0;
+	double energy_j = 0;
+	std::vector<OppResidency> residency;
+	std::size_t frequency_changes = 0;
+	unsigned transition_latency_ns = 0;
+};
+
+struct CpuResult {
+	unsigned id = 0;
+	std::int64_t busy_ns = 0;
+	double energy_j = 0;
+};
+
+struct Result {
+	std::string board;		// as named on the command line (filled by the caller)
+	std::string board_model;
+	std::string kernel;		// kernel version (filled by the caller)
+	std::string workload;
+	std::uint64_t seed = 0;
+	std::int64_t duration_ns = 0;		// asked for
+	std::int64_t simulated_ns = 0;		// done (less when a finite workload completed)
+	bool finite = false;			// every task has a finite loop
+	std::optional<std::int64_t> completion_ns;
+	unsigned calibration_cpu = 0;
+	unsigned long calibration_capacity = 0;
+	bool eas = false;
+	std::string eas_reason;
+	bool power_in_microwatts = true;	// false: the EM's abstract scale
+	bool energy_complete = true;		// every CPU has an energy model
+	double energy_j = 0;
+	std::vector<DomainResult> domains;
+	std::vector<CpuResult> cpus;
+	std::vector<TaskResult> tasks;
+	Distribution wakeup_latency_ns;		// every wake-up of every task
+	// Work done (capacity-ns) per simulated second, in units of the
+	// calibration CPU at its highest OPP: 1.0 = that CPU fully busy.
+	double throughput = 0;
+	std::int64_t overutilized_ns = 0;
+	std::size_t wakeups = 0;		// try_to_wake_up() of workload tasks
+	std::size_t eas_wakeups = 0;		// find_energy_efficient_cpu() chose
+	std::size_t non_eas_wakeups = 0;	// the rest of select_task_rq_fair()
+	std::size_t pinned_wakeups = 0;		// one allowed CPU: no choice made
+	std::size_t context_switches = 0;
+	std::size_t migrations = 0;
+	std::size_t ticks = 0;
+	std::uint64_t fingerprint = 0;
+	std::size_t fingerprint_events = 0;
+	unsigned long long tick_ns = 0;
+	std::size_t kernel_warnings = 0;
+};
+
+// Runs `workload` on the booted kernel for options.duration_ns, or until
+// every task has ended. Throws workload::Error for a workload the board cannot run (a cpus list
+// naming CPUs it lacks) and kshim::KernelFault when kernel code faults.
+Result simulate(const dts::Platform &platform, const kshim::Kernel &kernel,
+		const workload::Workload &workload, const Options &options, EventSink *sink = nullptr);
+
+} // namespace sh::sim

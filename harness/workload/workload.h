@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// A workload: threads and the sequence of events each one executes, in
+// rt-app's model (global settings, tasks with instances, loops, phases and
+// events). rt-app JSON files and the built-in generators both produce it;
+// the simulator executes it on the board while the kernel schedules.
+//
+// Times are nanoseconds. A `run` amount is rt-app's: time on the
+// calibration CPU at its highest OPP; the simulator turns it into work
+// (capacity-nanoseconds) with that CPU's capacity.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sh::workload {
+
+// A workload that cannot run: a bad file, an unknown parameter, an event or
+// policy the simulator does not model. The message names the file/line or
+// task; the command exits with status 2.
+class Error : public std::runtime_error {
+public:
+	using std::runtime_error::runtime_error;
+};
+
+enum class EventKind {
+	run,		// work: amount ns at the calibration CPU's highest OPP
+	runtime,	// busy for amount ns of wall time, whatever the speed
+	sleep,		// amount ns
+	timer,		// wake at the timer's next period (amount ns); resource = timer
+	suspend,	// block until a resume of resource
+	resume,		// wake every thread suspended on resource
+	lock,		// mutex resource
+	unlock,
+	wait,		// condition resource, releasing mutex while blocked
+	signal,		// wake the first waiter of condition resource
+	broadcast,	// wake every waiter (rt-app's "broad")
+	barrier,	// every user of resource meets there
+	yield,		// sched_yield()
+	send,		// hackbench: one message to the thread named resource
+	receive,	// hackbench: block until a message is there, take it
+};
+
+struct Event {
+	EventKind kind = EventKind::run;
+	std::int64_t amount = 0;
+	std::string resource;
+	std::string mutex;		// wait: the mutex held around it
+	bool absolute = false;		// timer: "mode": "absolute"
+};
+
+struct Phase {
+	std::string name;
+	long loop = 1;
+	std::vector<Event> events;
+};
+
+struct Task {
+	std::string name;
+	int instances = 1;
+	long loop = -1;			// -1: until the workload's duration
+	std::int64_t delay_ns = 0;
+	std::vector<unsigned> cpus;	// affinity; empty: every CPU
+	int nice = 0;
+	int util_min = -1, util_max = -1;	// uclamp; -1: not set
+	std::vector<Phase> phases;
+};
+
+struct Workload {
+	std::string name;		// "periodic:count=24,period=16ms,duty=10%" or the file
+	std::vector<Task> tasks;
+	std::optional<std::int64_t> duration_ns;	// rt-app global duration
+	unsigned calibration_cpu = 0;
+	// rt-app's integer calibration (ns per loop) has no meaning here; the
+	// file's calibration CPU is what `run` amounts are measured on.
+};
+
+// The built-in generators, with their parameters, for `sched-harness
+// workloads` and `--workload NAME:key=value,...`.
+struct Parameter {
+	std::string name;
+	std::string default_value;
+	std::string help;
+};
+struct Generator {
+	std::string name;
+	std::string summary;
+	std::vector<Parameter> parameters;
+};
+const std::vector<Generator> &generators();
+
+// "periodic", "periodic:count=24,period=16ms,duty=10%": a built-in with
+// parameters; anything naming an existing file (or ending in .json): an
+// rt-app file. Throws Error.
+Workload make_workload(const std::string &spec);
+
+// rt-app's JSON dialect, read with a SAX parser: comments, trailing commas
+// and repeated keys (kept in order, as rt-app reads events).
+Workload parse_rtapp(const std::string &text, const std::string &file_name);
+Workload load_rtapp(const std::string &path);
+
+// "16ms", "500us", "2s", "1000000ns", plain numbers are `plain_unit`.
+std::int64_t parse_duration(const std::string &text, const std::string &what);
+
+} // namespace sh::workload
