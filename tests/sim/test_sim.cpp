@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// `sched-harness run` end to end: workloads executed on the Odroid-XU3 and
+// the HiKey960 while the kernel's core.c/fair.c/schedutil decide. The
+// expectations are the EAS behaviours the seeds' threads measure on
+// hardware (small tasks on LITTLE CPUs, less energy with EAS), plus what a
+// simulator owes its users: all work done, determinism, a readable trace,
+// clear errors.
+#include "support.h"
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+#include <unistd.h>
+#include <fstream>
+#include <numeric>
+#include <rapidjson/document.h>
+#include <regex>
+#include <sstream>
+
+using namespace sh;
+
+namespace {
+
+const std::filesystem::path rt_app_examples = "/usr/share/doc/rt-app/examples";
+
+struct Run {
+	dts::ToolResult tool;
+	rapidjson::Document json;
+};
+
+Run run_json(std::initializer_list<std::string> args)
+{
+	std::vector<std::string> argv{"run", "--json"};
+	argv.insert(argv.end(), args.begin(), args.end());
+	Run r;
+	const std::string command = fmt::format("{}", fmt::join(argv, " "));
+	BOOST_TEST_MESSAGE("sched-harness " << command);
+	r.tool = dts::run_tool([&] {
+		std::vector<std::string> full{SH_TEST_HARNESS_BIN};
+		full.insert(full.end(), argv.begin(), argv.end());
+		return full;
+	}());
+	BOOST_REQUIRE_MESSAGE(r.tool.exit_status == 0, "sched-harness " << command << " failed: " << r.tool.err);
+	r.json.Parse(r.tool.out.c_str());
+	BOOST_REQUIRE_MESSAGE(!r.json.HasParseError(), "the output is not JSON");
+	return r;
+}
+
+double energy(const Run &r) { return r.json["energy_j"].GetDouble(); }
+
+const rapidjson::Value &task(const Run &r, const std::string &name)
+{
+	for (const auto &t : r.json["tasks"].GetArray())
+		if (name == t["name"].GetString())
+			return t;
+	BOOST_FAIL("no task " << name);
+	static rapidjson::Value none;
+	return none;
+}
+
+// Share of a task's CPU time spent on CPUs [first, last].
+double share_on(const rapidjson::Value &t, unsigned first, unsigned last)
+{
+	std::int64_t on = 0, all = 0;
+	const auto &by_cpu = t["cpu_time_by_cpu_ns"].GetArray();
+	for (unsigned c = 0; c < by_cpu.Size(); c++) {
+		all += by_cpu[c].GetInt64();
+		if (c >= first && c <= last)
+			on += by_cpu[c].GetInt64();
+	}
+	return all ? static_cast<double>(on) / static_cast<double>(all) : 0.0;
+}
+
+std::string read_file(const std::filesystem::path &p)
+{
+	std::ifstream in(p, std::ios::binary);
+	std::ostringstream s;
+	s << in.rdbuf();
+	return s.str();
+}
+
+std::filesystem::path temp_path(const std::string &name)
+{
+	return std::filesystem::temp_directory_path() / fmt::format("sh-test-sim-{}-{}", ::getpid(), name);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sim)
+
+// The classic EAS demonstration: a 10% task forked on a big CPU. EAS moves
+// it to a LITTLE CPU at its first wake-up; without EAS, select_idle_sibling()
+// keeps it on its idle big CPU. 6.1's schedutil runs the LITTLE at a low OPP.
+BOOST_AUTO_TEST_CASE(odroid_xu3_small_task_runs_little_and_saves_energy)
+{
+	auto eas = run_json({"--workload", "periodic:count=1,period=16ms,duty=10%", "--duration", "2s",
+			     "--fork-cpu", "4"});
+	auto no_eas = run_json({"--workload", "periodic:count=1,period=16ms,duty=10%", "--duration", "2s",
+				"--fork-cpu", "4", "--sysctl", "kernel.sched_energy_aware=0"});
+	BOOST_TEST(eas.json["eas"].GetBool());
+	BOOST_TEST(!no_eas.json["eas"].GetBool());
+	const double little = share_on(task(eas, "periodic-0"), 0, 3);
+	const double big_without = share_on(task(no_eas, "periodic-0"), 4, 7);
+	BOOST_TEST_MESSAGE("EAS on: " << little * 100 << "% of the task's time on LITTLE, " << energy(eas)
+				      << " J; off: " << big_without * 100 << "% on big, " << energy(no_eas) << " J");
+	BOOST_TEST(little >= 0.98);
+	BOOST_TEST(big_without >= 0.98);	// the comparison is LITTLE vs big
+	BOOST_TEST(energy(eas) < energy(no_eas));
+	BOOST_TEST(eas.json["eas_wakeups"].GetUint64() > 100u);
+	BOOST_TEST(no_eas.json["eas_wakeups"].GetUint64() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(odroid_xu3_eight_cpu_bound_tasks_keep_every_cpu_busy)
+{
+	auto r = run_json({"--workload", "fixed-work:threads=8,work=10s", "--duration", "2s"});
+	const auto simulated = r.json["simulated_ns"].GetInt64();
+	BOOST_TEST(simulated == 2'000'000'000LL);
+	for (const auto &cpu : r.json["cpus"].GetArray()) {
+		const double busy = static_cast<double>(cpu["busy_ns"].GetInt64()) / static_cast<double>(simulated);
+		BOOST_TEST_MESSAGE("cpu" << cpu["cpu"].GetUint() << " busy " << busy * 100 << "%");
+		BOOST_TEST(busy >= 0.99);
+	}
+	BOOST_TEST(r.json["completion_ns"].IsNull());	// 10 s of work each: not done in 2 s
+}
+
+// The feec() energy-margin thread's energy test case: 24 rt-app tasks,
+// 16 ms period, 10% duty, 10 s, schedutil.
+BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_uses_less_energy_with_eas)
+{
+	auto eas = run_json({});
+	auto no_eas = run_json({"--sysctl", "kernel.sched_energy_aware=0"});
+	BOOST_TEST(eas.json["board"].GetString() == std::string("odroid-xu3"));
+	BOOST_TEST(eas.json["workload"].GetString() == std::string("periodic:count=24,period=16ms,duty=10%,calibration=0"));
+	BOOST_TEST(eas.json["simulated_ns"].GetInt64() == 10'000'000'000LL);
+	BOOST_TEST(eas.json["tasks"].Size() == 24u);
+	BOOST_TEST_MESSAGE("energy: EAS " << energy(eas) << " J, without " << energy(no_eas) << " J");
+	BOOST_TEST(energy(eas) < energy(no_eas));
+	// every period's work was done: 24 x 10% of CPU0 at its highest OPP
+	for (const auto *r : {&eas, &no_eas})
+		BOOST_TEST(r->json["throughput"].GetDouble() == 2.4, boost::test_tools::tolerance(0.01));
+	BOOST_TEST(eas.json["eas_wakeups"].GetUint64() > eas.json["non_eas_wakeups"].GetUint64());
+}
+
+BOOST_AUTO_TEST_CASE(hikey960_hackbench_completes)
+{
+	auto r = run_json({"--board", "hikey960", "--workload", "hackbench"});
+	BOOST_REQUIRE(r.json["completion_ns"].IsInt64());
+	BOOST_TEST(r.json["completion_ns"].GetInt64() > 0);
+	BOOST_TEST(r.json["finite"].GetBool());
+	std::size_t exited = 0;
+	for (const auto &t : r.json["tasks"].GetArray())
+		exited += t["state"].GetString() == std::string("exited");
+	BOOST_TEST(exited == r.json["tasks"].Size());
+	BOOST_TEST(r.json["tasks"].Size() == 80u);
+	BOOST_TEST(r.json["wakeups"].GetUint64() > 0u);	// receivers waited for messages
+	auto text = test::run_cli({"run", "--board", "hikey960", "--workload", "hackbench"});
+	BOOST_TEST(text.exit_status == 0);
+	BOOST_TEST(text.out.find(fmt::format("completion time {:.3f} s",
+					     static_cast<double>(r.json["completion_ns"].GetInt64()) / 1e9)) !=
+		   std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(debian_rt_app_examples_run)
+{
+	BOOST_REQUIRE_MESSAGE(std::filesystem::is_directory(rt_app_examples),
+			      rt_app_examples << " is missing: install Debian's rt-app package");
+	for (const char *file : {"template.json", "mp3-short.json", "browser-short.json", "spreading-tasks.json",
+				 "tutorial/example3.json", "tutorial/example7.json"}) {
+		auto r = run_json({"--workload", (rt_app_examples / file).string(), "--duration", "2s"});
+		std::int64_t cpu_time = 0;
+		for (const auto &t : r.json["tasks"].GetArray())
+			cpu_time += t["cpu_time_ns"].GetInt64();
+		BOOST_TEST_MESSAGE(file << ": " << r.json["tasks"].Size() << " threads, " << cpu_time / 1000000
+					<< " ms of CPU time, " << r.json["wakeups"].GetUint64() << " wake-ups");
+		BOOST_TEST(r.json["tasks"].Size() > 0u);
+		BOOST_TEST(cpu_time > 0);
+		BOOST_TEST(r.json["wakeups"].GetUint64() > 0u);
+	}
+}
+
+BOOST_AUTO_TEST_CASE(debian_rt_app_unsupported_examples_are_rejected)
+{
+	BOOST_REQUIRE(std::filesystem::is_directory(rt_app_examples));
+	struct Case {
+		const char *file;
+		std::string message;
+	} cases[] = {
+		{"tutorial/example6.json", "task \"thread0\": event \"mem\" is not supported"},
+		{"cpufreq_governor_efficiency/dvfs.json", "task \"thread\": policy SCHED_FIFO is not supported yet"},
+		{"video-short.json", "video-short.json:6:13: Missing a colon"},
+		{"tutorial/example8.json", "task \"thread0\": phase \"phase1\": a per-phase \"cpus\""},
+	};
+	for (const auto &c : cases) {
+		auto r = test::run_cli({"run", "--workload", (rt_app_examples / c.file).string()});
+		BOOST_TEST_MESSAGE(r.err);
+		BOOST_TEST(r.exit_status == 2);
+		BOOST_TEST(r.err.find(c.message) != std::string::npos);
+		BOOST_TEST(r.out.empty());
+	}
+}
+
+BOOST_AUTO_TEST_CASE(rt_app_threads_wake_each_other)
+{
+	auto r = run_json({"--workload", test::fixture("workload/handshake.json").string()});
+	BOOST_REQUIRE(r.json["completion_ns"].IsInt64());
+	const auto completion = r.json["completion_ns"].GetInt64();
+	const auto &consumer = task(r, "consumer");
+	const auto &producer = task(r, "producer");
+	BOOST_TEST(consumer["state"].GetString() == std::string("exited"));
+	BOOST_TEST(producer["state"].GetString() == std::string("exited"));
+	// the consumer is woken by each of the producer's 50 resumes
+	BOOST_TEST(consumer["wakeup_latency_ns"]["count"].GetUint64() == 50u);
+	// 50 x (1 ms run + 2 ms sleep) at least, as run is 1 ms at CPU0's top OPP
+	BOOST_TEST(completion >= 150'000'000);
+	BOOST_TEST(consumer["work_done"].GetInt64() == 50LL * 300'000 * r.json["calibration_capacity"].GetInt64());
+}
+
+BOOST_AUTO_TEST_CASE(same_inputs_same_bytes)
+{
+	const auto t1 = temp_path("t1"), t2 = temp_path("t2");
+	auto a = test::run_cli({"run", "--duration", "2s", "--seed", "7", "--trace", t1.string()});
+	auto b = test::run_cli({"run", "--duration", "2s", "--seed", "7", "--trace", t2.string()});
+	BOOST_REQUIRE(a.exit_status == 0);
+	BOOST_REQUIRE(b.exit_status == 0);
+	BOOST_TEST(a.out == b.out);
+	const auto trace1 = read_file(t1), trace2 = read_file(t2);
+	BOOST_TEST(trace1.size() > 100000u);
+	BOOST_TEST((trace1 == trace2));
+	std::filesystem::remove(t1);
+	std::filesystem::remove(t2);
+}
+
+BOOST_AUTO_TEST_CASE(fingerprint_changes_when_a_decision_changes)
+{
+	const auto base = run_json({"--duration", "2s"});
+	const auto again = run_json({"--duration", "2s"});
+	const auto no_eas = run_json({"--duration", "2s", "--sysctl", "kernel.sched_energy_aware=0"});
+	const auto no_util_est = run_json({"--duration", "2s", "--feature", "UTIL_EST=off"});
+	const std::string fp = base.json["fingerprint"].GetString();
+	BOOST_TEST_MESSAGE("fingerprints: " << fp << " " << no_eas.json["fingerprint"].GetString() << " "
+					    << no_util_est.json["fingerprint"].GetString());
+	BOOST_TEST(fp.size() == 16u);
+	BOOST_TEST(fp == again.json["fingerprint"].GetString());
+	BOOST_TEST(fp != no_eas.json["fingerprint"].GetString());
+	BOOST_TEST(fp != no_util_est.json["fingerprint"].GetString());
+}
+
+BOOST_AUTO_TEST_CASE(trace_is_ftrace_text)
+{
+	const auto path = temp_path("trace");
+	auto r = run_json({"--duration", "500ms", "--trace", path.string()});
+	const auto text = read_file(path);
+	std::filesystem::remove(path);
+	BOOST_TEST(text.rfind("# tracer: nop\n", 0) == 0u);
+	// TASK-PID [CPU] flags TIMESTAMP: event: fields, as the kernel prints them
+	const std::regex line(R"(^ *\S+-\d+ +\[\d{3}\] [d.][.N][.hs][0-9.][.0-9] +\d+\.\d{6}: (\w+): (.*)$)");
+	const std::regex sched_switch(R"(prev_comm=\S+ prev_pid=\d+ prev_prio=\d+ prev_state=(R\+?|[SDTtXZPI|]+) ==> next_comm=\S+ next_pid=\d+ next_prio=\d+)");
+	const std::regex wakeup(R"(comm=\S+ pid=\d+ prio=\d+ target_cpu=\d{3})");
+	std::map<std::string, std::size_t> seen;
+	std::istringstream in(text);
+	std::string l;
+	while (std::getline(in, l)) {
+		if (l.empty() || l[0] == '#')
+			continue;
+		std::smatch m;
+		BOOST_REQUIRE_MESSAGE(std::regex_match(l, m, line), "not an ftrace line: " << l);
+		const auto event = m[1].str(), fields = m[2].str();
+		if (seen[event]++ < 50) {
+			if (event == "sched_switch")
+				BOOST_TEST(std::regex_match(fields, sched_switch), fields);
+			if (event == "sched_wakeup" || event == "sched_wakeup_new")
+				BOOST_TEST(std::regex_match(fields, wakeup), fields);
+		}
+	}
+	for (const char *event : {"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task",
+				  "cpu_frequency", "cpu_idle", "sched_pelt_cfs", "sched_pelt_se", "sched_util_est_se"})
+		BOOST_TEST(seen[event] > 0u, event);
+	BOOST_TEST(seen["sched_switch"] == r.json["context_switches"].GetUint64());
+	BOOST_TEST(seen["sched_migrate_task"] == r.json["migrations"].GetUint64());
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
+{
+	struct Case {
+		std::vector<std::string> args;
+		std::string message;
+	} cases[] = {
+		{{"--board", "no-such-board"}, "no-such-board"},
+		{{"--workload", test::fixture("workload/syntax-error.json").string()},
+		 test::fixture("workload/syntax-error.json").string() + ":5:4: "},
+		{{"--workload", "periodic:period=0ms"}, "period \"0ms\": must be positive"},
+		{{"--workload", "periodic:period=-5ms"}, "period \"-5ms\": must be positive"},
+		{{"--workload", "periodic:duty=150%"}, "duty=150% must be more than 0% and at most 100%"},
+		{{"--workload", test::fixture("workload/bad-cpus.json").string()},
+		 "task \"pinned\": cpus names CPU9, the board has CPU0-7"},
+		{{"--duration", "0"}, "--duration 0: must be positive"},
+		{{"--duration", "0s"}, "must be positive"},
+		{{"--fork-cpu", "8"}, "--fork-cpu 8: the board has CPU0-7"},
+		{{"--idle-power", "5=100"}, "--idle-power 5=100: the board has frequency domains 0-1"},
+	};
+	for (const auto &c : cases) {
+		std::vector<std::string> argv{SH_TEST_HARNESS_BIN, "run"};
+		argv.insert(argv.end(), c.args.begin(), c.args.end());
+		auto r = dts::run_tool(argv);
+		BOOST_TEST_MESSAGE(r.err);
+		BOOST_TEST(r.exit_status == 2);
+		BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+		BOOST_TEST(r.err.find(c.message) != std::string::npos, r.err << " lacks " << c.message);
+		BOOST_TEST(r.out.empty());
+	}
+}
+
+BOOST_AUTO_TEST_CASE(workloads_lists_the_builtins)
+{
+	auto r = test::run_cli({"workloads"});
+	BOOST_TEST(r.exit_status == 0);
+	for (const char *s : {"periodic", "hackbench", "fixed-work", "turbo-jitter", "count", "period", "duty", "groups",
+			      "loops", "threads", "busy", "jitter_period", "rt-app"})
+		BOOST_TEST(r.out.find(s) != std::string::npos, s);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
