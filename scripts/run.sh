@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: builds (installing what is missing)
-# and shows the Odroid-XU3 as sched-harness reads it from the kernel tree.
+# and runs the feec() energy-margin thread's energy test case on the
+# Odroid-XU3 (24 periodic tasks, 16 ms, 10% duty, 10 simulated seconds,
+# EAS on) through the kernel's scheduler, printing its summary.
 # Extra arguments replace the default command, e.g.
 #   scripts/run.sh platform show hikey960 --json
+#   scripts/run.sh run --board hikey960 --workload hackbench
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/build.sh >&2
 build_dir=${BUILD_DIR:-build}
 if [ $# -eq 0 ]; then
-	set -- platform show odroid-xu3
+	set -- run
 fi
 exec "$build_dir/harness/sched-harness" "$@"

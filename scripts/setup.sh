@@ -8,6 +8,7 @@ packages=(
 	device-tree-compiler libfdt-dev
 	libboost-test-dev libboost-program-options-dev
 	libfmt-dev rapidjson-dev
+	rt-app
 	linux-source-6.1 linux-source-6.12
 )
 

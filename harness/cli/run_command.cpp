@@ -82,6 +82,9 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		("idle-power", po::value<std::vector<std::string>>()->value_name("DOMAIN=UW")->composing(),
 		 "power of an idle CPU of frequency domain DOMAIN (as numbered in the report), in µW; "
 		 "default 0; repeatable")
+		("fork-cpu", po::value<unsigned>()->default_value(0)->value_name("CPU"),
+		 "the CPU the workload's threads are forked from (where its launcher runs); the "
+		 "kernel's fork balancing places them from there")
 		("json", po::bool_switch(), "print every metric as JSON")
 		("trace", po::value<std::string>()->value_name("FILE"),
 		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
@@ -117,6 +120,10 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	const auto platform = dts::load_platform(dts::resolve_board(board, ctx.kernel_tree), load);
 
 	sim::Options sim_options;
+	sim_options.fork_cpu = vm["fork-cpu"].as<unsigned>();
+	if (sim_options.fork_cpu >= platform.cpus.size())
+		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", sim_options.fork_cpu,
+					     platform.cpus.size() - 1)};
 	sim_options.duration_ns = duration.value_or(workload.duration_ns.value_or(default_duration_ns));
 	if (vm.count("idle-power"))
 		for (const auto &p : vm["idle-power"].as<std::vector<std::string>>())

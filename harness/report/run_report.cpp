@@ -43,8 +43,9 @@ std::string run_text(const sim::Result &r)
 	s += fmt::format("sched-harness run: {}{} on Linux {}'s scheduler\n", r.board,
 			 r.board_model.empty() ? "" : fmt::format(" ({})", r.board_model), r.kernel);
 	s += fmt::format("Workload:   {}\n", r.workload);
-	s += fmt::format("            run amounts are work on CPU{} (capacity {}) at its highest OPP\n",
-			 r.calibration_cpu, r.calibration_capacity);
+	s += fmt::format("            run amounts are work on CPU{} (capacity {}) at its highest OPP; "
+			 "threads forked from CPU{}\n",
+			 r.calibration_cpu, r.calibration_capacity, r.fork_cpu);
 	s += fmt::format("Simulated:  {}", seconds(r.simulated_ns));
 	if (r.completion_ns)
 		s += fmt::format(" — every task ended: completion time {}\n", seconds(*r.completion_ns));
@@ -164,6 +165,8 @@ std::string run_json(const sim::Result &r)
 	w.Uint(r.calibration_cpu);
 	key(w, "calibration_capacity");
 	w.Uint64(r.calibration_capacity);
+	key(w, "fork_cpu");
+	w.Uint(r.fork_cpu);
 	key(w, "duration_ns");
 	w.Int64(r.duration_ns);
 	key(w, "simulated_ns");
@@ -282,6 +285,11 @@ std::string run_json(const sim::Result &r)
 		w.Uint64(t.migrations);
 		key(w, "cpus_used");
 		cpu_array(w, t.cpus_used);
+		key(w, "cpu_time_by_cpu_ns");
+		w.StartArray();
+		for (auto ns : t.cpu_time_by_cpu_ns)
+			w.Int64(ns);
+		w.EndArray();
 		key(w, "state");
 		str(w, t.state);
 		key(w, "exit_ns");

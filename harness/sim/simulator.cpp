@@ -61,8 +61,10 @@ struct Thread {
 	std::int64_t work_left = 0;		// run: capacity-ns
 	std::optional<std::int64_t> runtime_end;	// runtime: wall-clock end
 	int armed_cpu = 0;			// where its wake-up timer was armed
-	std::string blocked_on;
-	std::map<std::string, std::pair<bool, std::int64_t>> own_timers;	// "unique*"
+	std::size_t index = 0;			// in Simulator::threads_
+	const char *blocked_on = nullptr;	// "sleep", "timer", ... while sleeping
+	int blocked_resource = -1;
+	std::vector<std::pair<bool, std::int64_t>> own_timers;	// "unique*" timers, by resource
 
 	// metrics
 	std::int64_t cpu_time = 0, runnable_wait = 0, work_done = 0;
@@ -72,6 +74,7 @@ struct Thread {
 	std::int64_t slack_min = 0, slack_sum = 0;
 	std::size_t migrations = 0;
 	std::uint64_t cpus_used = 0;
+	std::vector<std::int64_t> cpu_time_on;
 	std::optional<std::int64_t> exit_time;
 };
 
@@ -79,6 +82,27 @@ bool advance_pc(Thread &th);
 void start_pc(Thread &th);
 
 enum class Timed { frequency, wake };
+
+// The tracepoints the simulator follows. Probes name events with string
+// literals, so each name pointer is classified once.
+enum class Tracepoint { sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task, cpu_frequency,
+			sched_overutilized, other };
+
+Tracepoint classify(std::string_view name)
+{
+	static constexpr std::pair<std::string_view, Tracepoint> known[] = {
+		{"sched_switch", Tracepoint::sched_switch},
+		{"sched_wakeup", Tracepoint::sched_wakeup},
+		{"sched_wakeup_new", Tracepoint::sched_wakeup_new},
+		{"sched_migrate_task", Tracepoint::sched_migrate_task},
+		{"cpu_frequency", Tracepoint::cpu_frequency},
+		{"sched_overutilized", Tracepoint::sched_overutilized},
+	};
+	for (const auto &[n, t] : known)
+		if (n == name)
+			return t;
+	return Tracepoint::other;
+}
 
 struct TimedEvent {
 	std::int64_t time;
@@ -95,6 +119,12 @@ struct Cpu {
 	unsigned hw_khz = 0;		// the frequency the hardware runs at now
 	std::int64_t latency_ns = 0;
 	int curr = 0;			// pid the kernel switched to (0: idle)
+	Thread *curr_thread = nullptr;	// the workload thread it runs, if any
+	// When curr_thread's work runs out at the present speed; recomputed
+	// after a switch, a frequency change or new work.
+	std::optional<std::int64_t> done_at;
+	std::int64_t *busy_bucket = nullptr;	// busy_at[hw_khz]
+	std::int64_t next_hrtimer = 0;		// earliest kernel hrtimer, 0: none
 	std::string curr_comm;
 	bool idle_reported = false;
 	int domain = -1;
@@ -109,6 +139,7 @@ struct Cpu {
 struct Domain {
 	std::vector<unsigned> cpus;
 	std::map<unsigned, std::int64_t> residency;
+	std::int64_t *bucket = nullptr;		// residency[the first CPU's hw_khz]
 	std::size_t changes = 0;
 	bool has_em = false;
 };
@@ -136,6 +167,16 @@ private:
 	std::vector<Domain> domains_;
 	std::vector<Thread> threads_;
 	std::unordered_map<int, std::size_t> by_pid_;
+	std::vector<std::pair<const char *, Tracepoint>> tracepoints_;
+
+	Tracepoint tracepoint_of(const char *name)
+	{
+		for (const auto &[p, t] : tracepoints_)
+			if (p == name)
+				return t;
+		tracepoints_.emplace_back(name, classify(name));
+		return tracepoints_.back().second;
+	}
 	std::priority_queue<TimedEvent, std::vector<TimedEvent>, std::greater<>> queue_;
 	std::uint64_t seq_ = 0;
 	unsigned long calibration_capacity_ = 0;
@@ -143,25 +184,24 @@ private:
 	std::size_t live_threads_ = 0;
 	bool eas_enabled_ = false;
 
-	// rt-app resources
-	std::map<std::string, std::pair<bool, std::int64_t>> shared_timers_;
-	// suspend/wait waiters, each with the mutex it takes back when woken
-	std::map<std::string, std::deque<std::pair<std::size_t, std::string>>> conditions_;
-	struct Mutex {
-		int owner = -1;
-		std::deque<std::size_t> waiters;
-	};
-	std::map<std::string, Mutex> mutexes_;
-	struct Barrier {
-		std::size_t users = 0;
-		std::vector<std::size_t> waiting;
-	};
-	std::map<std::string, Barrier> barriers_;
-	struct Channel {
-		std::int64_t messages = 0;
+	// rt-app resources, by name as rt-app keeps them; events refer to them
+	// by index (resolved once, in setup).
+	struct Resource {
+		std::string name;
+		std::pair<bool, std::int64_t> timer;	// shared timer: started, next expiry
+		// suspend/wait waiters, each with the mutex it takes back when woken
+		std::deque<std::pair<std::size_t, int>> waiters;
+		int owner = -1;				// mutex
+		std::deque<std::size_t> lock_waiters;
+		std::size_t barrier_users = 0;
+		std::vector<std::size_t> barrier_waiting;
+		std::int64_t messages = 0;		// hackbench channel
 		std::optional<std::size_t> receiver;
 	};
-	std::map<std::string, Channel> channels_;
+	std::vector<Resource> resources_;
+	// [task][phase][event] -> (resource, wait's mutex), -1 when none
+	std::vector<std::vector<std::vector<std::pair<int, int>>>> resource_ids_;
+	void resolve_resources();
 
 	Result result_;
 	Fingerprint fingerprint_;
@@ -171,11 +211,12 @@ private:
 	void on_event(const kshim_trace_event &ev);
 	void advance_to(std::int64_t t);
 	std::int64_t next_event_time();
+	std::optional<std::int64_t> completion_time(const Cpu &cpu, const Thread &th) const;
 	void settle_and_dispatch();
 	void dispatch();
 	void step(Thread &th, int cpu);
 	void next_event(Thread &th);
-	void block(Thread &th, int cpu, std::string why);
+	void block(Thread &th, int cpu, const char *why, int resource = -1);
 	void wake(std::size_t index, int waker_cpu);
 	void finish(Thread &th);
 	void push(Timed kind, std::int64_t time, int index, unsigned khz = 0)
@@ -187,8 +228,8 @@ private:
 		auto it = by_pid_.find(pid);
 		return it == by_pid_.end() ? nullptr : &threads_[it->second];
 	}
-	void release_mutex(const std::string &name, int cpu);
-	void acquire_for_waiter(const std::string &mutex, std::size_t waiter, int cpu);
+	void release_mutex(int mutex, int cpu);
+	void acquire_for_waiter(int mutex, std::size_t waiter, int cpu);
 	Result collect();
 };
 
@@ -236,6 +277,9 @@ void Simulator::setup()
 		if (cpu.power_uw.empty())
 			result_.energy_complete = false;
 	}
+	if (options_.fork_cpu >= n)
+		throw workload::Error(fmt::format("the fork CPU {} does not exist on this board (CPU0-{})",
+						  options_.fork_cpu, n - 1));
 	if (workload_.calibration_cpu >= n)
 		throw workload::Error(fmt::format("{}: calibration CPU{} does not exist on this board ({} CPUs)",
 						  workload_.name, workload_.calibration_cpu, n));
@@ -257,9 +301,35 @@ std::uint64_t power_at(const Cpu &cpu)
 	return 0;
 }
 
+void Simulator::resolve_resources()
+{
+	std::map<std::string, int> by_name;
+	auto id = [&](const std::string &name) {
+		if (name.empty())
+			return -1;
+		auto [it, added] = by_name.emplace(name, static_cast<int>(resources_.size()));
+		if (added)
+			resources_.push_back({.name = name});
+		return it->second;
+	};
+	for (const auto &task : workload_.tasks) {
+		auto &task_ids = resource_ids_.emplace_back();
+		for (const auto &phase : task.phases) {
+			auto &phase_ids = task_ids.emplace_back();
+			for (const auto &e : phase.events)
+				phase_ids.emplace_back(id(e.resource), id(e.mutex));
+		}
+	}
+}
+
 void Simulator::fork_threads()
 {
 	const auto n = cpus_.size();
+	// Threads stay where they are: CPUs point at the one they run.
+	std::size_t total = 0;
+	for (const auto &task : workload_.tasks)
+		total += static_cast<std::size_t>(task.instances);
+	threads_.reserve(total);
 	for (const auto &task : workload_.tasks) {
 		std::uint64_t mask = 0;
 		for (unsigned c : task.cpus) {
@@ -270,17 +340,22 @@ void Simulator::fork_threads()
 		}
 		if (!mask)
 			mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
-		for (const auto &phase : task.phases)
-			for (const auto &e : phase.events)
-				if (e.kind == EventKind::barrier)
-					barriers_[e.resource].users += static_cast<std::size_t>(task.instances);
+		const auto &ids = resource_ids_[static_cast<std::size_t>(&task - workload_.tasks.data())];
+		for (std::size_t p = 0; p < task.phases.size(); p++)
+			for (std::size_t i = 0; i < task.phases[p].events.size(); i++)
+				if (task.phases[p].events[i].kind == EventKind::barrier)
+					resources_[static_cast<std::size_t>(ids[p][i].first)].barrier_users +=
+						static_cast<std::size_t>(task.instances);
 		for (int i = 0; i < task.instances; i++) {
 			Thread th;
 			th.comm = task.instances > 1 ? fmt::format("{}-{}", task.name, i) : task.name;
 			th.task = &task;
+			th.cpu_time_on.resize(n);
+			th.own_timers.resize(resources_.size());
+			th.index = threads_.size();
 			threads_.push_back(std::move(th));
 			auto &t = threads_.back();
-			const int pid = kshim_task_fork(t.comm.c_str(), 0, mask);
+			const int pid = kshim_task_fork(t.comm.c_str(), static_cast<int>(options_.fork_cpu), mask);
 			if (pid < 0)
 				throw kshim::KernelFault(fmt::format("fork of {} failed: {}", t.comm, pid));
 			t.pid = pid;
@@ -304,13 +379,13 @@ void Simulator::fork_threads()
 
 void Simulator::on_event(const kshim_trace_event &ev)
 {
-	const std::string_view name(ev.name);
+	const auto tp = tracepoint_of(ev.name);
 	const auto t = static_cast<std::int64_t>(ev.time_ns);
 	auto &cpu = cpus_[static_cast<std::size_t>(ev.cpu)];
 	if (sink_)
 		sink_->event(ev, cpu.curr_comm, cpu.curr);
 
-	if (name == "sched_switch") {
+	if (tp == Tracepoint::sched_switch) {
 		const int prev = static_cast<int>(ev.args[0]), next = static_cast<int>(ev.args[3]);
 		result_.fingerprint_events++;
 		fingerprint_.add(1);
@@ -331,10 +406,12 @@ void Simulator::on_event(const kshim_trace_event &ev)
 			th->cpus_used |= 1ULL << ev.cpu;
 		}
 		cpu.curr = next;
+		cpu.curr_thread = thread_of(next);
 		cpu.curr_comm = next ? ev.comm[1] : "<idle>";
-	} else if (name == "sched_wakeup" || name == "sched_wakeup_new") {
+		cpu.done_at.reset();
+	} else if (tp == Tracepoint::sched_wakeup || tp == Tracepoint::sched_wakeup_new) {
 		result_.fingerprint_events++;
-		fingerprint_.add(name == "sched_wakeup" ? 2 : 3);
+		fingerprint_.add(tp == Tracepoint::sched_wakeup ? 2 : 3);
 		fingerprint_.add(t);
 		fingerprint_.add(ev.args[0]);
 		fingerprint_.add(ev.args[2]);
@@ -342,7 +419,7 @@ void Simulator::on_event(const kshim_trace_event &ev)
 			th->woken_at = t;
 			th->runnable_since = t;
 		}
-	} else if (name == "sched_migrate_task") {
+	} else if (tp == Tracepoint::sched_migrate_task) {
 		result_.fingerprint_events++;
 		fingerprint_.add(4);
 		fingerprint_.add(t);
@@ -352,7 +429,7 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		result_.migrations++;
 		if (auto *th = thread_of(static_cast<int>(ev.args[0])))
 			th->migrations++;
-	} else if (name == "cpu_frequency") {
+	} else if (tp == Tracepoint::cpu_frequency) {
 		const auto target = static_cast<std::size_t>(ev.args[1]);
 		result_.fingerprint_events++;
 		fingerprint_.add(5);
@@ -362,9 +439,22 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		if (target < cpus_.size())
 			push(Timed::frequency, t + cpus_[target].latency_ns, static_cast<int>(target),
 			     static_cast<unsigned>(ev.args[0]));
-	} else if (name == "sched_overutilized") {
+	} else if (tp == Tracepoint::sched_overutilized) {
 		overutilized_ = ev.args[0] != 0;
 	}
+}
+
+// Work done in dt at the CPU's present speed: dt x capacity x f / f_max.
+// 64-bit arithmetic when it cannot overflow (capacity < 2^11, f < 2^23 kHz).
+u128 work_in(const Cpu &cpu, std::int64_t dt)
+{
+	const bool scaled = cpu.max_khz && cpu.hw_khz;
+	if (dt < (1LL << 30) && cpu.capacity < 2048 && cpu.hw_khz < (1U << 23)) {
+		const std::uint64_t w = static_cast<std::uint64_t>(dt) * cpu.capacity;
+		return scaled ? w * cpu.hw_khz / cpu.max_khz : w;
+	}
+	const u128 w = static_cast<u128>(dt) * cpu.capacity;
+	return scaled ? w * cpu.hw_khz / cpu.max_khz : w;
 }
 
 void Simulator::advance_to(std::int64_t t)
@@ -375,15 +465,13 @@ void Simulator::advance_to(std::int64_t t)
 			const bool busy = cpu.curr != 0;
 			if (busy) {
 				cpu.busy_ns += dt;
-				cpu.busy_at[cpu.hw_khz] += dt;
+				*cpu.busy_bucket += dt;
 				cpu.energy += static_cast<u128>(cpu.power_now) * static_cast<std::uint64_t>(dt);
-				if (auto *th = thread_of(cpu.curr)) {
+				if (auto *th = cpu.curr_thread) {
 					th->cpu_time += dt;
+					th->cpu_time_on[static_cast<std::size_t>(&cpu - cpus_.data())] += dt;
 					if (th->state == Thread::State::computing && !th->runtime_end) {
-						// work done = dt x capacity x f / f_max
-						u128 done = static_cast<u128>(dt) * cpu.capacity;
-						if (cpu.max_khz && cpu.hw_khz)
-							done = done * cpu.hw_khz / cpu.max_khz;
+						const u128 done = work_in(cpu, dt);
 						const auto d = done >= static_cast<u128>(th->work_left)
 								       ? th->work_left
 								       : static_cast<std::int64_t>(done);
@@ -396,13 +484,31 @@ void Simulator::advance_to(std::int64_t t)
 			}
 		}
 		for (auto &dom : domains_)
-			if (!dom.cpus.empty() && dom.cpus.front() < cpus_.size())
-				dom.residency[cpus_[dom.cpus.front()].hw_khz] += dt;
+			if (dom.bucket)
+				*dom.bucket += dt;
 		if (overutilized_)
 			result_.overutilized_ns += dt;
 	}
 	now_ = t;
 	kshim_set_now(static_cast<unsigned long long>(t));
+}
+
+// When the thread's work on `cpu` runs out at the CPU's present speed;
+// nullopt when it never will (a CPU of capacity 0).
+std::optional<std::int64_t> Simulator::completion_time(const Cpu &cpu, const Thread &th) const
+{
+	if (th.runtime_end)
+		return std::max(now_, *th.runtime_end);
+	// ceil(work x f_max / (capacity x f))
+	u128 num = static_cast<u128>(th.work_left);
+	u128 den = cpu.capacity;
+	if (cpu.max_khz && cpu.hw_khz) {
+		num *= cpu.max_khz;
+		den *= cpu.hw_khz;
+	}
+	if (!den)
+		return std::nullopt;
+	return now_ + static_cast<std::int64_t>((num + den - 1) / den);
 }
 
 std::int64_t Simulator::next_event_time()
@@ -411,26 +517,18 @@ std::int64_t Simulator::next_event_time()
 	if (!queue_.empty())
 		t = std::min(t, queue_.top().time);
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		const auto &cpu = cpus_[c];
-		if (const auto hr = kshim_next_hrtimer(static_cast<int>(c)))
-			t = std::min(t, std::max(now_, static_cast<std::int64_t>(hr)));
-		const auto *th = cpu.curr ? const_cast<Simulator *>(this)->thread_of(cpu.curr) : nullptr;
+		auto &cpu = cpus_[c];
+		cpu.next_hrtimer = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+		if (cpu.next_hrtimer)
+			t = std::min(t, std::max(now_, cpu.next_hrtimer));
+		const auto *th = cpu.curr_thread;
 		if (!th || th->state != Thread::State::computing)
 			continue;
-		if (th->runtime_end) {
-			t = std::min(t, std::max(now_, *th->runtime_end));
-		} else {
-			// ceil(work x f_max / (capacity x f))
-			u128 num = static_cast<u128>(th->work_left);
-			u128 den = cpu.capacity;
-			if (cpu.max_khz && cpu.hw_khz) {
-				num *= cpu.max_khz;
-				den *= cpu.hw_khz;
-			}
-			if (!den)
-				continue;	// capacity 0: never progresses
-			t = std::min(t, now_ + static_cast<std::int64_t>((num + den - 1) / den));
-		}
+		// Progress is summed in pieces, each rounded down: the work can
+		// outlast its estimate by a few units, then it is estimated again.
+		if (!cpu.done_at || *cpu.done_at <= now_)
+			cpu.done_at = completion_time(cpu, *th).value_or(end_);
+		t = std::min(t, *cpu.done_at);
 	}
 	return t;
 }
@@ -448,7 +546,7 @@ void Simulator::dispatch()
 	for (;;) {
 		bool stepped = false;
 		for (std::size_t c = 0; c < cpus_.size(); c++) {
-			auto *th = thread_of(cpus_[c].curr);
+			auto *th = cpus_[c].curr_thread;
 			if (!th)
 				continue;
 			if (th->state == Thread::State::computing &&
@@ -510,10 +608,11 @@ void start_pc(Thread &th)
 	th.at_end = true;
 }
 
-void Simulator::block(Thread &th, int cpu, std::string why)
+void Simulator::block(Thread &th, int cpu, const char *why, int resource)
 {
 	th.state = Thread::State::sleeping;
-	th.blocked_on = std::move(why);
+	th.blocked_on = why;
+	th.blocked_resource = resource;
 	th.armed_cpu = cpu;
 	if (const int ret = kshim_task_sleep(th.pid))
 		throw kshim::KernelFault(fmt::format("{} could not block: {}", th.comm, ret));
@@ -526,7 +625,7 @@ void Simulator::wake(std::size_t index, int waker_cpu)
 	if (th.state != Thread::State::sleeping)
 		return;
 	th.state = Thread::State::ready;
-	th.blocked_on.clear();
+	th.blocked_on = nullptr;
 	result_.wakeups++;
 	if (!th.task->cpus.empty() && th.task->cpus.size() == 1) {
 		result_.pinned_wakeups++;
@@ -556,33 +655,34 @@ void Simulator::finish(Thread &th)
 	kshim_settle();
 }
 
-void Simulator::release_mutex(const std::string &name, int cpu)
+void Simulator::release_mutex(int mutex, int cpu)
 {
-	auto &m = mutexes_[name];
-	if (m.waiters.empty()) {
+	auto &m = resources_[static_cast<std::size_t>(mutex)];
+	if (m.lock_waiters.empty()) {
 		m.owner = -1;
 		return;
 	}
-	const auto next = m.waiters.front();
-	m.waiters.pop_front();
+	const auto next = m.lock_waiters.front();
+	m.lock_waiters.pop_front();
 	m.owner = threads_[next].pid;
 	wake(next, cpu);
 }
 
 // A waiter signalled on a condition takes its mutex back before it runs.
-void Simulator::acquire_for_waiter(const std::string &mutex, std::size_t waiter, int cpu)
+void Simulator::acquire_for_waiter(int mutex, std::size_t waiter, int cpu)
 {
-	if (mutex.empty()) {
+	if (mutex < 0) {
 		wake(waiter, cpu);
 		return;
 	}
-	auto &m = mutexes_[mutex];
+	auto &m = resources_[static_cast<std::size_t>(mutex)];
 	if (m.owner < 0) {
 		m.owner = threads_[waiter].pid;
 		wake(waiter, cpu);
 	} else {
-		m.waiters.push_back(waiter);
-		threads_[waiter].blocked_on = fmt::format("lock \"{}\"", mutex);
+		m.lock_waiters.push_back(waiter);
+		threads_[waiter].blocked_on = "lock";
+		threads_[waiter].blocked_resource = mutex;
 	}
 }
 
@@ -591,7 +691,8 @@ void Simulator::acquire_for_waiter(const std::string &mutex, std::size_t waiter,
 // while (run, runtime), blocks, or the thread ends.
 void Simulator::step(Thread &th, int cpu)
 {
-	const auto index = by_pid_[th.pid];
+	const auto index = th.index;
+	const auto &ids = resource_ids_[static_cast<std::size_t>(th.task - workload_.tasks.data())];
 	auto advance = [&] {
 		if (!advance_pc(th))
 			th.at_end = true;
@@ -615,15 +716,19 @@ void Simulator::step(Thread &th, int cpu)
 			break;
 		}
 		const Event &e = th.task->phases[th.phase].events[th.event];
+		const auto [rid, mutex] = ids[th.phase][th.event];
+		auto &res = resources_[static_cast<std::size_t>(std::max(rid, 0))];
 		switch (e.kind) {
 		case EventKind::run:
 			th.work_left = e.amount * static_cast<std::int64_t>(calibration_capacity_);
 			th.state = Thread::State::computing;
+			cpus_[static_cast<std::size_t>(cpu)].done_at.reset();
 			advance();
 			break;
 		case EventKind::runtime:
 			th.runtime_end = now_ + e.amount;
 			th.state = Thread::State::computing;
+			cpus_[static_cast<std::size_t>(cpu)].done_at.reset();
 			advance();
 			break;
 		case EventKind::sleep:
@@ -632,8 +737,8 @@ void Simulator::step(Thread &th, int cpu)
 			block(th, cpu, "sleep");
 			break;
 		case EventKind::timer: {
-			auto &timer = e.resource.rfind("unique", 0) == 0 ? th.own_timers[e.resource]
-									 : shared_timers_[e.resource];
+			auto &timer = e.resource.rfind("unique", 0) == 0 ? th.own_timers[static_cast<std::size_t>(rid)]
+									 : res.timer;
 			if (!timer.first) {
 				timer.first = true;
 				timer.second = now_;
@@ -652,63 +757,61 @@ void Simulator::step(Thread &th, int cpu)
 				break;
 			}
 			push(Timed::wake, timer.second, static_cast<int>(index));
-			block(th, cpu, fmt::format("timer \"{}\"", e.resource));
+			block(th, cpu, "timer", rid);
 			break;
 		}
 		case EventKind::suspend:
 		case EventKind::wait:
 			if (e.kind == EventKind::wait) {
-				if (mutexes_[e.mutex].owner != th.pid)
+				if (resources_[static_cast<std::size_t>(mutex)].owner != th.pid)
 					throw workload::Error(fmt::format("{}: task \"{}\": wait on \"{}\" without holding "
 									  "mutex \"{}\"",
 									  workload_.name, th.task->name, e.resource, e.mutex));
-				release_mutex(e.mutex, cpu);
+				release_mutex(mutex, cpu);
 			}
-			conditions_[e.resource].push_back({index, e.kind == EventKind::wait ? e.mutex : std::string()});
+			res.waiters.emplace_back(index, e.kind == EventKind::wait ? mutex : -1);
 			advance();
-			block(th, cpu, fmt::format("{} \"{}\"", e.kind == EventKind::wait ? "wait" : "suspend", e.resource));
+			block(th, cpu, e.kind == EventKind::wait ? "wait" : "suspend", rid);
 			break;
 		case EventKind::resume:
 		case EventKind::signal:
 		case EventKind::broadcast: {
 			advance();
-			auto &waiters = conditions_[e.resource];
+			auto &waiters = res.waiters;
 			// rt-app's resume and broad wake every waiter, signal the first
 			std::size_t n = e.kind == EventKind::signal ? std::min<std::size_t>(1, waiters.size()) : waiters.size();
 			while (n--) {
-				auto [w, mutex] = std::move(waiters.front());
+				const auto [w, w_mutex] = waiters.front();
 				waiters.pop_front();
-				acquire_for_waiter(mutex, w, cpu);
+				acquire_for_waiter(w_mutex, w, cpu);
 			}
 			break;
 		}
 		case EventKind::lock: {
-			auto &m = mutexes_[e.resource];
 			advance();
-			if (m.owner < 0) {
-				m.owner = th.pid;
+			if (res.owner < 0) {
+				res.owner = th.pid;
 			} else {
-				m.waiters.push_back(index);
-				block(th, cpu, fmt::format("lock \"{}\"", e.resource));
+				res.lock_waiters.push_back(index);
+				block(th, cpu, "lock", rid);
 			}
 			break;
 		}
 		case EventKind::unlock:
 			advance();
-			if (mutexes_[e.resource].owner == th.pid)
-				release_mutex(e.resource, cpu);
+			if (res.owner == th.pid)
+				release_mutex(rid, cpu);
 			break;
 		case EventKind::barrier: {
-			auto &b = barriers_[e.resource];
 			advance();
-			if (b.waiting.size() + 1 >= b.users) {
-				auto waiting = std::move(b.waiting);
-				b.waiting.clear();
+			if (res.barrier_waiting.size() + 1 >= res.barrier_users) {
+				auto waiting = std::move(res.barrier_waiting);
+				res.barrier_waiting.clear();
 				for (auto w : waiting)
 					wake(w, cpu);
 			} else {
-				b.waiting.push_back(index);
-				block(th, cpu, fmt::format("barrier \"{}\"", e.resource));
+				res.barrier_waiting.push_back(index);
+				block(th, cpu, "barrier", rid);
 			}
 			break;
 		}
@@ -719,24 +822,22 @@ void Simulator::step(Thread &th, int cpu)
 			break;
 		case EventKind::send: {
 			advance();
-			auto &ch = channels_[e.resource];
-			ch.messages++;
-			if (ch.receiver) {
-				const auto r = *ch.receiver;
-				ch.receiver.reset();
+			res.messages++;
+			if (res.receiver) {
+				const auto r = *res.receiver;
+				res.receiver.reset();
 				wake(r, cpu);
 			}
 			break;
 		}
 		case EventKind::receive: {
-			auto &ch = channels_[e.resource];
-			if (ch.messages > 0) {
-				ch.messages--;
+			if (res.messages > 0) {
+				res.messages--;
 				advance();
 			} else {
 				// back to this same event when a message wakes it
-				ch.receiver = index;
-				block(th, cpu, fmt::format("receive \"{}\"", e.resource));
+				res.receiver = index;
+				block(th, cpu, "receive", rid);
 			}
 			break;
 		}
@@ -749,13 +850,18 @@ Result Simulator::run()
 	start_ = now_ = static_cast<std::int64_t>(kshim_now());
 	end_ = start_ + options_.duration_ns;
 	setup();
+	resolve_resources();
 	if (options_.pelt_events && kshim_sched_trace_attach_pelt())
 		throw kshim::KernelFault("could not attach the PELT tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
 	for (auto &cpu : cpus_) {
 		cpu.power_now = power_at(cpu);
 		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
+		cpu.busy_bucket = &cpu.busy_at[cpu.hw_khz];
 	}
+	for (auto &dom : domains_)
+		if (!dom.cpus.empty() && dom.cpus.front() < cpus_.size())
+			dom.bucket = &dom.residency[cpus_[dom.cpus.front()].hw_khz];
 	next_tick_ = (now_ / tick_ns_ + 1) * tick_ns_;
 
 	fork_threads();
@@ -773,6 +879,10 @@ Result Simulator::run()
 			if (cpu.hw_khz != ev.khz) {
 				cpu.hw_khz = ev.khz;
 				cpu.power_now = power_at(cpu);
+				cpu.busy_bucket = &cpu.busy_at[cpu.hw_khz];
+				cpu.done_at.reset();
+				if (cpu.domain >= 0 && domains_[cpu.domain].cpus.front() == static_cast<unsigned>(ev.index))
+					domains_[cpu.domain].bucket = &domains_[cpu.domain].residency[cpu.hw_khz];
 				if (cpu.domain >= 0 && domains_[cpu.domain].cpus.front() == static_cast<unsigned>(ev.index))
 					domains_[cpu.domain].changes++;
 			}
@@ -790,9 +900,10 @@ Result Simulator::run()
 			wake(static_cast<std::size_t>(ev.index), th.armed_cpu);
 			dispatch();
 		}
+		// hrtimers armed during this instant are seen by the next round
 		for (std::size_t c = 0; c < cpus_.size(); c++) {
-			const auto hr = kshim_next_hrtimer(static_cast<int>(c));
-			if (hr && static_cast<std::int64_t>(hr) <= now_) {
+			const auto hr = cpus_[c].next_hrtimer;
+			if (hr && hr <= now_) {
 				kshim_cpu_timers(static_cast<int>(c));
 				settle_and_dispatch();
 			}
@@ -843,6 +954,7 @@ Result Simulator::collect()
 	r.simulated_ns = now_ - start_;
 	r.calibration_cpu = workload_.calibration_cpu;
 	r.calibration_capacity = calibration_capacity_;
+	r.fork_cpu = options_.fork_cpu;
 	r.eas = kernel_.eas;
 	r.eas_reason = kernel_.eas_reason;
 	r.tick_ns = static_cast<unsigned long long>(tick_ns_);
@@ -904,12 +1016,17 @@ Result Simulator::collect()
 			if (th.cpus_used & (1ULL << c))
 				t.cpus_used.push_back(c);
 		t.exit_ns = th.exit_time;
+		t.cpu_time_by_cpu_ns = th.cpu_time_on;
 		switch (th.state) {
 		case Thread::State::exited:
 			t.state = "exited";
 			break;
 		case Thread::State::sleeping:
-			t.state = th.blocked_on.empty() ? "sleeping" : fmt::format("blocked ({})", th.blocked_on);
+			t.state = !th.blocked_on ? "sleeping"
+				  : th.blocked_resource < 0
+					  ? fmt::format("blocked ({})", th.blocked_on)
+					  : fmt::format("blocked ({} \"{}\")", th.blocked_on,
+							resources_[static_cast<std::size_t>(th.blocked_resource)].name);
 			break;
 		default:
 			t.state = "runnable";

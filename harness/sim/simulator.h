@@ -27,6 +27,9 @@ struct Options {
 	std::vector<std::uint64_t> idle_power_uw;
 	// Attach the PELT/util_est tracepoints (for a trace file).
 	bool pelt_events = false;
+	// The CPU the workload's launcher runs on: its threads are forked
+	// there, and the kernel's fork balancing places them from it.
+	unsigned fork_cpu = 0;
 };
 
 // Receives every tracepoint hit with the task then current on its CPU (the
@@ -56,6 +59,7 @@ struct TaskResult {
 	std::int64_t slack_min_ns = 0, slack_mean_ns = 0;
 	std::size_t migrations = 0;		// sched_migrate_task
 	std::vector<unsigned> cpus_used;	// CPUs it was switched in on
+	std::vector<std::int64_t> cpu_time_by_cpu_ns;	// index: CPU
 	std::string state;			// "running", "exited", "blocked on ..."
 	std::optional<std::int64_t> exit_ns;	// since the start
 };
@@ -94,6 +98,7 @@ struct Result {
 	std::optional<std::int64_t> completion_ns;
 	unsigned calibration_cpu = 0;
 	unsigned long calibration_capacity = 0;
+	unsigned fork_cpu = 0;
 	bool eas = false;
 	std::string eas_reason;
 	bool power_in_microwatts = true;	// false: the EM's abstract scale

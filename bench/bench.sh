@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The simulator's speed, measured in one run of this script (not a test):
+# for each scenario, simulated seconds per wall second, and the share of
+# the executed instructions (callgrind, stable on a noisy machine) that are
+# upstream kernel code, i.e. in files of the kernel tree.
+#
+# Boot (device tree, kernel boot) is measured by a run of the same scenario
+# for 1 ns and subtracted, so both figures are about the simulation itself.
+#
+#   bench/bench.sh              # build/ (6.1); needs valgrind
+#   BUILD_DIR=other bench/bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${BUILD_DIR:-build}
+harness="$build_dir/harness/sched-harness"
+[ -x "$harness" ] || { echo "bench: build first (scripts/build.sh)" >&2; exit 1; }
+command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
+	{ echo "bench: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+tree=$("$harness" kernel info | awk '/^Kernel tree/ { print $3 }')
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+scenarios=(
+	"default (odroid-xu3, 24 x periodic 16 ms 10%, 10 s)|run"
+	"hackbench on hikey960 (4 groups x 10 fds, 1000 loops)|run --board hikey960 --workload hackbench:groups=4,fds=10,loops=1000"
+)
+
+# Best of three wall-clock times of a command, in seconds.
+wall() {
+	local best= t
+	for _ in 1 2 3; do
+		local start end
+		start=$(date +%s.%N)
+		"$@" >/dev/null
+		end=$(date +%s.%N)
+		t=$(echo "$end - $start" | bc -l)
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+	done
+	echo "$best"
+}
+
+# Instructions executed: total, and those in files of the kernel tree
+# (callgrind_annotate prints paths relative to the build; the tree's own
+# directory name identifies them).
+instructions() {
+	local out="$tmp/cg.$RANDOM"
+	valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>"$out.log"
+	callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out" 2>/dev/null |
+		awk -v tree="$(basename "$tree")/" '
+			/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
+			/^ *[0-9,]+ \(/ && index($0, tree) { n = $1; gsub(",", "", n); kernel += n }
+			END { printf "%.0f %.0f\n", total, kernel }'
+}
+
+printf "sched-harness bench: %s\n\n" "$("$harness" kernel info | awk '/^Version/ { $1 = ""; print }' | sed 's/^ //')"
+printf "%-58s %10s %10s %12s %14s\n" "scenario" "simulated" "wall" "sim s/wall s" "kernel instr."
+for entry in "${scenarios[@]}"; do
+	name=${entry%%|*}
+	read -r -a args <<<"${entry#*|}"
+	simulated_ns=$("$harness" "${args[@]}" --json | awk -F'[:,]' '/"simulated_ns"/ { gsub(" ", "", $2); print $2 }')
+	t_full=$(wall "$harness" "${args[@]}")
+	t_boot=$(wall "$harness" "${args[@]}" --duration 1ns)
+	t_sim=$(echo "$t_full - $t_boot" | bc -l)
+	speed=$(echo "($simulated_ns / 1000000000) / $t_sim" | bc -l)
+	read -r full_total full_kernel <<<"$(instructions "$harness" "${args[@]}")"
+	read -r boot_total boot_kernel <<<"$(instructions "$harness" "${args[@]}" --duration 1ns)"
+	share=$(echo "100 * ($full_kernel - $boot_kernel) / ($full_total - $boot_total)" | bc -l)
+	printf "%-58s %9.3fs %9.3fs %11.0fx %13.1f%%\n" "$name" "$(echo "$simulated_ns / 1000000000" | bc -l)" \
+		"$t_sim" "$speed" "$share"
+	printf "%-58s %s\n" "" "(boot ${t_boot}s; simulation $((full_total - boot_total)) instructions, $((full_kernel - boot_kernel)) in $tree)"
+done
