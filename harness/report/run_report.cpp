@@ -54,24 +54,30 @@ std::string run_text(const sim::Result &r)
 	else
 		s += fmt::format(" (the workload runs until the duration ends)\n");
 	s += fmt::format("EAS:        {}\n", r.eas ? "on" : fmt::format("off — {}", r.eas_reason));
-	s += fmt::format("Tick:       {} Hz on every CPU, idle ones too (no NO_HZ in this build: the kernel's "
-			 "idle load balancing runs from idle CPUs' own ticks)\n",
-			 r.tick_ns ? 1'000'000'000ULL / r.tick_ns : 0);
+	const auto hz = r.tick_ns ? 1'000'000'000ULL / r.tick_ns : 0;
+	if (r.idle_stops_tick)
+		s += fmt::format("Tick:       {} Hz on busy CPUs; idle CPUs are tickless (NO_HZ_IDLE: fair.c's nohz "
+				 "idle balance, kicked from busy CPUs' ticks, balances for them)\n",
+				 hz);
+	else
+		s += fmt::format("Tick:       {} Hz on every CPU: idle CPUs keep their tick (--idle-tick retain, the "
+				 "default; --idle-tick stop for tickless idle)\n",
+				 hz);
 	s += fmt::format("Seed:       {}\n", r.seed);
 
-	s += fmt::format("\nEnergy (power of the OPP in use, from the kernel's energy model, x busy time; "
-			 "idle power as stated):\n");
-	s += fmt::format("  {:<8} {:>12} {:>10} {:>12} {:>9}  {}\n", "CPUs", "energy", "idle power", "freq changes",
-			 "latency", "OPP residency: time (busy CPU-time)");
+	s += fmt::format("\nEnergy: per frequency domain, the power of the OPP in use (the kernel's energy model) "
+			 "x busy time, plus idle power x idle time:\n");
+	s += fmt::format("  {:<8} {:>12} {:>13} {:>12} {:>10}  {}\n", "CPUs", "energy", "idle power", "freq changes",
+			 "latency", "OPP residency: share of the time (busy CPU-seconds)");
 	for (const auto &d : r.domains) {
 		std::string res;
 		for (const auto &o : d.residency) {
 			if (!o.ns)
 				continue;
-			res += fmt::format("{}{} {:.1f}% ({:.1f}%)", res.empty() ? "" : ", ", mhz(o.khz),
-					   percent(o.ns, r.simulated_ns), percent(o.busy_ns, r.simulated_ns));
+			res += fmt::format("{}{} {:.1f}% ({:.3f})", res.empty() ? "" : ", ", mhz(o.khz),
+					   percent(o.ns, r.simulated_ns), static_cast<double>(o.busy_ns) / 1e9);
 		}
-		s += fmt::format("  {:<8} {:>10.4f} {} {:>7} uW {:>12} {:>6} us  {}\n", cpus_text(d.cpus), d.energy_j,
+		s += fmt::format("  {:<8} {:>10.4f} {} {:>10} uW {:>12} {:>7} us  {}\n", cpus_text(d.cpus), d.energy_j,
 				 r.power_in_microwatts ? "J" : "?", d.idle_power_uw, d.frequency_changes,
 				 d.transition_latency_ns / 1000, d.has_energy_model ? res : res + " (no energy model)");
 	}
@@ -185,7 +191,7 @@ std::string run_json(const sim::Result &r)
 	key(w, "tick_ns");
 	w.Uint64(r.tick_ns);
 	key(w, "idle_tick");
-	w.Bool(true);
+	str(w, r.idle_stops_tick ? "stop" : "retain");
 	key(w, "energy_unit");
 	str(w, r.power_in_microwatts ? "J" : "abstract");
 	key(w, "energy_complete");

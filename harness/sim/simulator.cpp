@@ -559,16 +559,24 @@ void Simulator::dispatch()
 				stepped = true;
 			}
 		}
+		// CPUs that became idle run do_idle() (nohz idle balance, tick
+		// stopped), which can pull work and so start the round again.
+		bool entered_idle = false;
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			auto &cpu = cpus_[c];
+			const bool idle = cpu.curr == 0;
+			if (idle == cpu.idle_reported)
+				continue;
+			cpu.idle_reported = idle;
+			kshim_cpu_idle(static_cast<int>(c), idle, options_.idle_stops_tick);
+			entered_idle |= idle;
+		}
+		if (entered_idle) {
+			kshim_settle();
+			continue;
+		}
 		if (!stepped)
 			break;
-	}
-	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		auto &cpu = cpus_[c];
-		const bool idle = cpu.curr == 0;
-		if (idle != cpu.idle_reported) {
-			cpu.idle_reported = idle;
-			kshim_cpu_idle(static_cast<int>(c), idle);
-		}
 	}
 }
 
@@ -909,8 +917,10 @@ Result Simulator::run()
 			}
 		}
 		if (now_ >= next_tick_) {
-			// CONFIG_HZ_PERIODIC: every CPU takes the tick, idle ones too
+			// NO_HZ_IDLE: CPUs whose tick is stopped (idle) take none
 			for (std::size_t c = 0; c < cpus_.size(); c++) {
+				if (kshim_tick_stopped(static_cast<int>(c)))
+					continue;
 				kshim_cpu_tick(static_cast<int>(c));
 				result_.ticks++;
 				kshim_settle();
@@ -958,6 +968,7 @@ Result Simulator::collect()
 	r.eas = kernel_.eas;
 	r.eas_reason = kernel_.eas_reason;
 	r.tick_ns = static_cast<unsigned long long>(tick_ns_);
+	r.idle_stops_tick = options_.idle_stops_tick;
 	r.finite = true;
 	for (const auto &t : workload_.tasks) {
 		bool infinite = t.loop < 0;

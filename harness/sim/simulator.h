@@ -30,6 +30,10 @@ struct Options {
 	// The CPU the workload's launcher runs on: its threads are forked
 	// there, and the kernel's fork balancing places them from it.
 	unsigned fork_cpu = 0;
+	// Idle CPUs stop their tick (NO_HZ_IDLE tickless idle) or keep it (as
+	// the menu governor does for idle periods it predicts shorter than a
+	// tick). Busy CPUs always tick.
+	bool idle_stops_tick = false;
 };
 
 // Receives every tracepoint hit with the task then current on its CPU (the
@@ -122,6 +126,7 @@ struct Result {
 	std::uint64_t fingerprint = 0;
 	std::size_t fingerprint_events = 0;
 	unsigned long long tick_ns = 0;
+	bool idle_stops_tick = false;
 	std::size_t kernel_warnings = 0;
 };
 

@@ -73,6 +73,25 @@ void __smp_call_single_queue(int cpu, struct llist_node *node)
 		send_call_function_single_ipi(cpu);
 }
 
+/* kernel/smp.c: run func on cpu, asynchronously (csd stays locked until
+ * the target has run it). */
+int smp_call_function_single_async(int cpu, struct __call_single_data *csd)
+{
+	if (csd->node.u_flags & CSD_FLAG_LOCK)
+		return -EBUSY;
+	csd->node.u_flags = CSD_FLAG_LOCK;
+	if (cpu == smp_processor_id()) {
+		smp_call_func_t func = csd->func;
+		void *info = csd->info;
+
+		smp_store_release(&csd->node.u_flags, 0);
+		func(info);
+		return 0;
+	}
+	__smp_call_single_queue(cpu, &csd->node.llist);
+	return 0;
+}
+
 /*
  * kernel/smp.c's __flush_smp_call_function_queue(): function calls first,
  * then the remote wake-ups, handed to sched_ttwu_pending() as one list.

@@ -27,9 +27,15 @@ void open_softirq(int nr, void (*action)(struct softirq_action *))
 	softirq_vec[nr].action = action;
 }
 
-void raise_softirq_irqoff(unsigned int nr)
+void __raise_softirq_irqoff(unsigned int nr)
 {
 	__this_cpu_or(softirq_pending, 1UL << nr);
+}
+
+/* No ksoftirqd: every softirq runs at the interrupt exit. */
+void raise_softirq_irqoff(unsigned int nr)
+{
+	__raise_softirq_irqoff(nr);
 }
 
 void raise_softirq(unsigned int nr)

@@ -18,7 +18,10 @@
  *  - the return to a task after an interrupt reschedules when
  *    need_resched() is set (exit_to_user_mode_loop(), and the idle loop's
  *    exit to schedule_idle() for the idle task);
- *  - every CPU ticks (no NO_HZ).
+ *  - NO_HZ_IDLE: an idle CPU stops its tick or keeps it, as the harness's
+ *    idle governor says (glue/tick.c); CPUs whose tick is stopped are not
+ *    ticked, and fair.c's nohz idle balancing, kicked from busy CPUs'
+ *    ticks by IPI, balances for them.
  */
 #include "../export/build_policy_headers.h"
 
@@ -26,6 +29,7 @@
 #include <linux/sched/task.h>
 #include <linux/sched/signal.h>
 #include <uapi/linux/sched/types.h>
+#include <linux/tick.h>
 #include <trace/events/power.h>
 
 #include <kshim/sched.h>
@@ -171,14 +175,31 @@ void kshim_cpu_timers(int cpu)
 }
 
 /*
- * do_idle() around the architecture's idle instruction: cpuidle reports
- * the idle state entered (the shallowest, 0: WFI) and the exit
- * (PWR_EVENT_EXIT) through the power tracepoint.
+ * do_idle() on a CPU whose current task is now its idle task: the pending
+ * nohz idle balance (nohz_run_idle_balance()), tick_nohz_idle_enter(),
+ * then the idle governor's choice: stop the tick
+ * (tick_nohz_idle_stop_tick(): the CPU joins nohz.idle_cpus_mask) or keep
+ * it (tick_nohz_idle_retain_tick(), as menu does when it predicts an idle
+ * period shorter than a tick); then the shallowest state (cpu_idle 0: WFI).
+ * Leaving: cpu_idle PWR_EVENT_EXIT and tick_nohz_idle_exit(), which
+ * restarts the tick. The harness calls it when a CPU's current task
+ * becomes, or stops being, the idle task.
  */
-void kshim_cpu_idle(int cpu, int entering)
+void kshim_cpu_idle(int cpu, int entering, int stop_tick)
 {
 	enter_cpu(cpu);
-	trace_cpu_idle(entering ? 0 : PWR_EVENT_EXIT, cpu);
+	if (entering) {
+		nohz_run_idle_balance(cpu);
+		tick_nohz_idle_enter();
+		if (stop_tick)
+			tick_nohz_idle_stop_tick();
+		else
+			tick_nohz_idle_retain_tick();
+		trace_cpu_idle(0, cpu);
+	} else {
+		trace_cpu_idle(PWR_EVENT_EXIT, cpu);
+		tick_nohz_idle_exit();
+	}
 }
 
 /* A bound on rounds: a CPU that never stops rescheduling is a kernel hang. */

@@ -313,6 +313,22 @@ BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
 	}
 }
 
+// NO_HZ_IDLE: with --idle-tick stop only CPUs that are busy take the tick;
+// with one 10% task, seven CPUs sleep tickless nearly all the time.
+BOOST_AUTO_TEST_CASE(idle_tick_stop_leaves_idle_cpus_tickless)
+{
+	auto retain = run_json({"--workload", "periodic:count=1", "--duration", "1s"});
+	auto stop = run_json({"--workload", "periodic:count=1", "--duration", "1s", "--idle-tick", "stop"});
+	BOOST_TEST(retain.json["idle_tick"].GetString() == std::string("retain"));
+	BOOST_TEST(stop.json["idle_tick"].GetString() == std::string("stop"));
+	BOOST_TEST(retain.json["ticks"].GetUint64() == 8u * 250u);	// every CPU, 250 Hz, 1 s
+	BOOST_TEST_MESSAGE("ticks with tickless idle: " << stop.json["ticks"].GetUint64());
+	BOOST_TEST(stop.json["ticks"].GetUint64() < 2u * 250u);
+	BOOST_TEST(stop.json["throughput"].GetDouble() == 0.1, boost::test_tools::tolerance(0.01));
+	auto text = test::run_cli({"run", "--workload", "periodic:count=1", "--duration", "100ms", "--idle-tick", "stop"});
+	BOOST_TEST(text.out.find("idle CPUs are tickless (NO_HZ_IDLE") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(workloads_lists_the_builtins)
 {
 	auto r = test::run_cli({"workloads"});

@@ -100,9 +100,13 @@ void kshim_cpu_tick(int cpu);
 /* An hrtimer interrupt on cpu between ticks: the expired hrtimers, then the
  * return to the interrupted task. */
 void kshim_cpu_timers(int cpu);
-/* The idle task on cpu enters (1) or leaves (0) the idle state: what
- * do_idle() reports through trace_cpu_idle(). */
-void kshim_cpu_idle(int cpu, int entering);
+/* The idle task on cpu enters (1) or leaves (0) the idle state, as
+ * do_idle() does: nohz idle balance, the tick stopped (stop_tick: the idle
+ * governor expects a long idle; NO_HZ_IDLE) or kept, trace_cpu_idle(); on
+ * leaving, the tick restarted. Call kshim_settle() after entering. */
+void kshim_cpu_idle(int cpu, int entering, int stop_tick);
+/* Whether cpu's tick is stopped (it is idle): the harness does not tick it. */
+int kshim_tick_stopped(int cpu);
 /* The earliest hrtimer expiry queued on cpu (ns), 0 if none. */
 unsigned long long kshim_next_hrtimer(int cpu);
 /* Runs every CPU's pending IPIs, softirqs, stopper work and reschedules
