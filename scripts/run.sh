@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: builds (installing what is missing)
-# and runs the feec() energy-margin thread's energy test case on the
-# Odroid-XU3 (24 periodic tasks, 16 ms, 10% duty, 10 simulated seconds,
+# and runs the energy test case of the Odroid-XU3/4 energy-model thread on
+# the Odroid-XU3 (24 periodic tasks, 16 ms, 10% duty, 10 simulated seconds,
 # EAS on) through the kernel's scheduler, printing its summary.
 # Extra arguments replace the default command, e.g.
 #   scripts/run.sh platform show hikey960 --json

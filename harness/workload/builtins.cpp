@@ -16,7 +16,7 @@ const std::vector<Generator> &generators()
 	static const std::vector<Generator> list = {
 		{"periodic",
 		 "COUNT periodic tasks: each runs DUTY of its PERIOD, woken by its own timer (rt-app's "
-		 "run + timer) — the energy test case of the feec() energy-margin thread is "
+		 "run + timer) — the Odroid-XU3/4 energy-model thread's energy test case is "
 		 "periodic:count=24,period=16ms,duty=10%",
 		 {{"count", "24", "number of tasks"},
 		  {"period", "16ms", "period of each task"},

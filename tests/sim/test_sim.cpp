@@ -126,7 +126,7 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_eight_cpu_bound_tasks_keep_every_cpu_busy)
 	BOOST_TEST(r.json["completion_ns"].IsNull());	// 10 s of work each: not done in 2 s
 }
 
-// The feec() energy-margin thread's energy test case: 24 rt-app tasks,
+// The Odroid-XU3/4 energy-model thread's energy test case: 24 rt-app tasks,
 // 16 ms period, 10% duty, 10 s, schedutil.
 BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_uses_less_energy_with_eas)
 {
