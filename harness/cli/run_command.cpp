@@ -141,12 +141,9 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		sim_options.pelt_events = true;
 	}
 
+#if SH_KERNEL_SCHEDULER
 	const auto boot = boot_options(vm);
 	const auto kernel = kshim::boot(platform, boot);
-	if (!kernel.scheduler)
-		throw UsageError{fmt::format("run needs the scheduler compiled in; the tree {} ({}) only has PELT, "
-					     "the energy model and arch_topology so far",
-					     ctx.kernel_tree.string(), kshim::build_info().version)};
 	auto result = sim::simulate(platform, kernel, workload, sim_options, trace ? &*trace : nullptr);
 	if (trace)
 		trace->close();
@@ -159,6 +156,11 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 			ctx.err << "kernel: " << line.text << "\n";
 	ctx.out << (vm["json"].as<bool>() ? report::run_json(result) : report::run_text(result));
 	return kernel_warnings_status(ctx);
+#else
+	throw UsageError{fmt::format("run needs the scheduler compiled in; this build's tree {} ({}) has only "
+				     "PELT, the energy model and arch_topology so far",
+				     ctx.kernel_tree.string(), kshim::build_info().version)};
+#endif
 }
 
 int workloads_command(const Context &ctx, const std::vector<std::string> &args)

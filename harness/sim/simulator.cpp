@@ -308,8 +308,11 @@ void Simulator::resolve_resources()
 		if (name.empty())
 			return -1;
 		auto [it, added] = by_name.emplace(name, static_cast<int>(resources_.size()));
-		if (added)
-			resources_.push_back({.name = name});
+		if (added) {
+			Resource r;
+			r.name = name;
+			resources_.push_back(std::move(r));
+		}
 		return it->second;
 	};
 	for (const auto &task : workload_.tasks) {
