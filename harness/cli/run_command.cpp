@@ -135,13 +135,17 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	if (vm.count("idle-power"))
 		for (const auto &p : vm["idle-power"].as<std::vector<std::string>>())
 			idle_power_option(p, platform.frequency_domains.size(), sim_options.idle_power_uw);
-	std::optional<report::FtraceWriter> trace;
-	if (vm.count("trace")) {
-		trace.emplace(vm["trace"].as<std::string>(), static_cast<unsigned>(platform.cpus.size()));
-		sim_options.pelt_events = true;
-	}
 
 #if SH_KERNEL_SCHEDULER
+	std::optional<report::FtraceWriter> trace;
+	if (vm.count("trace")) {
+		try {
+			trace.emplace(vm["trace"].as<std::string>(), static_cast<unsigned>(platform.cpus.size()));
+		} catch (const std::runtime_error &e) {
+			throw UsageError{e.what()};	// a path that cannot be written: bad input
+		}
+		sim_options.pelt_events = true;
+	}
 	const auto boot = boot_options(vm);
 	const auto kernel = kshim::boot(platform, boot);
 	auto result = sim::simulate(platform, kernel, workload, sim_options, trace ? &*trace : nullptr);

@@ -2,9 +2,9 @@
 //
 // A trace file in ftrace's text format (what `cat /sys/kernel/tracing/trace`
 // prints), with each event's fields laid out as its TP_printk() does, so
-// that tools reading ftrace text (trace-cmd report's layout, LISA, trappy,
-// Perfetto's text importer) read it. The PELT tracepoints have no format in
-// the kernel; their lines follow LISA's sched_tp module.
+// that tools parsing ftrace's text output can read it (not checked here
+// against any particular one). The PELT tracepoints have no format in the
+// kernel; their lines follow LISA's sched_tp module.
 #pragma once
 
 #include "harness/sim/simulator.h"

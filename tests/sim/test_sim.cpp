@@ -300,6 +300,8 @@ BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
 		{{"--duration", "0s"}, "must be positive"},
 		{{"--fork-cpu", "8"}, "--fork-cpu 8: the board has CPU0-7"},
 		{{"--idle-power", "5=100"}, "--idle-power 5=100: the board has frequency domains 0-1"},
+		{{"--trace", "/nonexistent-dir/trace.txt"}, "/nonexistent-dir/trace.txt: cannot write the trace"},
+		{{"--idle-tick", "sometimes"}, "--idle-tick sometimes: say retain or stop"},
 	};
 	for (const auto &c : cases) {
 		std::vector<std::string> argv{SH_TEST_HARNESS_BIN, "run"};
