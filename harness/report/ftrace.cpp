@@ -15,8 +15,7 @@ namespace {
 // sched_switch's prev_state, as TP_printk() prints it.
 std::string task_state(long long state)
 {
-	constexpr long long report_max = 0x100;	// TASK_REPORT_MAX: preempted
-	if (state == report_max)
+	if (state == KSHIM_SWITCH_PREEMPTED)
 		return "R+";
 	if (state == 0)
 		return "R";

@@ -30,8 +30,6 @@ __extension__ typedef unsigned __int128 u128;
 using workload::Event;
 using workload::EventKind;
 
-constexpr long long task_report_max = 0x100;	// sched_switch prev_state: preempted
-
 // FNV-1a, 64 bit: a stable hash whose value does not depend on the
 // standard library (std::hash may differ between builds).
 class Fingerprint {
@@ -397,7 +395,7 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		fingerprint_.add(prev);
 		fingerprint_.add(next);
 		result_.context_switches++;
-		if (auto *th = thread_of(prev); th && (ev.args[2] == 0 || ev.args[2] == task_report_max))
+		if (auto *th = thread_of(prev); th && (ev.args[2] == 0 || ev.args[2] == KSHIM_SWITCH_PREEMPTED))
 			th->runnable_since = t;
 		if (auto *th = thread_of(next)) {
 			if (th->runnable_since >= 0)

@@ -63,6 +63,7 @@ static long long switch_state(bool preempt, unsigned int prev_state,
 {
 	unsigned int state;
 
+	BUILD_BUG_ON(TASK_REPORT_MAX != KSHIM_SWITCH_PREEMPTED);
 	if (preempt)
 		return TASK_REPORT_MAX;
 	state = __task_state_index(prev_state, prev->exit_state);

@@ -38,6 +38,9 @@ struct kshim_trace_event {
 	char comm[2][16];
 };
 void shim_trace(const struct kshim_trace_event *event);
+/* sched_switch's prev_state when the task was preempted (TASK_REPORT_MAX,
+ * as TP_fast_assign stores it; sched/glue/trace_probes.c). */
+#define KSHIM_SWITCH_PREEMPTED 0x100
 
 /* --- device tree: the C++ loader builds the kernel's struct device_node
  * tree from the blob through these (kernel-shim/glue/of.c) ---------------- */
