@@ -331,6 +331,25 @@ BOOST_AUTO_TEST_CASE(idle_tick_stop_leaves_idle_cpus_tickless)
 	BOOST_TEST(text.out.find("idle CPUs are tickless (NO_HZ_IDLE") != std::string::npos);
 }
 
+// --idle-power charges each idle CPU of a domain for its idle time, on top
+// of the energy model's busy energy (0 W idle by default).
+BOOST_AUTO_TEST_CASE(idle_power_is_charged_for_idle_time)
+{
+	auto base = run_json({"--workload", "periodic:count=1", "--duration", "1s"});
+	auto idle = run_json({"--workload", "periodic:count=1", "--duration", "1s", "--idle-power", "1=50000"});
+	BOOST_TEST(base.json["fingerprint"].GetString() == std::string(idle.json["fingerprint"].GetString()));
+	std::int64_t idle_ns = 0;
+	for (const auto &cpu : idle.json["cpus"].GetArray())
+		if (cpu["cpu"].GetUint() >= 4)
+			idle_ns += idle.json["simulated_ns"].GetInt64() - cpu["busy_ns"].GetInt64();
+	const double expected = 50000e-6 * static_cast<double>(idle_ns) / 1e9;	// W x s
+	const auto &big = idle.json["domains"][1];
+	BOOST_TEST(big["idle_power_uw"].GetUint64() == 50000u);
+	BOOST_TEST(big["energy_j"].GetDouble() - base.json["domains"][1]["energy_j"].GetDouble() == expected,
+		   boost::test_tools::tolerance(1e-9));
+	BOOST_TEST(idle.json["domains"][0]["energy_j"].GetDouble() == base.json["domains"][0]["energy_j"].GetDouble());
+}
+
 BOOST_AUTO_TEST_CASE(workloads_lists_the_builtins)
 {
 	auto r = test::run_cli({"workloads"});
