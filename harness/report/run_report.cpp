@@ -67,9 +67,10 @@ std::string run_text(const sim::Result &r)
 
 	s += fmt::format("\nEnergy: per frequency domain, the power of the OPP in use (the kernel's energy model) "
 			 "x busy time, plus idle power x idle time:\n");
-	s += fmt::format("  {:<8} {:>12} {:>13} {:>12} {:>10}  {}\n", "CPUs", "energy", "idle power", "freq changes",
+	s += fmt::format("  {:<10} {:>12} {:>13} {:>12} {:>10}  {}\n", "domain", "energy", "idle power", "freq changes",
 			 "latency", "OPP residency: share of the time (busy CPU-seconds)");
-	for (const auto &d : r.domains) {
+	for (std::size_t i = 0; i < r.domains.size(); i++) {
+		const auto &d = r.domains[i];
 		std::string res;
 		for (const auto &o : d.residency) {
 			if (!o.ns)
@@ -77,11 +78,12 @@ std::string run_text(const sim::Result &r)
 			res += fmt::format("{}{} {:.1f}% ({:.3f})", res.empty() ? "" : ", ", mhz(o.khz),
 					   percent(o.ns, r.simulated_ns), static_cast<double>(o.busy_ns) / 1e9);
 		}
-		s += fmt::format("  {:<8} {:>10.4f} {} {:>10} uW {:>12} {:>7} us  {}\n", cpus_text(d.cpus), d.energy_j,
+		s += fmt::format("  {:<10} {:>10.4f} {} {:>10} uW {:>12} {:>7} us  {}\n",
+				 fmt::format("{}: {}", i, cpus_text(d.cpus)), d.energy_j,
 				 r.power_in_microwatts ? "J" : "?", d.idle_power_uw, d.frequency_changes,
 				 d.transition_latency_ns / 1000, d.has_energy_model ? res : res + " (no energy model)");
 	}
-	s += fmt::format("  {:<8} {:>10.4f} {}{}\n", "total", r.energy_j, energy_unit(r),
+	s += fmt::format("  {:<10} {:>10.4f} {}{}\n", "total", r.energy_j, energy_unit(r),
 			 r.energy_complete ? "" : "  (some CPUs have no energy model: their energy is not counted)");
 	s += "  busy:   ";
 	for (const auto &c : r.cpus)
