@@ -9,6 +9,7 @@
 //   3  the kernel code faulted (BUG, panic, deadlock) or WARNed
 #pragma once
 
+#include "dts/platform.h"
 #include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
@@ -49,6 +50,11 @@ parse_subcommand(const Context &ctx, const std::vector<std::string> &args,
 		 const boost::program_options::options_description &hidden,
 		 const boost::program_options::positional_options_description &positional,
 		 std::string_view usage);
+
+// The board named (a short name or a .dts/.dtb path), with the --overlay
+// files of `vm` applied in order, read from the context's kernel tree.
+dts::Platform load_board(const Context &ctx, const std::string &board,
+			 const boost::program_options::variables_map &vm);
 
 // --cmdline, --sysctl, --feature, --seed: how the kernel is booted. Every
 // command that boots a kernel offers them.

@@ -134,6 +134,16 @@ std::optional<po::variables_map> parse_subcommand(const Context &ctx, const std:
 	return std::nullopt;
 }
 
+dts::Platform load_board(const Context &ctx, const std::string &board, const po::variables_map &vm)
+{
+	dts::LoadOptions load;
+	load.kernel_tree = ctx.kernel_tree;
+	if (vm.count("overlay"))
+		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
+			load.overlays.emplace_back(o);
+	return dts::load_platform(dts::resolve_board(board, ctx.kernel_tree), load);
+}
+
 po::options_description kernel_boot_options()
 {
 	po::options_description options("kernel options");

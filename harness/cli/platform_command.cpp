@@ -72,12 +72,7 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 	if (boards.size() != 1)
 		throw UsageError{"platform show needs exactly one BOARD (a name or a .dts/.dtb path)"};
 
-	dts::LoadOptions load;
-	load.kernel_tree = ctx.kernel_tree;
-	if (vm.count("overlay"))
-		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
-			load.overlays.emplace_back(o);
-	auto platform = dts::load_platform(dts::resolve_board(boards.front(), ctx.kernel_tree), load);
+	auto platform = load_board(ctx, boards.front(), vm);
 	auto kernel = kshim::boot(platform, boot_options(vm));
 	if (ctx.verbose)
 		for (const auto &line : kshim::kernel_log())

@@ -115,12 +115,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	const auto workload = workload::make_workload(vm["workload"].as<std::string>());
 
 	const auto board = vm["board"].as<std::string>();
-	dts::LoadOptions load;
-	load.kernel_tree = ctx.kernel_tree;
-	if (vm.count("overlay"))
-		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
-			load.overlays.emplace_back(o);
-	const auto platform = dts::load_platform(dts::resolve_board(board, ctx.kernel_tree), load);
+	const auto platform = load_board(ctx, board, vm);
 
 	sim::Options sim_options;
 	const auto idle_tick = vm["idle-tick"].as<std::string>();
