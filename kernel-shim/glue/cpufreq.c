@@ -11,9 +11,15 @@
  * cpufreq_schedutil.c. One departure from cpufreq-dt: the driver here can
  * switch frequency from scheduler context (->fast_switch, as SCMI and
  * qcom-cpufreq-hw can), so schedutil takes its fast path and no sugov
- * kthread exists. The frequency a request resolves to is the lowest OPP at
- * or above it (CPUFREQ_RELATION_L, as __resolve_freq() does for a driver
- * with a frequency table).
+ * kthread exists.
+ *
+ * The frequency table is the kernel's from there on: drivers/cpufreq/
+ * freq_table.c (compiled unchanged) sets cpuinfo.min/max_freq and the
+ * policy limits from it, leaving boost (turbo-mode) OPPs out while boost
+ * is off, and sorts it; energy_model.c marks the OPPs it finds
+ * inefficient (em_cpufreq_update_efficiencies()); requests resolve as
+ * cpufreq.c's cpufreq_driver_resolve_freq() does, with
+ * CPUFREQ_RELATION_LE, which skips those inefficient OPPs.
  */
 #include <linux/cpufreq.h>
 #include <linux/notifier.h>
@@ -69,6 +75,17 @@ void cpufreq_cpu_put(struct cpufreq_policy *policy)
 {
 }
 
+/*
+ * cpufreq-dt enables boost *support* for a table with turbo-mode OPPs
+ * (cpufreq_enable_boost_support()), but boost itself stays off until
+ * written through sysfs: the boost frequencies are left out of
+ * cpuinfo.max_freq and the policy limits.
+ */
+int cpufreq_boost_enabled(void)
+{
+	return 0;
+}
+
 /* cpufreq-dt drives frequencies itself (no ->setpolicy): invariance holds. */
 bool cpufreq_supports_freq_invariance(void)
 {
@@ -92,18 +109,19 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	    !zalloc_cpumask_var(&policy->real_cpus, GFP_KERNEL))
 		return -ENOMEM;
 
+	/* dev_pm_opp_init_cpufreq_table() (drivers/opp/cpu.c) */
 	for (i = 0; i < nr_opps; i++) {
 		table[i].frequency = opps[i].hz / 1000;
 		table[i].driver_data = i;
+		if (opps[i].turbo)
+			table[i].flags = CPUFREQ_BOOST_FREQ;
 	}
 	table[nr_opps].frequency = CPUFREQ_TABLE_END;
 	policy->freq_table = table;
-	policy->freq_table_sorted = CPUFREQ_TABLE_SORTED_ASCENDING;
-	policy->cpuinfo.min_freq = table[0].frequency;
-	policy->cpuinfo.max_freq = table[nr_opps - 1].frequency;
-	policy->min = policy->cpuinfo.min_freq;
-	policy->max = policy->cpuinfo.max_freq;
-	policy->cur = policy->cpuinfo.max_freq;
+	/* cpufreq_online(), after the driver's ->init() */
+	if (cpufreq_table_validate_and_sort(policy))
+		return -EINVAL;
+	policy->cur = policy->max;
 	policy->cpuinfo.transition_latency = transition_latency_ns && transition_latency_ns < UINT_MAX ?
 					     transition_latency_ns : CPUFREQ_ETERNAL;
 	policy->fast_switch_possible = true;
@@ -210,30 +228,54 @@ void cpufreq_disable_fast_switch(struct cpufreq_policy *policy)
 	policy->fast_switch_enabled = false;
 }
 
-static unsigned int lowest_opp_at_or_above(struct cpufreq_policy *policy, unsigned int freq)
+/* drivers/cpufreq/cpufreq.c, __resolve_freq() (static there) */
+static unsigned int __resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq,
+				   unsigned int min, unsigned int max, unsigned int relation)
 {
-	unsigned int idx = cpufreq_frequency_table_target(policy, freq, policy->min, policy->max,
-							  CPUFREQ_RELATION_L);
+	unsigned int idx;
 
+	target_freq = clamp_val(target_freq, min, max);
+	if (!policy->freq_table)
+		return target_freq;
+	idx = cpufreq_frequency_table_target(policy, target_freq, min, max, relation);
 	policy->cached_resolved_idx = idx;
+	policy->cached_target_freq = target_freq;
 	return policy->freq_table[idx].frequency;
 }
 
+/* drivers/cpufreq/cpufreq.c, as 6.1 has it: the lowest efficient
+ * frequency at or above the request, within the limits (the max wins when
+ * they cross). */
 unsigned int cpufreq_driver_resolve_freq(struct cpufreq_policy *policy, unsigned int target_freq)
 {
-	target_freq = clamp_val(target_freq, policy->min, policy->max);
-	policy->cached_target_freq = target_freq;
-	return lowest_opp_at_or_above(policy, target_freq);
+	unsigned int min = READ_ONCE(policy->min);
+	unsigned int max = READ_ONCE(policy->max);
+
+	if (unlikely(min > max))
+		min = max;
+	return __resolve_freq(policy, target_freq, min, max, CPUFREQ_RELATION_LE);
 }
 
-/* The driver switches at once; the new frequency is what the CPUs run at
- * and what frequency invariance scales by from now on. */
+/*
+ * The board's driver switching at once (->fast_switch): like cpufreq-dt's
+ * ->target_index() it sets the OPP at or above the frequency asked for
+ * (schedutil asks for one it resolved already).
+ */
+static unsigned int board_fast_switch(struct cpufreq_policy *policy, unsigned int target_freq)
+{
+	return __resolve_freq(policy, target_freq, policy->min, policy->max, CPUFREQ_RELATION_L);
+}
+
+/* drivers/cpufreq/cpufreq.c: the new frequency is what the CPUs run at and
+ * what frequency invariance scales by from now on. */
 unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned int target_freq)
 {
 	unsigned int freq, cpu;
 
 	target_freq = clamp_val(target_freq, policy->min, policy->max);
-	freq = lowest_opp_at_or_above(policy, target_freq);
+	freq = board_fast_switch(policy, target_freq);
+	if (!freq)
+		return 0;
 	policy->cur = freq;
 	fast_switches[policy->cpu]++;
 	arch_set_freq_scale(policy->related_cpus, freq, policy->cpuinfo.max_freq);
@@ -329,11 +371,4 @@ const char *kshim_cpufreq_governor(int cpu)
 	return policy && policy->governor ? policy->governor->name : NULL;
 }
 
-/* drivers/cpufreq/freq_table.c: every table here is sorted ascending
- * (kshim_add_policy()), so the unsorted search is never needed. */
-int cpufreq_table_index_unsorted(struct cpufreq_policy *policy, unsigned int target_freq,
-				 unsigned int min, unsigned int max, unsigned int relation)
-{
-	shim_fatal("cpufreq_table_index_unsorted(): frequency tables are sorted here");
-}
 #endif /* KSHIM_SCHED_FULL */

@@ -54,6 +54,28 @@ struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *ne
 /* ----------------------------------------------------------------------- */
 
 /*
+ * cpu_startup_entry() (kernel/sched/idle.c) up to its endless do_idle()
+ * loop, run as the CPU's idle task: PF_IDLE makes is_idle_task() true for
+ * it (init_idle() does not set it in 6.1), so update_rq_clock_pelt() keeps
+ * an idle CPU's clock_pelt in step with clock_task and
+ * migrate_se_pelt_lag() sees idle CPUs. The loop itself is what
+ * kshim_cpu_idle() does each time the CPU goes idle.
+ */
+static void idle_task_startup(int cpu, enum cpuhp_state state)
+{
+	struct task_struct *saved_current = shim_current;
+	int saved_cpu = shim_cpu;
+
+	shim_cpu = cpu;
+	shim_current = idle_task(cpu);
+	current->flags |= PF_IDLE;
+	arch_cpu_idle_prepare();
+	cpuhp_online_idle(state);
+	shim_cpu = saved_cpu;
+	shim_current = saved_current;
+}
+
+/*
  * smp_init() for one CPU: its idle task (fork_idle() -> init_idle(); the
  * boot CPU's is init_task, set up by sched_init()) and its stopper, then
  * the scheduler's hotplug steps as the CPU comes up.
@@ -74,6 +96,10 @@ void kshim_sched_cpu_up(int cpu)
 	enter_cpu(cpu);
 	sched_cpu_starting(cpu);
 	set_cpu_online(cpu, true);
+	/* secondary_start_kernel() ends in cpu_startup_entry(); the boot CPU's
+	 * idle task gets there at the end of rest_init(). */
+	if (cpu)
+		idle_task_startup(cpu, CPUHP_AP_ONLINE_IDLE);
 	sched_cpu_activate(cpu);
 }
 
@@ -107,6 +133,8 @@ void kshim_sched_rest_init(void)
 	init_process = p;
 	schedule_idle();	/* schedule_preempt_disabled() from the idle task */
 	BUG_ON(current != p);
+	/* the boot task, now CPU 0's idle task, ends rest_init() there */
+	idle_task_startup(0, CPUHP_ONLINE);
 }
 
 void kshim_sched_init_smp(void)
@@ -464,6 +492,7 @@ void kshim_cpu_info(int cpu, struct kshim_cpu_info *out)
 	out->clock = rq->clock;
 	out->clock_task = rq->clock_task;
 	out->clock_pelt = rq->clock_pelt;
+	out->cfs_last_update = READ_ONCE(rq->cfs.avg.last_update_time);
 	out->thermal_load_avg = READ_ONCE(rq->avg_thermal.load_avg);
 	out->need_resched = test_tsk_need_resched(rq->curr);
 }

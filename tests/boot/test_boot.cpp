@@ -86,6 +86,22 @@ BOOST_AUTO_TEST_CASE(hikey960_capacities)
 	BOOST_TEST(k.eas);
 }
 
+// turbo-mode OPPs are boost frequencies: while boost is off (cpufreq-dt
+// supports it, nothing enables it) freq_table.c leaves them out of
+// cpuinfo.max_freq, and arch_topology.c normalises capacities by that
+// maximum. r8a7795's A57s (capacity-dmips-mhz 1024) reach 1.5 GHz, with
+// 1.6 and 1.7 GHz as turbo; its A53s (535) 1.2 GHz: A53 capacity =
+// 535 * 1200 / 1500 = 428. Counting the turbo OPPs would give
+// 535 * 1200 / 1700 = 377.
+BOOST_AUTO_TEST_CASE(turbo_opps_are_left_out_of_max_freq)
+{
+	const auto dts = test::kernel_tree() / "arch/arm64/boot/dts/renesas/r8a77951-salvator-x.dts";
+	auto k = kshim::boot(test::load_board(dts.string()));
+	BOOST_REQUIRE(k.cpus.size() == 8u);
+	BOOST_TEST(k.cpus[0].capacity == 1024u);
+	BOOST_TEST(k.cpus[4].capacity == 428u);
+}
+
 BOOST_AUTO_TEST_CASE(thermal_pressure_goes_through_the_kernel)
 {
 	auto k = kshim::boot(test::load_board("odroid-xu3"));

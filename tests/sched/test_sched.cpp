@@ -236,6 +236,56 @@ BOOST_AUTO_TEST_CASE(hikey960_big_task_goes_big) { big_task_goes_big("hikey960")
 BOOST_AUTO_TEST_CASE(odroid_xu3_without_em_takes_non_eas_path) { without_em_takes_non_eas_path("odroid-xu3"); }
 BOOST_AUTO_TEST_CASE(hikey960_without_em_takes_non_eas_path) { without_em_takes_non_eas_path("hikey960"); }
 
+// cpu_startup_entry() gives every idle task PF_IDLE, so is_idle_task()
+// holds on an idle CPU and update_rq_clock_pelt() keeps its PELT clock in
+// step with its task clock (_update_idle_rq_clock_pelt()), including a CPU
+// that ran a task and went idle again.
+BOOST_AUTO_TEST_CASE(idle_cpus_pelt_clock_is_task_clock)
+{
+	Board b("hikey960");
+	const int pid = b.fork("runner", 1ULL << 5);
+	b.run_for(100 * ms);
+	BOOST_REQUIRE_EQUAL(kshim_task_sleep(pid), 0);
+	kshim_settle();
+	b.run_for(2 * tick);
+	for (unsigned cpu = 0; cpu < b.kernel.cpus.size(); cpu++) {
+		const auto info = b.cpu(static_cast<int>(cpu));
+		BOOST_REQUIRE_EQUAL(info.curr_pid, 0);
+		BOOST_TEST(info.clock_pelt == info.clock_task,
+			   "CPU" << cpu << ": clock_pelt lags clock_task by " << info.clock_task - info.clock_pelt << " ns");
+	}
+	no_kernel_warnings();
+}
+
+// A CPU left idle: its blocked utilization is kept up to date by the
+// kernel's periodic updates and decays with PELT's half-life of 32 periods
+// of 1024 us (y^32 = 0.5), measured on the PELT clock, which on an idle
+// CPU is the task clock.
+BOOST_AUTO_TEST_CASE(idle_cpu_utilization_decays_with_pelt_half_life)
+{
+	Board b("hikey960");
+	const int pid = b.fork("runner", 1ULL << 5);
+	b.run_for(200 * ms);
+	BOOST_REQUIRE_EQUAL(kshim_task_sleep(pid), 0);
+	kshim_settle();
+	b.run_for(tick);
+	const auto before = b.cpu(5);
+	b.run_for(64 * ms);
+	const auto after = b.cpu(5);
+	const double periods = static_cast<double>(after.cfs_last_update - before.cfs_last_update) / 1024.0 / 1024.0;
+	const double expected = static_cast<double>(before.cfs_util_avg) * std::pow(0.5, periods / 32.0);
+	BOOST_TEST_MESSAGE("CPU5 util " << before.cfs_util_avg << " -> " << after.cfs_util_avg << " over "
+					<< periods << " PELT periods (expected " << expected << "); last update "
+					<< (after.clock_task - after.cfs_last_update) / 1000 << " us before clock_task");
+	BOOST_TEST(before.cfs_util_avg > 300u);
+	// 64 ms of wall time is 61 PELT periods of the idle CPU's own clock,
+	// and the decayed value is PELT's (integer decay: within 2).
+	BOOST_TEST(periods > 60.0);
+	BOOST_TEST(std::abs(static_cast<double>(after.cfs_util_avg) - expected) <= 2.0);
+	BOOST_TEST(after.clock_task - after.cfs_last_update <= tick);
+	no_kernel_warnings();
+}
+
 // 6.1: a CPU is overutilized when its CFS utilization does not fit in 80%
 // of its capacity (cpu_overutilized()); the root domain's flag is raised on
 // enqueue and recomputed by load balancing at the root level.
@@ -300,13 +350,34 @@ void eight_tasks_spread(const std::string &board)
 BOOST_AUTO_TEST_CASE(odroid_xu3_eight_tasks_spread) { eight_tasks_spread("odroid-xu3"); }
 BOOST_AUTO_TEST_CASE(hikey960_eight_tasks_spread) { eight_tasks_spread("hikey960"); }
 
-// schedutil: next_freq = 1.25 * util / max_capacity * max_freq, resolved to
-// the lowest OPP at or above it; util is the CPU's CFS utilization with
-// util_est (the policy's busiest CPU).
+// The energy model's perf domain of `cpu`: its states, each marked
+// inefficient or not by em_create_perf_table().
+const kshim::PerfDomain &perf_domain_of(const kshim::Kernel &kernel, unsigned cpu)
+{
+	for (const auto &pd : kernel.perf_domains)
+		if (std::find(pd.cpus.begin(), pd.cpus.end(), cpu) != pd.cpus.end())
+			return pd;
+	BOOST_FAIL("no perf domain holds CPU" << cpu);
+	throw;
+}
+
+// 6.1's cpufreq_driver_resolve_freq(): the lowest *efficient* frequency at
+// or above the request (CPUFREQ_RELATION_LE, with the OPPs the energy
+// model marks inefficient skipped, em_cpufreq_update_efficiencies()).
+unsigned lowest_efficient_at_or_above(const kshim::PerfDomain &pd, double khz)
+{
+	for (const auto &state : pd.states)
+		if (!state.inefficient && static_cast<double>(state.frequency_khz) >= khz)
+			return static_cast<unsigned>(state.frequency_khz);
+	return static_cast<unsigned>(pd.states.back().frequency_khz);
+}
+
+// schedutil: next_freq = 1.25 * util / max_capacity * max_freq, resolved as
+// 6.1's cpufreq core resolves it (above); util is the CPU's CFS utilization
+// with util_est (the policy's busiest CPU).
 BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
 {
 	Board b("odroid-xu3");
-	const auto &platform_opps = test::load_board("odroid-xu3");
 	const int pid = b.sleeper_last_on(5, 400);
 	b.set_affinity(pid, 1ULL << 5);
 	BOOST_REQUIRE_EQUAL(kshim_task_wake(pid, 0), 1);
@@ -315,15 +386,8 @@ BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
 	const auto cpu = b.cpu(5);
 	const unsigned long util = std::max(cpu.cfs_util_avg, cpu.cfs_util_est);
 	const double wanted_khz = 1.25 * static_cast<double>(util) / 1024.0 * 2000000.0;
-	unsigned expected = 0;
-	for (const auto &domain : platform_opps.frequency_domains) {
-		if (std::find(domain.cpus.begin(), domain.cpus.end(), 5u) == domain.cpus.end())
-			continue;
-		for (const auto &opp : platform_opps.opp_tables[*domain.opp_table].opps)
-			if (!expected && static_cast<double>(opp.hz / 1000) >= wanted_khz)
-				expected = static_cast<unsigned>(opp.hz / 1000);
-	}
-	BOOST_TEST_MESSAGE("CPU5 util " << util << ": 1.25 * util gives " << wanted_khz << " kHz, OPP "
+	const unsigned expected = lowest_efficient_at_or_above(perf_domain_of(b.kernel, 5), wanted_khz);
+	BOOST_TEST_MESSAGE("CPU5 util " << util << ": 1.25 * util gives " << wanted_khz << " kHz, efficient OPP "
 					<< expected << " kHz; policy->cur " << kshim_cpufreq_cur(5));
 	BOOST_TEST(util > 300u);
 	BOOST_TEST(kshim_cpufreq_cur(5) == expected);
@@ -333,8 +397,14 @@ BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
 	// (update_rq_clock_pelt() scales by capacity and frequency).
 	BOOST_TEST(kshim_cpu_freq_scale(5) == (static_cast<unsigned long>(expected) << 10) / 2000000u);
 	BOOST_TEST(cpu.clock_pelt < cpu.clock_task);
-	// The idle LITTLE cluster went down to its lowest OPP.
-	BOOST_TEST(kshim_cpufreq_cur(0) == 200000u);
+	// The idle LITTLE cluster went down to its lowest efficient OPP: the
+	// A7's 200 MHz costs more energy per instruction than 300 MHz (same
+	// voltage), so the EM marks it inefficient and cpufreq skips it.
+	const auto &little_pd = perf_domain_of(b.kernel, 0);
+	BOOST_TEST(little_pd.states.front().frequency_khz == 200000u);
+	BOOST_TEST(little_pd.states.front().inefficient);
+	BOOST_TEST(kshim_cpufreq_cur(0) == lowest_efficient_at_or_above(little_pd, 0));
+	BOOST_TEST(kshim_cpufreq_cur(0) == 300000u);
 	no_kernel_warnings();
 }
 
@@ -382,7 +452,11 @@ BOOST_AUTO_TEST_CASE(feature_util_est_off_lowers_frequency)
 	options.features = {"UTIL_EST=off"};
 	const unsigned khz = freq_after_long_sleep(options);
 	BOOST_TEST_MESSAGE("UTIL_EST off: " << khz << " kHz");
-	BOOST_TEST(khz <= 400000u);
+	// The decayed average asks for less than the A15's lowest efficient
+	// OPP (800 MHz: 200-700 MHz share its voltage and are inefficient).
+	const auto kernel = kshim::snapshot();
+	BOOST_TEST(khz == lowest_efficient_at_or_above(perf_domain_of(kernel, 5), 0));
+	BOOST_TEST(khz <= 800000u);
 	BOOST_TEST(kshim_sched_feat_get("UTIL_EST") == 0);
 }
 

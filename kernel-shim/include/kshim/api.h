@@ -64,6 +64,7 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 struct kshim_opp {
 	unsigned long long hz;
 	unsigned long microvolt;	/* 0: unknown */
+	int turbo;			/* turbo-mode: a boost frequency */
 };
 int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 		     const struct kshim_opp *opps, unsigned int nr_opps,

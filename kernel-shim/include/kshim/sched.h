@@ -124,6 +124,7 @@ struct kshim_cpu_info {
 	unsigned long long clock;	/* rq->clock */
 	unsigned long long clock_task;
 	unsigned long long clock_pelt;
+	unsigned long long cfs_last_update;	/* rq->cfs.avg.last_update_time (PELT clock) */
 	unsigned long thermal_load_avg;	/* rq->avg_thermal.load_avg */
 	int need_resched;
 };
