@@ -2,21 +2,20 @@
 # upstream code"): the tree's own headers behind a fake architecture,
 # Kbuild's -include files, -nostdinc, -fPIC.
 #
-#   sh_kernel_c_sources(TARGET src...)   compile these C files as kernel code
+#   sh_kernel_objects(NAME FLAVOUR f SOURCES ...)   compile C files as kernel code
 #   KERNEL_UPSTREAM_FILES                every file of the tree compiled in
 #                                        (appended by sched/ and kernel-shim/)
 
 set(KSHIM_ARCH ${SH_SOURCE_ROOT}/kernel-shim/arch)
-set(KSHIM_GEN ${CMAKE_BINARY_DIR}/kernel-shim/arch)
 
-set(KERNEL_INCLUDE_DIRS
-	${KSHIM_ARCH}/include
-	${KSHIM_GEN}/include
-	${KERNEL_TREE}/include
-	${KSHIM_ARCH}/include/uapi
-	${KSHIM_GEN}/include/uapi
-	${KERNEL_TREE}/include/uapi
-	${KSHIM_GEN}/include/generated/uapi)
+# Flavours: a kernel build per architecture whose boards we boot, each
+# configured from that architecture's defconfig in the tree (generate.sh
+# runs the tree's own Kconfig on it). arm64 is the default flavour; the
+# arm flavour boots arch/arm boards (exynos_defconfig unless
+# SH_ARM_DEFCONFIG names another of arch/arm/configs).
+set(SH_ARM64_DEFCONFIG defconfig CACHE STRING "arch/arm64/configs file the arm64 flavour is configured from")
+set(SH_ARM_DEFCONFIG exynos_defconfig CACHE STRING "arch/arm/configs file the arm flavour is configured from")
+set(SH_KERNEL_FLAVOURS arm64 arm)
 
 # Kbuild's KBUILD_CFLAGS that matter in user space; -O2 always, since the
 # kernel relies on optimisation (BUILD_BUG_ON through __compiletime_assert).
@@ -30,37 +29,78 @@ set(KERNEL_C_FLAGS
 	-Wall -Wundef -Wno-trigraphs -Werror=strict-prototypes
 	-Werror=implicit-function-declaration -Werror=implicit-int -Werror=return-type
 	-Wno-format-security -Wno-unused-but-set-variable -Wno-address-of-packed-member
-	-Wno-pointer-sign -Wno-maybe-uninitialized
-	-include ${KERNEL_TREE}/include/linux/compiler-version.h
-	-include ${KERNEL_TREE}/include/linux/kconfig.h
-	-include ${KERNEL_TREE}/include/linux/compiler_types.h)
+	-Wno-pointer-sign -Wno-maybe-uninitialized)
+# Kbuild's -include files, in order.
+set(KERNEL_C_PREINCLUDES
+	${KERNEL_TREE}/include/linux/compiler-version.h
+	${KERNEL_TREE}/include/linux/kconfig.h
+	${KERNEL_TREE}/include/linux/compiler_types.h)
 
-# The generated half of the fake architecture, made at configure time from
-# the tree (and remade when the kconfig fragment or the script changes).
-file(MAKE_DIRECTORY ${KSHIM_GEN})
-set(_kflags "")
-foreach(flag IN LISTS KERNEL_C_FLAGS)
-	string(APPEND _kflags "${flag} ")
-endforeach()
-foreach(dir IN LISTS KERNEL_INCLUDE_DIRS)
-	string(APPEND _kflags "-I${dir} ")
-endforeach()
-file(WRITE ${KSHIM_GEN}/kflags "${_kflags}\n")
-execute_process(
-	COMMAND ${KSHIM_ARCH}/generate.sh ${KERNEL_TREE} ${KSHIM_GEN} ${CMAKE_C_COMPILER} ${KSHIM_ARCH}/kconfig
-	RESULT_VARIABLE _gen_rc
-	ERROR_VARIABLE _gen_err)
-if(NOT _gen_rc EQUAL 0)
-	message(FATAL_ERROR "kernel-shim/arch/generate.sh failed for ${KERNEL_TREE}:\n${_gen_err}")
-endif()
-set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-	${KSHIM_ARCH}/kconfig ${KSHIM_ARCH}/generate.sh)
+# The generated half of a flavour's fake architecture, made at configure
+# time from the tree (and remade when the kconfig fragments or the script
+# change). Sets KERNEL_INCLUDE_DIRS_<flavour> and KSHIM_GEN_<flavour>.
+function(sh_kernel_flavour_generate flavour)
+	set(gen ${CMAKE_BINARY_DIR}/kernel-shim/arch-${flavour})
+	set(dirs ${KSHIM_ARCH}/${flavour}/include)
+	list(APPEND dirs
+		${KSHIM_ARCH}/include
+		${gen}/include
+		${KERNEL_TREE}/include
+		${KSHIM_ARCH}/include/uapi
+		${gen}/include/uapi
+		${KERNEL_TREE}/include/uapi
+		${gen}/include/generated/uapi)
+	file(MAKE_DIRECTORY ${gen})
+	set(kflags "")
+	foreach(flag IN LISTS KERNEL_C_FLAGS)
+		string(APPEND kflags "${flag} ")
+	endforeach()
+	foreach(file IN LISTS KERNEL_C_PREINCLUDES)
+		string(APPEND kflags "-include ${file} ")
+	endforeach()
+	foreach(dir IN LISTS dirs)
+		string(APPEND kflags "-I${dir} ")
+	endforeach()
+	file(WRITE ${gen}/kflags "${kflags}\n")
+	if(flavour STREQUAL "arm")
+		set(defconfig ${SH_ARM_DEFCONFIG})
+	else()
+		set(defconfig ${SH_ARM64_DEFCONFIG})
+	endif()
+	execute_process(
+		COMMAND ${KSHIM_ARCH}/generate.sh ${KERNEL_TREE} ${gen} ${CMAKE_C_COMPILER}
+			${flavour} ${defconfig}
+		RESULT_VARIABLE rc
+		ERROR_VARIABLE err)
+	if(NOT rc EQUAL 0)
+		message(FATAL_ERROR "kernel-shim/arch/generate.sh failed for the ${flavour} flavour of ${KERNEL_TREE}:\n${err}")
+	endif()
+	set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+		${KSHIM_ARCH}/kconfig ${KSHIM_ARCH}/${flavour}/kconfig ${KSHIM_ARCH}/defconfig-options
+		${KSHIM_ARCH}/generate.sh)
+	set(KERNEL_INCLUDE_DIRS_${flavour} ${dirs} PARENT_SCOPE)
+	set(KSHIM_GEN_${flavour} ${gen} PARENT_SCOPE)
+endfunction()
 
-function(sh_kernel_c_sources target)
-	target_sources(${target} PRIVATE ${ARGN})
-	set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target} PROPERTIES
-		COMPILE_OPTIONS "${KERNEL_C_FLAGS}"
-		INCLUDE_DIRECTORIES "${KERNEL_INCLUDE_DIRS}")
+foreach(flavour IN LISTS SH_KERNEL_FLAVOURS)
+	sh_kernel_flavour_generate(${flavour})
+endforeach()
+# The default flavour's, for kernel-side test code that boots no board.
+set(KSHIM_GEN ${KSHIM_GEN_arm64})
+set(KERNEL_INCLUDE_DIRS ${KERNEL_INCLUDE_DIRS_arm64})
+
+# An object library of kernel C for one flavour: the kernel's flags and
+# the flavour's include order, then INCLUDES (kernel/sched, ...).
+#   sh_kernel_objects(NAME FLAVOUR f SOURCES src... [INCLUDES dir...])
+function(sh_kernel_objects name)
+	cmake_parse_arguments(K "" "FLAVOUR" "SOURCES;INCLUDES" ${ARGN})
+	add_library(${name} OBJECT ${K_SOURCES})
+	target_compile_options(${name} PRIVATE ${KERNEL_C_FLAGS})
+	foreach(file IN LISTS KERNEL_C_PREINCLUDES)
+		# SHELL: keeps the pairs (options are otherwise de-duplicated)
+		target_compile_options(${name} PRIVATE "SHELL:-include ${file}")
+	endforeach()
+	target_include_directories(${name} PRIVATE ${KERNEL_INCLUDE_DIRS_${K_FLAVOUR}} ${K_INCLUDES})
 endfunction()
 
 set(KERNEL_UPSTREAM_FILES "" CACHE INTERNAL "files of the tree compiled into libksched")

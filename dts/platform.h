@@ -163,9 +163,15 @@ struct MissingFact {
 	std::string where;
 };
 
+// The kernel architecture a board runs: it decides which kernel flavour
+// boots it (32-bit arm's topology and defconfig differ from arm64's).
+enum class Arch { arm64, arm };
+
 struct Platform {
 	std::string source;		// file the board was read from
 	std::vector<std::string> overlays;
+	Arch arch = Arch::arm64;
+	std::string arch_reason;	// how arch was told: its folder in the tree, or its CPUs
 	std::string model;
 	std::vector<std::string> compatible;
 	std::vector<Cpu> cpus;		// index == logical id
@@ -181,6 +187,7 @@ struct Platform {
 
 std::string_view to_string(TripType type);
 std::string_view to_string(OppBinding binding);
+std::string_view to_string(Arch arch);
 
 struct LoadOptions {
 	// Tree whose include/ and scripts/dtc/include-prefixes a .dts may use.

@@ -123,12 +123,36 @@ struct UpstreamFile {
 	std::string path;	// relative to the tree
 	std::string sha256;
 };
+// An option where the harness's configuration differs from the
+// flavour's defconfig (docs/architecture.md says why, for each).
+struct ConfigDeparture {
+	std::string option;
+	std::string defconfig;	// the defconfig's value ("n": not set)
+	std::string harness;
+};
+
 struct BuildInfo {
 	std::string tree;
 	std::string version;
+	std::string flavour;	// "arm64" or "arm": the boards this build boots
+	std::string defconfig;	// arch/<flavour>/configs/<file> it is configured from
+	std::vector<std::string> from_defconfig;	// "CONFIG_HZ=100", ...
+	std::vector<ConfigDeparture> departures;
 	std::vector<UpstreamFile> files;
 };
 BuildInfo build_info();
+
+// A board of another architecture than this build's flavour (32-bit arm
+// boards boot the arm flavour, the others arm64): `needed` names the
+// flavour that boots it.
+class WrongFlavour : public std::runtime_error {
+public:
+	WrongFlavour(std::string needed_flavour, const std::string &what)
+		: std::runtime_error(what), needed(std::move(needed_flavour))
+	{
+	}
+	std::string needed;
+};
 
 // A kernel parameter, sysctl or scheduler feature the kernel does not have
 // (or rejects): bad input, with the valid names in the message.

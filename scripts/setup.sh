@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
 	g++ make cmake tar xz-utils bc
+	# the tree's Kconfig (scripts/kconfig), run on each flavour's defconfig
+	flex bison
 	device-tree-compiler libfdt-dev
 	libboost-test-dev libboost-program-options-dev
 	libfmt-dev rapidjson-dev

@@ -34,6 +34,7 @@ struct Context {
 	std::ostream &out;
 	std::ostream &err;
 	bool verbose = false;
+	std::optional<dts::Arch> arch;	// --arch: boot boards as this architecture
 };
 
 // Bad command-line usage: printed as one line, exit status 2.

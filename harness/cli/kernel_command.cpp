@@ -7,6 +7,7 @@
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <ostream>
 
 namespace po = boost::program_options;
@@ -31,8 +32,18 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 		throw UsageError{"kernel: say 'info'"};
 
 	auto info = kshim::build_info();
-	std::string text = fmt::format("Kernel tree  {}\nVersion      Linux {}\n\nCompiled unchanged from the tree:\n",
-				       info.tree, info.version);
+	std::string text = fmt::format("Kernel tree  {}\nVersion      Linux {}\nFlavour      {} (boards of arch/{}; "
+				       "'sched-harness --arch {} kernel info' for the other)\n",
+				       info.tree, info.version, info.flavour, info.flavour,
+				       info.flavour == "arm" ? "arm64" : "arm");
+	text += fmt::format("Config       from {}: {}\n", info.defconfig, fmt::join(info.from_defconfig, " "));
+	if (!info.departures.empty()) {
+		text += "             differs from it (docs/architecture.md says why):\n";
+		for (const auto &d : info.departures)
+			text += fmt::format("               {:<38} {} here, {} in the defconfig\n", d.option,
+					    d.harness, d.defconfig);
+	}
+	text += "\nCompiled unchanged from the tree:\n";
 	for (const auto &file : info.files)
 		text += fmt::format("  {}  {}\n", file.sha256, file.path);
 	ctx.out << text;

@@ -6,7 +6,11 @@
 #include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <unistd.h>
 #include <exception>
 #include <fmt/format.h>
 #include <iostream>
@@ -69,7 +73,10 @@ int run(int argc, char **argv)
 		("verbose,v", "print the kernel's log (printk) on stderr")
 		("kernel-src", po::value<std::string>()->value_name("DIR"),
 		 "kernel tree for board names and DT includes (default: the tree sched-harness was built "
-		 "with, or $SCHED_HARNESS_KERNEL_SRC)");
+		 "with, or $SCHED_HARNESS_KERNEL_SRC)")
+		("arch", po::value<std::string>()->value_name("arm|arm64"),
+		 "boot boards with this kernel flavour instead of their own architecture's (32-bit arm "
+		 "boards boot the arm flavour, the others arm64); with 'kernel info', the flavour shown");
 	po::options_description hidden;
 	hidden.add_options()
 		("command", po::value<std::string>())
@@ -106,7 +113,15 @@ int run(int argc, char **argv)
 	if (vm.count("help"))
 		rest.push_back("--help");
 
-	Context ctx{kernel_tree(vm), std::cout, std::cerr, vm.count("verbose") > 0};
+	Context ctx{kernel_tree(vm), std::cout, std::cerr, vm.count("verbose") > 0, std::nullopt};
+	if (vm.count("arch")) {
+		const auto arch = vm["arch"].as<std::string>();
+		if (arch != "arm" && arch != "arm64")
+			throw UsageError{fmt::format("--arch {}: say arm or arm64", arch)};
+		ctx.arch = arch == "arm" ? dts::Arch::arm : dts::Arch::arm64;
+		if (arch != kshim::build_info().flavour)
+			throw kshim::WrongFlavour(arch, "--arch " + arch);
+	}
 	for (const auto &c : commands)
 		if (c.name == name)
 			return c.run(ctx, rest);
@@ -141,7 +156,16 @@ dts::Platform load_board(const Context &ctx, const std::string &board, const po:
 	if (vm.count("overlay"))
 		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
 			load.overlays.emplace_back(o);
-	return dts::load_platform(dts::resolve_board(board, ctx.kernel_tree), load);
+	auto platform = dts::load_platform(dts::resolve_board(board, ctx.kernel_tree), load);
+	if (ctx.arch) {
+		platform.arch = *ctx.arch;
+		platform.arch_reason = "--arch";
+	}
+	const auto flavour = kshim::build_info().flavour;
+	if (dts::to_string(platform.arch) != flavour)
+		throw kshim::WrongFlavour(std::string(dts::to_string(platform.arch)),
+					  fmt::format("{} is an {} board", board, dts::to_string(platform.arch)));
+	return platform;
 }
 
 po::options_description kernel_boot_options()
@@ -183,11 +207,38 @@ int kernel_warnings_status(const Context &ctx)
 	return warnings.empty() ? exit_ok : exit_kernel_fault;
 }
 
+namespace {
+
+// One binary per kernel flavour, side by side: sched-harness (arm64) and
+// sched-harness-arm. A board of the other flavour re-runs the same command
+// line in the other binary (nothing has been printed yet: commands format
+// their whole result first).
+int run_flavour(const std::string &flavour, char **argv, const std::string &why)
+{
+	std::error_code ec;
+	const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+	if (ec)
+		throw std::runtime_error("cannot find the sched-harness binary: " + ec.message());
+	const auto name = flavour == "arm64" ? std::string("sched-harness") : "sched-harness-" + flavour;
+	const auto other = self.parent_path() / name;
+	if (other == self)
+		throw std::runtime_error(fmt::format("{}: this binary is the {} flavour already", why, flavour));
+	std::cout.flush();
+	execv(other.c_str(), argv);
+	std::cerr << fmt::format("sched-harness: error: {} needs the {} kernel flavour, {}: {}\n", why, flavour,
+				 other.string(), std::strerror(errno));
+	return exit_internal;
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
 	kshim::install_oops_handlers();
 	try {
 		return run(argc, argv);
+	} catch (const kshim::WrongFlavour &e) {
+		return run_flavour(e.needed, argv, e.what());
 	} catch (const UsageError &e) {
 		std::cerr << "sched-harness: error: " << e.message << "\n";
 		return exit_bad_input;

@@ -93,6 +93,19 @@ static int boot_machine(unsigned int nr_cpus, unsigned int nr_up, char *cmdline,
  * the boot CPU's stopper as cpu_stop_init() makes it, smp_init() (each
  * secondary CPU up), then sched_init_smp(): the first sched domains.
  */
+/*
+ * secondary_start_kernel() -> store_cpu_topology(cpu) runs on the CPU
+ * coming up: arm reads that CPU's own MPIDR there.
+ */
+static void store_topology_on(unsigned int cpu)
+{
+	int saved = shim_cpu;
+
+	shim_cpu = cpu;
+	store_cpu_topology(cpu);
+	shim_cpu = saved;
+}
+
 int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param)
 {
 	unsigned int cpu;
@@ -113,7 +126,7 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 	kshim_stopper_create(0);
 
 	for (cpu = 1; cpu < nr_cpus; cpu++) {
-		store_cpu_topology(cpu);
+		store_topology_on(cpu);
 		kshim_sched_cpu_up(cpu);
 	}
 	kshim_sched_init_smp();
@@ -131,7 +144,7 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 	do_early_initcalls();
 	init_cpu_topology();
 	for (cpu = 0; cpu < nr_cpus; cpu++)
-		store_cpu_topology(cpu);
+		store_topology_on(cpu);
 	return 0;
 }
 #endif

@@ -22,6 +22,7 @@
  * CPUFREQ_RELATION_LE, which skips those inefficient OPPs.
  */
 #include <linux/cpufreq.h>
+#include <linux/version.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -81,7 +82,11 @@ void cpufreq_cpu_put(struct cpufreq_policy *policy)
  * written through sysfs: the boost frequencies are left out of
  * cpuinfo.max_freq and the policy limits.
  */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+bool cpufreq_boost_enabled(void)	/* bool in 6.12, int in 6.1 */
+#else
 int cpufreq_boost_enabled(void)
+#endif
 {
 	return 0;
 }

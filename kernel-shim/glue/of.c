@@ -281,6 +281,31 @@ int of_property_read_variable_u32_array(const struct device_node *np, const char
 	return count;
 }
 
+/*
+ * drivers/of/base.c, of_device_is_compatible(): non-zero when `compat` is
+ * one of the node's compatible strings. The kernel scores the match (an
+ * earlier string scores higher, type and name add to it); its callers
+ * here (arm's topology.c) only test for non-zero.
+ */
+int of_device_is_compatible(const struct device_node *device, const char *compat)
+{
+	const char *cp;
+	int len, score = 0;
+
+	cp = of_get_property(device, "compatible", &len);
+	if (!cp || !compat || !*compat)
+		return 0;
+	for (; len > 0; score++) {
+		int l = strlen(cp) + 1;
+
+		if (!strcasecmp(cp, compat))
+			return INT_MAX / 2 - score * 4;
+		cp += l;
+		len -= l;
+	}
+	return 0;
+}
+
 /* Logical CPU numbers follow the order of CPU nodes (kshim_boot_early()). */
 static struct device_node *cpu_nodes[NR_CPUS];
 

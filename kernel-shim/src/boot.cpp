@@ -308,6 +308,11 @@ void apply_feature(const std::string &spec)
 
 Kernel boot(const dts::Platform &platform, const BootOptions &options)
 {
+	if (dts::to_string(platform.arch) != SH_KERNEL_FLAVOUR)
+		throw WrongFlavour(std::string(dts::to_string(platform.arch)),
+				   fmt::format("{} is an {} board ({}); this kernel build is the {} flavour",
+					       platform.source, dts::to_string(platform.arch), platform.arch_reason,
+					       SH_KERNEL_FLAVOUR));
 	if (booted)
 		throw KernelFault("the kernel is already booted in this process (one board per process)");
 	booted = true;

@@ -115,13 +115,17 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_small_task_runs_little_and_saves_energy)
 
 BOOST_AUTO_TEST_CASE(odroid_xu3_eight_cpu_bound_tasks_keep_every_cpu_busy)
 {
+	// Forked on CPU 0, the tasks spread within a few balance intervals,
+	// which the kernel counts in jiffies: every CPU busy but for its first
+	// 5 ticks (20 ms at HZ=250, 50 ms at odroid-xu3's HZ=100).
 	auto r = run_json({"--workload", "fixed-work:threads=8,work=10s", "--duration", "2s"});
 	const auto simulated = r.json["simulated_ns"].GetInt64();
 	BOOST_TEST(simulated == 2'000'000'000LL);
+	const auto startup = 5.0 * static_cast<double>(r.json["tick_ns"].GetUint64());
 	for (const auto &cpu : r.json["cpus"].GetArray()) {
 		const double busy = static_cast<double>(cpu["busy_ns"].GetInt64()) / static_cast<double>(simulated);
 		BOOST_TEST_MESSAGE("cpu" << cpu["cpu"].GetUint() << " busy " << busy * 100 << "%");
-		BOOST_TEST(busy >= 0.99);
+		BOOST_TEST(busy >= 1.0 - startup / static_cast<double>(simulated));
 	}
 	BOOST_TEST(r.json["completion_ns"].IsNull());	// 10 s of work each: not done in 2 s
 }
@@ -343,9 +347,12 @@ BOOST_AUTO_TEST_CASE(idle_tick_stop_leaves_idle_cpus_tickless)
 	auto stop = run_json({"--workload", "periodic:count=1", "--duration", "1s", "--idle-tick", "stop"});
 	BOOST_TEST(retain.json["idle_tick"].GetString() == std::string("retain"));
 	BOOST_TEST(stop.json["idle_tick"].GetString() == std::string("stop"));
-	BOOST_TEST(retain.json["ticks"].GetUint64() == 8u * 250u);	// every CPU, 250 Hz, 1 s
+	// HZ is the board's flavour's: odroid-xu3 boots arm (exynos_defconfig: 100 Hz)
+	const auto hz = 1'000'000'000u / retain.json["tick_ns"].GetUint64();
+	BOOST_TEST(hz == 100u);
+	BOOST_TEST(retain.json["ticks"].GetUint64() == 8u * hz);	// every CPU, 1 s
 	BOOST_TEST_MESSAGE("ticks with tickless idle: " << stop.json["ticks"].GetUint64());
-	BOOST_TEST(stop.json["ticks"].GetUint64() < 2u * 250u);
+	BOOST_TEST(stop.json["ticks"].GetUint64() < 2u * hz);
 	BOOST_TEST(stop.json["throughput"].GetDouble() == 0.1, boost::test_tools::tolerance(0.01));
 	auto text = test::run_cli({"run", "--workload", "periodic:count=1", "--duration", "100ms", "--idle-tick", "stop"});
 	BOOST_TEST(text.out.find("idle CPUs are tickless (NO_HZ_IDLE") != std::string::npos);
