@@ -79,6 +79,19 @@ static int boot_machine(unsigned int nr_cpus, unsigned int nr_up, char *cmdline,
 	return kshim_parse_cmdline(cmdline, unknown_param);
 }
 
+/*
+ * secondary_start_kernel() -> store_cpu_topology(cpu) runs on the CPU
+ * coming up: arm reads that CPU's own MPIDR there.
+ */
+static void store_topology_on(unsigned int cpu)
+{
+	int saved = shim_cpu;
+
+	shim_cpu = cpu;
+	store_cpu_topology(cpu);
+	shim_cpu = saved;
+}
+
 #ifdef KSHIM_SCHED_FULL
 #include <linux/sched/clock.h>
 #include <linux/sched/init.h>
@@ -93,19 +106,6 @@ static int boot_machine(unsigned int nr_cpus, unsigned int nr_up, char *cmdline,
  * the boot CPU's stopper as cpu_stop_init() makes it, smp_init() (each
  * secondary CPU up), then sched_init_smp(): the first sched domains.
  */
-/*
- * secondary_start_kernel() -> store_cpu_topology(cpu) runs on the CPU
- * coming up: arm reads that CPU's own MPIDR there.
- */
-static void store_topology_on(unsigned int cpu)
-{
-	int saved = shim_cpu;
-
-	shim_cpu = cpu;
-	store_cpu_topology(cpu);
-	shim_cpu = saved;
-}
-
 int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param)
 {
 	unsigned int cpu;

@@ -91,6 +91,15 @@ int cpufreq_boost_enabled(void)
 	return 0;
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+/* 6.12's freq_table.c asks whether the driver picks table indexes:
+ * cpufreq-dt has ->target_index(). */
+bool has_target_index(void)
+{
+	return true;
+}
+#endif
+
 /* cpufreq-dt drives frequencies itself (no ->setpolicy): invariance holds. */
 bool cpufreq_supports_freq_invariance(void)
 {

@@ -142,14 +142,15 @@ BOOST_AUTO_TEST_CASE(hikey960_capacities)
 // maximum. r8a7795's A57s (capacity-dmips-mhz 1024) reach 1.5 GHz, with
 // 1.6 and 1.7 GHz as turbo; its A53s (535) 1.2 GHz: A53 capacity =
 // 535 * 1200 / 1500 = 428. Counting the turbo OPPs would give
-// 535 * 1200 / 1700 = 377.
+// 535 * 1200 / 1700 = 377. (6.12's r8a77951.dtsi keeps only 1.7 GHz as
+// turbo: 535 * 1200 / 1600 = 401.)
 BOOST_AUTO_TEST_CASE(turbo_opps_are_left_out_of_max_freq)
 {
 	const auto dts = test::kernel_tree() / "arch/arm64/boot/dts/renesas/r8a77951-salvator-x.dts";
 	auto k = kshim::boot(test::load_board(dts.string()));
 	BOOST_REQUIRE(k.cpus.size() == 8u);
 	BOOST_TEST(k.cpus[0].capacity == 1024u);
-	BOOST_TEST(k.cpus[4].capacity == 428u);
+	BOOST_TEST(k.cpus[4].capacity == (test::kernel_series() == "6.1" ? 428u : 401u));
 }
 
 BOOST_AUTO_TEST_CASE(thermal_pressure_goes_through_the_kernel)
