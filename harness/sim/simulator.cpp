@@ -748,9 +748,12 @@ void Simulator::step(Thread &th, int cpu)
 		case EventKind::timer: {
 			auto &timer = e.resource.rfind("unique", 0) == 0 ? th.own_timers[static_cast<std::size_t>(rid)]
 									 : res.timer;
+			// rt-app starts every timer from the one t_zero all threads
+			// share (the workload's start): the first deadline is
+			// t_zero + period, wherever the thread first reaches it.
 			if (!timer.first) {
 				timer.first = true;
-				timer.second = now_;
+				timer.second = start_;
 			}
 			timer.second += e.amount;
 			const std::int64_t slack = timer.second - now_;

@@ -131,14 +131,14 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_eight_cpu_bound_tasks_keep_every_cpu_busy)
 }
 
 // The Odroid-XU3/4 energy-model thread's energy test case: 24 rt-app tasks,
-// 16 ms period, 10% duty, 10 s, schedutil. What the kernel does with EAS
-// on: find_energy_efficient_cpu() takes the wake-up decisions and packs
-// the small tasks on the LITTLE cluster while it has spare capacity; with
-// EAS off select_idle_sibling() spreads them over both clusters. Which of
-// the two uses less energy is a result, not an expectation (it used to be
-// asserted here, on a glue that left idle CPUs' PELT clocks behind and
-// resolved frequencies to inefficient OPPs): both are printed.
-BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_eas_packs_on_little)
+// 16 ms period, 10% duty, 10 s, schedutil. What the kernel guarantees:
+// with EAS on, find_energy_efficient_cpu() takes the wake-up decisions
+// (the system is not overutilized), with it off none; all the work is done
+// either way. Which uses less energy, and where the busy time lands, are
+// results, not expectations: this test used to assert that EAS uses less
+// energy, an outcome of glue departures (idle CPUs' PELT clocks left
+// behind, inefficient OPPs, arm64's single MC level); both are printed.
+BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_with_and_without_eas)
 {
 	auto eas = run_json({});
 	auto no_eas = run_json({"--sysctl", "kernel.sched_energy_aware=0"});
@@ -165,7 +165,6 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_eas_packs_on_little)
 		BOOST_TEST(r->json["throughput"].GetDouble() == 2.4, boost::test_tools::tolerance(0.01));
 	BOOST_TEST(eas.json["eas_wakeups"].GetUint64() > eas.json["non_eas_wakeups"].GetUint64());
 	BOOST_TEST(no_eas.json["eas_wakeups"].GetUint64() == 0u);
-	BOOST_TEST(little_share(eas) > little_share(no_eas));
 }
 
 BOOST_AUTO_TEST_CASE(hikey960_hackbench_completes)
@@ -240,6 +239,21 @@ BOOST_AUTO_TEST_CASE(rt_app_threads_wake_each_other)
 	// 50 x (1 ms run + 2 ms sleep) at least, as run is 1 ms at CPU0's top OPP
 	BOOST_TEST(completion >= 150'000'000);
 	BOOST_TEST(consumer["work_done"].GetInt64() == 50LL * 300'000 * r.json["calibration_capacity"].GetInt64());
+}
+
+// rt-app's timers start from the t_zero all threads share: a thread that
+// starts 3 ms late meets its first deadline at t_zero + period like the
+// others, with 3 ms less slack (about 7 ms: 10 ms period, 3 ms delay, a
+// 10 us run). Anchored at its own first timer call it would have ~10 ms.
+BOOST_AUTO_TEST_CASE(rt_app_timers_start_from_a_shared_t_zero)
+{
+	auto r = run_json({"--workload", test::fixture("workload/timers-t-zero.json").string()});
+	const auto early = task(r, "early")["slack_min_ns"].GetInt64();
+	const auto late = task(r, "late")["slack_min_ns"].GetInt64();
+	BOOST_TEST_MESSAGE("slack min: early " << early << " ns, late " << late << " ns");
+	BOOST_TEST(late <= 7'000'000);
+	BOOST_TEST(late >= 6'900'000);	// the 10 us run, at whatever OPP
+	BOOST_TEST(early - late >= 2'900'000);
 }
 
 BOOST_AUTO_TEST_CASE(same_inputs_same_bytes)
