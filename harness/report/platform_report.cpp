@@ -256,6 +256,12 @@ void write_kernel(fmt::memory_buffer &out, const kshim::Kernel &k)
 	auto info = kshim::build_info();
 	fmt::format_to(std::back_inserter(out), "\nKernel (Linux {}: arch_topology.c, energy_model.c{})\n", info.version,
 		       k.scheduler ? ", kernel/sched: core.c, fair.c, topology.c, cpufreq_schedutil.c, ..." : "");
+	std::string config;
+	for (const auto &option : info.from_defconfig)
+		if (!option.ends_with("=n") && (option.starts_with("CONFIG_HZ=") || !option.starts_with("CONFIG_HZ_")))
+			config += (config.empty() ? "" : " ") + option.substr(7);
+	fmt::format_to(std::back_inserter(out), "flavour {}, configured from {}: {} (sched-harness kernel info)\n",
+		       info.flavour, info.defconfig, config);
 	fmt::format_to(std::back_inserter(out), "{:>4}  {:>9} {:>8} {:>8} {:>5} {:>7}\n", "cpu", "cpu_scale",
 		       "package", "cluster", "core", "thread");
 	for (const auto &c : k.cpus)

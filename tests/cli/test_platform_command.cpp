@@ -129,6 +129,13 @@ BOOST_AUTO_TEST_CASE(show_reports_sched_domains_and_eas)
 	const auto &kernel = doc["kernel"];
 	BOOST_TEST(kernel["scheduler"].GetBool());
 	BOOST_TEST(kernel["root_perf_domains"].Size() == 2u);
+	// the arm flavour, configured from the tree's exynos_defconfig
+	auto shown = test::run_cli({"platform", "show", "odroid-xu3"});
+	BOOST_TEST(shown.out.find("flavour arm, configured from arch/arm/configs/exynos_defconfig: HZ=100 ") !=
+			   std::string::npos, shown.out);
+	auto hikey = test::run_cli({"platform", "show", "hikey960"});
+	BOOST_TEST(hikey.out.find("flavour arm64, configured from arch/arm64/configs/defconfig: HZ=250 ") !=
+			   std::string::npos, hikey.out);
 	// 32-bit arm: MC per cluster (MPIDR Aff1), DIE over both
 	BOOST_TEST(kernel["sched_domains"]["cpu0"].Size() == 2u);
 	BOOST_TEST(kernel["sched_domains"]["cpu0"][0]["span"].Size() == 4u);
