@@ -85,9 +85,10 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		("fork-cpu", po::value<unsigned>()->default_value(0)->value_name("CPU"),
 		 "the CPU the workload's threads are forked from (where its launcher runs); the "
 		 "kernel's fork balancing places them from there")
-		("idle-tick", po::value<std::string>()->default_value("retain")->value_name("retain|stop"),
-		 "what an idle CPU does with its tick: keep it (the menu governor's choice for short idle "
-		 "periods) or stop it (tickless idle, NO_HZ_IDLE: fair.c's nohz idle balancing works for it)")
+		("idle-tick", po::value<std::string>()->default_value("kernel")->value_name("kernel|retain|stop"),
+		 "what an idle CPU does with its tick: what the kernel's idle loop decides (the default: "
+		 "kept on the first pass, stopped once a tick arrives while idle), or, for an experiment, "
+		 "always keep it or always stop it (tickless idle)")
 		("json", po::bool_switch(), "print every metric as JSON")
 		("trace", po::value<std::string>()->value_name("FILE"),
 		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
@@ -119,9 +120,14 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 
 	sim::Options sim_options;
 	const auto idle_tick = vm["idle-tick"].as<std::string>();
-	if (idle_tick != "retain" && idle_tick != "stop")
-		throw UsageError{fmt::format("--idle-tick {}: say retain or stop", idle_tick)};
-	sim_options.idle_stops_tick = idle_tick == "stop";
+	if (idle_tick == "kernel")
+		sim_options.idle_tick = sim::IdleTick::kernel;
+	else if (idle_tick == "retain")
+		sim_options.idle_tick = sim::IdleTick::retain;
+	else if (idle_tick == "stop")
+		sim_options.idle_tick = sim::IdleTick::stop;
+	else
+		throw UsageError{fmt::format("--idle-tick {}: say kernel, retain or stop", idle_tick)};
 	sim_options.fork_cpu = vm["fork-cpu"].as<unsigned>();
 	if (sim_options.fork_cpu >= platform.cpus.size())
 		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", sim_options.fork_cpu,

@@ -55,14 +55,22 @@ std::string run_text(const sim::Result &r)
 		s += fmt::format(" (the workload runs until the duration ends)\n");
 	s += fmt::format("EAS:        {}\n", r.eas ? "on" : fmt::format("off — {}", r.eas_reason));
 	const auto hz = r.tick_ns ? 1'000'000'000ULL / r.tick_ns : 0;
-	if (r.idle_stops_tick)
-		s += fmt::format("Tick:       {} Hz on busy CPUs; idle CPUs are tickless (NO_HZ_IDLE: fair.c's nohz "
-				 "idle balance, kicked from busy CPUs' ticks, balances for them)\n",
+	switch (r.idle_tick) {
+	case sim::IdleTick::kernel:
+		s += fmt::format("Tick:       {} Hz; idle CPUs stop it as the kernel's idle loop decides (no cpuidle "
+				 "driver: kept on the first pass, stopped once a tick arrives while idle; "
+				 "--idle-tick retain|stop to force)\n",
 				 hz);
-	else
-		s += fmt::format("Tick:       {} Hz on every CPU: idle CPUs keep their tick (--idle-tick retain, the "
-				 "default; --idle-tick stop for tickless idle)\n",
+		break;
+	case sim::IdleTick::stop:
+		s += fmt::format("Tick:       {} Hz on busy CPUs; idle CPUs are tickless (--idle-tick stop: NO_HZ_IDLE's "
+				 "nohz idle balance, kicked from busy CPUs' ticks, balances for them)\n",
 				 hz);
+		break;
+	case sim::IdleTick::retain:
+		s += fmt::format("Tick:       {} Hz on every CPU: idle CPUs keep their tick (--idle-tick retain)\n", hz);
+		break;
+	}
 	s += fmt::format("Seed:       {}\n", r.seed);
 
 	s += fmt::format("\nEnergy: per frequency domain, the power of the OPP in use (the kernel's energy model) "
@@ -193,7 +201,7 @@ std::string run_json(const sim::Result &r)
 	key(w, "tick_ns");
 	w.Uint64(r.tick_ns);
 	key(w, "idle_tick");
-	str(w, r.idle_stops_tick ? "stop" : "retain");
+	str(w, sim::to_string(r.idle_tick));
 	key(w, "energy_unit");
 	str(w, r.power_in_microwatts ? "J" : "abstract");
 	key(w, "energy_complete");

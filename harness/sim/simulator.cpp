@@ -22,7 +22,33 @@
 
 namespace sh::sim {
 
+std::string_view to_string(IdleTick policy)
+{
+	switch (policy) {
+	case IdleTick::retain:
+		return "retain";
+	case IdleTick::stop:
+		return "stop";
+	case IdleTick::kernel:
+		break;
+	}
+	return "kernel";
+}
+
 namespace {
+
+int idle_tick_policy(IdleTick policy)
+{
+	switch (policy) {
+	case IdleTick::retain:
+		return KSHIM_IDLE_TICK_RETAIN;
+	case IdleTick::stop:
+		return KSHIM_IDLE_TICK_STOP;
+	case IdleTick::kernel:
+		break;
+	}
+	return KSHIM_IDLE_TICK_KERNEL;
+}
 
 // Work x f_max and power x time overflow 64 bits on long runs.
 __extension__ typedef unsigned __int128 u128;
@@ -569,7 +595,7 @@ void Simulator::dispatch()
 			if (idle == cpu.idle_reported)
 				continue;
 			cpu.idle_reported = idle;
-			kshim_cpu_idle(static_cast<int>(c), idle, options_.idle_stops_tick);
+			kshim_cpu_idle(static_cast<int>(c), idle, idle_tick_policy(options_.idle_tick));
 			entered_idle |= idle;
 		}
 		if (entered_idle) {
@@ -972,7 +998,7 @@ Result Simulator::collect()
 	r.eas = kernel_.eas;
 	r.eas_reason = kernel_.eas_reason;
 	r.tick_ns = static_cast<unsigned long long>(tick_ns_);
-	r.idle_stops_tick = options_.idle_stops_tick;
+	r.idle_tick = options_.idle_tick;
 	r.finite = true;
 	for (const auto &t : workload_.tasks) {
 		bool infinite = t.loop < 0;

@@ -20,6 +20,9 @@ struct kshim_trace_event;
 
 namespace sh::sim {
 
+enum class IdleTick { kernel, retain, stop };
+std::string_view to_string(IdleTick policy);
+
 struct Options {
 	std::int64_t duration_ns = 10'000'000'000;
 	// Idle power per CPU of each frequency domain (µW), index as
@@ -30,10 +33,11 @@ struct Options {
 	// The CPU the workload's launcher runs on: its threads are forked
 	// there, and the kernel's fork balancing places them from it.
 	unsigned fork_cpu = 0;
-	// Idle CPUs stop their tick (NO_HZ_IDLE tickless idle) or keep it (as
-	// the menu governor does for idle periods it predicts shorter than a
-	// tick). Busy CPUs always tick.
-	bool idle_stops_tick = false;
+	// Whether an idle CPU stops its tick: the kernel's idle loop decides
+	// (kernel: no cpuidle driver, so the first pass keeps it and a pass
+	// after a tick arrived while idle stops it), or an experiment forces
+	// it (retain, stop). Busy CPUs always tick.
+	IdleTick idle_tick = IdleTick::kernel;
 };
 
 // Receives every tracepoint hit with the task then current on its CPU (the
@@ -126,7 +130,7 @@ struct Result {
 	std::uint64_t fingerprint = 0;
 	std::size_t fingerprint_events = 0;
 	unsigned long long tick_ns = 0;
-	bool idle_stops_tick = false;
+	IdleTick idle_tick = IdleTick::kernel;
 	std::size_t kernel_warnings = 0;
 };
 

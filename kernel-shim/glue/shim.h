@@ -44,6 +44,7 @@ struct task_struct *kshim_copy_task(const char *comm, bool kthread);
 
 /* Interrupts, IPIs and stoppers (softirq.c, smp.c). */
 void kshim_irq_enter(void);
+void kshim_tick_sched_timer(void);	/* tick.c: the tick hit the idle loop */
 void kshim_irq_exit(void);
 bool kshim_softirq_pending(int cpu);
 bool kshim_ipi_pending(int cpu);

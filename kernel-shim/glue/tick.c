@@ -21,6 +21,7 @@ struct rq;	/* linux/sched/nohz.h names it without declaring it */
 struct tick_state {
 	bool inidle;
 	bool tick_stopped;
+	bool got_idle_tick;
 	unsigned long idle_calls;
 };
 
@@ -41,7 +42,13 @@ void tick_nohz_idle_enter(void)
 	__this_cpu_write(tick_state.inidle, true);
 }
 
-/* __tick_nohz_idle_stop_tick(): the next event is never the tick here. */
+/*
+ * __tick_nohz_idle_stop_tick(). tick_nohz_next_event() keeps the tick when
+ * a timer-wheel timer is due within one tick; with high-resolution timers
+ * hrtimers program the clock event themselves and do not count, and the
+ * compiled code arms no timer-wheel timer, so the next event is never
+ * within a tick here.
+ */
 void tick_nohz_idle_stop_tick(void)
 {
 	struct tick_state *ts = this_cpu_ptr(&tick_state);
@@ -80,9 +87,24 @@ void tick_nohz_idle_exit(void)
 	restart_tick(ts);
 }
 
-/* No tick interrupts a CPU whose tick is stopped. */
+/* tick_sched_do_timer(): the tick notes that it interrupted the idle loop. */
+void kshim_tick_sched_timer(void)
+{
+	struct tick_state *ts = this_cpu_ptr(&tick_state);
+
+	if (ts->inidle)
+		ts->got_idle_tick = true;
+}
+
+/* Whether the interrupt that woke the idle loop was the tick (cleared). */
 bool tick_nohz_idle_got_tick(void)
 {
+	struct tick_state *ts = this_cpu_ptr(&tick_state);
+
+	if (ts->got_idle_tick) {
+		ts->got_idle_tick = false;
+		return true;
+	}
 	return false;
 }
 

@@ -5,3 +5,14 @@
  * builds them.
  */
 #include "build_policy.c"
+
+/*
+ * idle.c's choice, on a pass of do_idle()'s loop without a cpuidle driver
+ * (cpuidle_not_available()), whether the CPU stops its tick: stop_tick is
+ * do_idle()'s got_tick (a tick arrived while idle on the previous pass).
+ */
+void kshim_idle_call_stop_or_retain_tick(bool stop_tick);
+void kshim_idle_call_stop_or_retain_tick(bool stop_tick)
+{
+	idle_call_stop_or_retain_tick(stop_tick);
+}

@@ -18,8 +18,8 @@
  *  - the return to a task after an interrupt reschedules when
  *    need_resched() is set (exit_to_user_mode_loop(), and the idle loop's
  *    exit to schedule_idle() for the idle task);
- *  - NO_HZ_IDLE: an idle CPU stops its tick or keeps it, as the harness's
- *    idle governor says (glue/tick.c); CPUs whose tick is stopped are not
+ *  - NO_HZ_IDLE: an idle CPU stops its tick or keeps it as do_idle()
+ *    decides (kshim_cpu_idle()); CPUs whose tick is stopped are not
  *    ticked, and fair.c's nohz idle balancing, kicked from busy CPUs'
  *    ticks by IPI, balances for them.
  */
@@ -156,6 +156,9 @@ void kshim_sched_boot_done(void)
 
 /* ----------------------------------------------------------------------- */
 
+/* An interrupt that leaves an idle CPU idle: do_idle()'s next pass. */
+static void idle_loop_after_interrupt(void);
+
 static bool need_resched_on(int cpu)
 {
 	return test_tsk_need_resched(cpu_rq(cpu)->curr);
@@ -187,9 +190,11 @@ void kshim_cpu_tick(int cpu)
 {
 	enter_cpu(cpu);
 	kshim_irq_enter();
+	kshim_tick_sched_timer();
 	kshim_run_hrtimers();
 	scheduler_tick();
 	kshim_irq_exit();
+	idle_loop_after_interrupt();
 	resched_if_needed();
 }
 
@@ -199,33 +204,82 @@ void kshim_cpu_timers(int cpu)
 	kshim_irq_enter();
 	kshim_run_hrtimers();
 	kshim_irq_exit();
+	idle_loop_after_interrupt();
 	resched_if_needed();
 }
 
 /*
- * do_idle() on a CPU whose current task is now its idle task: the pending
- * nohz idle balance (nohz_run_idle_balance()), tick_nohz_idle_enter(),
- * then the idle governor's choice: stop the tick
- * (tick_nohz_idle_stop_tick(): the CPU joins nohz.idle_cpus_mask) or keep
- * it (tick_nohz_idle_retain_tick(), as menu does when it predicts an idle
- * period shorter than a tick); then the shallowest state (cpu_idle 0: WFI).
- * Leaving: cpu_idle PWR_EVENT_EXIT and tick_nohz_idle_exit(), which
- * restarts the tick. The harness calls it when a CPU's current task
- * becomes, or stops being, the idle task.
+ * do_idle() (kernel/sched/idle.c), whose loop cannot run here: there is no
+ * stack to leave it on. Its steps run instead, one pass of the loop at a
+ * time: on entry nohz_run_idle_balance() and tick_nohz_idle_enter(); each
+ * pass (arch_cpu_idle_enter(), then cpuidle_idle_call(got_tick)) ends in
+ * the wait for an interrupt; each interrupt that leaves the CPU without
+ * need_resched() reads got_tick = tick_nohz_idle_got_tick(), calls
+ * arch_cpu_idle_exit() and runs the next pass. Without a cpuidle driver
+ * (CONFIG_CPU_IDLE is off), cpuidle_idle_call() is
+ * idle_call_stop_or_retain_tick(got_tick) -- the kernel's own function,
+ * through policy_export.c -- and default_idle_call()'s wait, which is the
+ * time until the harness interrupts the CPU: the first pass keeps the
+ * tick, a pass after a tick arrived while idle stops it.
+ * A tick policy other than KSHIM_IDLE_TICK_KERNEL replaces that decision.
  */
-void kshim_cpu_idle(int cpu, int entering, int stop_tick)
+void kshim_idle_call_stop_or_retain_tick(bool stop_tick);	/* policy_export.c */
+
+struct idle_loop {
+	bool in_loop;		/* between do_idle()'s entry and its exit */
+	bool got_tick;		/* do_idle()'s local of that name */
+	int tick_policy;
+};
+static DEFINE_PER_CPU(struct idle_loop, idle_loop);
+
+static void idle_loop_pass(int cpu)
 {
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+
+	if (need_resched())
+		return;
+	arch_cpu_idle_enter();
+	switch (il->tick_policy) {
+	case KSHIM_IDLE_TICK_RETAIN:
+		tick_nohz_idle_retain_tick();
+		break;
+	case KSHIM_IDLE_TICK_STOP:
+		tick_nohz_idle_stop_tick();
+		break;
+	default:
+		kshim_idle_call_stop_or_retain_tick(il->got_tick);
+	}
+}
+
+/* Back from an interrupt into do_idle()'s loop: the next pass, unless the
+ * CPU must reschedule (then the loop ends: resched_if_needed()). */
+static void idle_loop_after_interrupt(void)
+{
+	struct idle_loop *il = this_cpu_ptr(&idle_loop);
+
+	if (!il->in_loop || !is_idle_task(current))
+		return;
+	il->got_tick = tick_nohz_idle_got_tick();
+	arch_cpu_idle_exit();
+	idle_loop_pass(smp_processor_id());
+}
+
+void kshim_cpu_idle(int cpu, int entering, int tick_policy)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+
 	enter_cpu(cpu);
 	if (entering) {
 		nohz_run_idle_balance(cpu);
 		tick_nohz_idle_enter();
-		if (stop_tick)
-			tick_nohz_idle_stop_tick();
-		else
-			tick_nohz_idle_retain_tick();
+		il->in_loop = true;
+		il->got_tick = false;
+		il->tick_policy = tick_policy;
+		idle_loop_pass(cpu);
 		trace_cpu_idle(0, cpu);
 	} else {
 		trace_cpu_idle(PWR_EVENT_EXIT, cpu);
+		il->in_loop = false;
 		tick_nohz_idle_exit();
 	}
 }
@@ -248,6 +302,7 @@ void kshim_settle(void)
 				kshim_irq_enter();
 				kshim_deliver_ipi();
 				kshim_irq_exit();
+				idle_loop_after_interrupt();
 				busy = true;
 			}
 			if (need_resched_on(cpu)) {

@@ -292,6 +292,31 @@ BOOST_AUTO_TEST_CASE(hikey960_idle_cpu_utilization_decays_with_pelt_half_life)
 	no_kernel_warnings();
 }
 
+// do_idle() without a cpuidle driver (CONFIG_CPU_IDLE off, as on the
+// Exynos5422, which has none): the first pass of the idle loop keeps the
+// tick; an interrupt that is not the tick leaves it kept; after a tick
+// arrives while idle, the next pass stops it (tick_nohz_idle_got_tick()).
+BOOST_AUTO_TEST_CASE(odroid_xu3_idle_loop_stops_the_tick_after_an_idle_tick)
+{
+	Board b("odroid-xu3");
+	const int cpu = 3;
+	BOOST_REQUIRE_EQUAL(b.cpu(cpu).curr_pid, 0);
+	kshim_cpu_idle(cpu, 1, KSHIM_IDLE_TICK_KERNEL);
+	kshim_settle();
+	BOOST_TEST(!kshim_tick_stopped(cpu));
+	kshim_cpu_timers(cpu);	// an interrupt, not the tick
+	kshim_settle();
+	BOOST_TEST(!kshim_tick_stopped(cpu));
+	b.advance_to(b.now + tick);
+	kshim_cpu_tick(cpu);
+	kshim_settle();
+	BOOST_TEST(kshim_tick_stopped(cpu));
+	// leaving idle restarts it
+	kshim_cpu_idle(cpu, 0, KSHIM_IDLE_TICK_KERNEL);
+	BOOST_TEST(!kshim_tick_stopped(cpu));
+	no_kernel_warnings();
+}
+
 // 6.1: a CPU is overutilized when its CFS utilization does not fit in 80%
 // of its capacity (cpu_overutilized()); the root domain's flag is raised on
 // enqueue and recomputed by load balancing at the root level.

@@ -100,11 +100,17 @@ void kshim_cpu_tick(int cpu);
 /* An hrtimer interrupt on cpu between ticks: the expired hrtimers, then the
  * return to the interrupted task. */
 void kshim_cpu_timers(int cpu);
-/* The idle task on cpu enters (1) or leaves (0) the idle state, as
- * do_idle() does: nohz idle balance, the tick stopped (stop_tick: the idle
- * governor expects a long idle; NO_HZ_IDLE) or kept, trace_cpu_idle(); on
- * leaving, the tick restarted. Call kshim_settle() after entering. */
-void kshim_cpu_idle(int cpu, int entering, int stop_tick);
+/* The idle task on cpu enters (1) or leaves (0) do_idle()'s loop: nohz
+ * idle balance, tick_nohz_idle_enter(), then a pass of the loop up to the
+ * wait for an interrupt, in which the kernel decides whether to stop the
+ * tick; every interrupt that leaves the CPU idle runs the next pass. On
+ * leaving, the tick restarts. tick_policy: KSHIM_IDLE_TICK_KERNEL (the
+ * kernel decides), or RETAIN/STOP to override it for an experiment.
+ * Call kshim_settle() after entering. */
+#define KSHIM_IDLE_TICK_KERNEL	0
+#define KSHIM_IDLE_TICK_RETAIN	1
+#define KSHIM_IDLE_TICK_STOP	2
+void kshim_cpu_idle(int cpu, int entering, int tick_policy);
 /* Whether cpu's tick is stopped (it is idle): the harness does not tick it. */
 int kshim_tick_stopped(int cpu);
 /* The earliest hrtimer expiry queued on cpu (ns), 0 if none. */
