@@ -31,7 +31,7 @@ private:
 	void read_map_core(int node, CpuMapPosition pos);
 	void place(int entry, const CpuMapPosition &pos);
 	std::optional<std::size_t> read_opp_table(int cpu_node, const Cpu &cpu);
-	std::size_t read_opp_v2(int table);
+	std::size_t read_opp_v2(int table, int cpu_node);
 	Opp read_opp(int opp_node);
 	std::vector<std::size_t> read_idle_states(int cpu_node);
 	std::size_t idle_state(int state_node);
@@ -196,7 +196,7 @@ std::optional<std::size_t> CpuReader::read_opp_table(int cpu_node, const Cpu &cp
 		auto tables = dt_.phandles(cpu_node, "operating-points-v2");
 		if (tables.empty())
 			throw dt_.error(cpu_node, "operating-points-v2 is empty");
-		return read_opp_v2(tables.front());
+		return read_opp_v2(tables.front(), cpu_node);
 	}
 	auto legacy = dt_.u32_array(cpu_node, "operating-points");
 	if (!legacy)
@@ -223,11 +223,61 @@ std::optional<std::size_t> CpuReader::read_opp_table(int cpu_node, const Cpu &cp
 // keeps them sorted by rate and drops a duplicate rate. Without a driver
 // that sets supported_hw, an entry with opp-supported-hw is not enabled
 // (_opp_is_supported()).
-std::size_t CpuReader::read_opp_v2(int table_node)
+namespace {
+
+// The voltage range the CPU's regulator may be set to: cpufreq-dt asks the
+// OPP core to use the supply named "cpu" ("cpu0" on an old cpu0 node), and
+// the regulator core constrains it to regulator-min/max-microvolt.
+struct SupplyRange {
+	std::uint32_t min_uv, max_uv;
+	bool continuous;	// a PWM regulator without a voltage table
+};
+
+std::optional<SupplyRange> cpu_supply(const DtView &dt, int cpu_node)
+{
+	for (const char *prop : {"cpu-supply", "cpu0-supply"}) {
+		auto supply = dt.phandles(cpu_node, prop);
+		if (supply.empty())
+			continue;
+		const int reg = supply.front();
+		auto min = dt.u32(reg, "regulator-min-microvolt");
+		auto max = dt.u32(reg, "regulator-max-microvolt");
+		if (!min || !max)
+			return std::nullopt;	// unconstrained: every voltage is asked of the hardware
+		auto compatible = dt.strings(reg, "compatible");
+		const bool pwm = std::find(compatible.begin(), compatible.end(), "pwm-regulator") != compatible.end();
+		return SupplyRange{*min, *max, pwm && !dt.has(reg, "voltage-table")};
+	}
+	return std::nullopt;
+}
+
+// drivers/opp/core.c, _opp_supported_by_regulators() through
+// regulator_is_supported_voltage(): a continuous-range regulator must
+// contain the OPP's <min max> range; one with discrete voltages needs one
+// of them inside it (their steps are not in the DT: any voltage within
+// the constraints counts).
+bool supported_by(const SupplyRange &supply, const Opp &opp)
+{
+	if (opp.microvolt.empty())
+		return true;
+	const auto target = opp.microvolt.front();
+	const auto lo = opp.microvolt.size() >= 3 ? opp.microvolt[1] : target;
+	const auto hi = opp.microvolt.size() >= 3 ? opp.microvolt[2] : target;
+	if (supply.continuous)
+		return lo >= supply.min_uv && hi <= supply.max_uv;
+	return hi >= supply.min_uv && lo <= supply.max_uv;
+}
+
+} // namespace
+
+std::size_t CpuReader::read_opp_v2(int table_node, int cpu_node)
 {
 	if (auto it = opp_tables_.find(table_node); it != opp_tables_.end())
 		return it->second;
 
+	// The table is added with the regulator of the first CPU that uses it
+	// (the policy CPU): OPPs it cannot supply are added unavailable.
+	const auto supply = cpu_supply(dt_, cpu_node);
 	OppTable table;
 	table.node_path = dt_.path(table_node);
 	table.shared = dt_.has(table_node, "opp-shared");
@@ -241,6 +291,10 @@ std::size_t CpuReader::read_opp_v2(int table_node)
 			continue;
 		}
 		Opp opp = read_opp(node);
+		if (supply && !supported_by(*supply, opp)) {
+			table.skipped_regulator++;
+			continue;
+		}
 		auto same = std::find_if(table.opps.begin(), table.opps.end(),
 					 [&](const Opp &o) { return o.hz == opp.hz; });
 		if (same == table.opps.end())

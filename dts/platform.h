@@ -61,6 +61,7 @@ struct OppTable {
 	std::vector<Opp> opps;	// ascending frequency, as the OPP core keeps them
 	unsigned skipped_disabled = 0;	      // status = "disabled"
 	unsigned skipped_supported_hw = 0;    // opp-supported-hw: needs the SoC driver's version mask
+	unsigned skipped_regulator = 0;	      // a voltage the CPU's regulator cannot supply
 };
 
 // An idle state node referenced by a CPU's cpu-idle-states.

@@ -146,6 +146,9 @@ void write_opp_tables(fmt::memory_buffer &out, const Platform &p)
 			skipped += fmt::format(", {} disabled skipped", t.skipped_disabled);
 		if (t.skipped_supported_hw)
 			skipped += fmt::format(", {} skipped (opp-supported-hw)", t.skipped_supported_hw);
+		if (t.skipped_regulator)
+			skipped += fmt::format(", {} unavailable (voltage outside the CPU regulator's range)",
+					       t.skipped_regulator);
 		fmt::format_to(std::back_inserter(out), "\nOPP table {} ({}{}{})\n", t.node_path,
 			       dts::to_string(t.binding), t.shared ? ", opp-shared" : "", skipped);
 		fmt::format_to(std::back_inserter(out), "  {:>12} {:>24}  {}\n", "kHz", "microvolt", "flags");
@@ -420,6 +423,7 @@ void write_opp_table(Writer &w, const dts::OppTable &t)
 	key(w, "shared"), w.Bool(t.shared);
 	key(w, "skipped_disabled"), w.Uint(t.skipped_disabled);
 	key(w, "skipped_supported_hw"), w.Uint(t.skipped_supported_hw);
+	key(w, "skipped_regulator"), w.Uint(t.skipped_regulator);
 	array(w, "opps", t.opps, [&](const dts::Opp &o) {
 		w.StartObject();
 		key(w, "node"), str(w, o.node_path);
