@@ -436,7 +436,9 @@ void CpuReader::group_frequency_domains()
 	for (const auto &cpu : p_.cpus) {
 		std::string key;
 		std::string why;
+		bool fast_switch = false;
 		if (cpu.firmware_dvfs) {
+			fast_switch = cpu.firmware_dvfs->kind != "scpi";
 			key = fmt::format("fw:{}:{}", cpu.firmware_dvfs->provider_path,
 					  cpu.firmware_dvfs->domain);
 			why = fmt::format("{} domain {}", cpu.firmware_dvfs->kind,
@@ -456,7 +458,7 @@ void CpuReader::group_frequency_domains()
 		}
 		auto [it, fresh] = by_key.try_emplace(key, p_.frequency_domains.size());
 		if (fresh)
-			p_.frequency_domains.push_back(FrequencyDomain{{}, cpu.opp_table, why});
+			p_.frequency_domains.push_back(FrequencyDomain{{}, cpu.opp_table, why, fast_switch});
 		p_.frequency_domains[it->second].cpus.push_back(cpu.id);
 	}
 }

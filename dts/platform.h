@@ -113,6 +113,11 @@ struct FrequencyDomain {
 	std::vector<unsigned> cpus;
 	std::optional<std::size_t> opp_table;
 	std::string why;	// "opp-shared", "one CPU", "qcom-cpufreq-hw domain 0", ...
+	// The cpufreq driver can switch from scheduler context (->fast_switch):
+	// qcom-cpufreq-hw and scmi-cpufreq can; cpufreq-dt (every board whose
+	// OPPs are in the DT) and scpi-cpufreq cannot, so schedutil switches
+	// through its sugov kthread.
+	bool fast_switch = false;
 };
 
 enum class TripType { active, passive, hot, critical };

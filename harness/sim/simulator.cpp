@@ -87,6 +87,10 @@ struct Thread {
 	int armed_cpu = 0;			// where its wake-up timer was armed
 	std::size_t index = 0;			// in Simulator::threads_
 	const char *blocked_on = nullptr;	// "sleep", "timer", ... while sleeping
+	// rt-app's wait (pthread_cond_wait) unlocked its mutex, and the waiter
+	// it woke preempted it before it could sleep: it sleeps when it runs
+	// again, unless the signal came first (the futex would not sleep then).
+	std::optional<std::pair<const char *, int>> pending_block;
 	int blocked_resource = -1;
 	std::vector<std::pair<bool, std::int64_t>> own_timers;	// "unique*" timers, by resource
 
@@ -657,8 +661,10 @@ void Simulator::block(Thread &th, int cpu, const char *why, int resource)
 void Simulator::wake(std::size_t index, int waker_cpu)
 {
 	auto &th = threads_[index];
-	if (th.state != Thread::State::sleeping)
+	if (th.state != Thread::State::sleeping) {
+		th.pending_block.reset();	// woken before it could sleep
 		return;
+	}
 	th.state = Thread::State::ready;
 	th.blocked_on = nullptr;
 	result_.wakeups++;
@@ -746,6 +752,12 @@ void Simulator::step(Thread &th, int cpu)
 				continue;
 			}
 		}
+		if (th.pending_block) {
+			const auto [why, resource] = *th.pending_block;
+			th.pending_block.reset();
+			block(th, cpu, why, resource);
+			continue;
+		}
 		if (th.at_end) {
 			finish(th);
 			break;
@@ -809,6 +821,10 @@ void Simulator::step(Thread &th, int cpu)
 			}
 			res.waiters.emplace_back(index, e.kind == EventKind::wait ? mutex : -1);
 			advance();
+			if (cpus_[static_cast<std::size_t>(cpu)].curr != th.pid) {
+				th.pending_block = std::pair{"wait", rid};
+				break;
+			}
 			block(th, cpu, e.kind == EventKind::wait ? "wait" : "suspend", rid);
 			break;
 		case EventKind::resume:

@@ -8,10 +8,11 @@
  * chain on which arch_topology.c learns each policy's maximum frequency.
  *
  * The governor is the default one (schedutil) as registered by
- * cpufreq_schedutil.c. One departure from cpufreq-dt: the driver here can
- * switch frequency from scheduler context (->fast_switch, as SCMI and
- * qcom-cpufreq-hw can), so schedutil takes its fast path and no sugov
- * kthread exists.
+ * cpufreq_schedutil.c. The driver switches frequency from scheduler
+ * context (->fast_switch) only where the board's real driver can
+ * (qcom-cpufreq-hw, SCMI); cpufreq-dt cannot, so schedutil takes its slow
+ * path: irq_work, then its sugov kthread (glue/kthread.c) calling
+ * __cpufreq_driver_target().
  *
  * The frequency table is the kernel's from there on: drivers/cpufreq/
  * freq_table.c (compiled unchanged) sets cpuinfo.min/max_freq and the
@@ -41,6 +42,7 @@ static DEFINE_PER_CPU(struct cpufreq_policy *, cpufreq_cpu_data);
 static struct cpufreq_policy *policies[NR_CPUS];
 static unsigned int nr_policies;
 static unsigned long long fast_switches[NR_CPUS] __maybe_unused;	/* by policy->cpu */
+static unsigned long long slow_switches[NR_CPUS] __maybe_unused;
 
 static __maybe_unused LIST_HEAD(cpufreq_governor_list);
 /* The policies' sysfs parent: there is no sysfs, only the object. */
@@ -108,7 +110,7 @@ bool cpufreq_supports_freq_invariance(void)
 
 int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 		     const struct kshim_opp *opps, unsigned int nr_opps,
-		     unsigned long long transition_latency_ns)
+		     unsigned long long transition_latency_ns, int fast_switch)
 {
 	struct cpufreq_policy *policy;
 	struct cpufreq_frequency_table *table;
@@ -138,7 +140,10 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	policy->cur = policy->max;
 	policy->cpuinfo.transition_latency = transition_latency_ns && transition_latency_ns < UINT_MAX ?
 					     transition_latency_ns : CPUFREQ_ETERNAL;
-	policy->fast_switch_possible = true;
+	policy->fast_switch_possible = fast_switch;
+	/* cpufreq-dt: any CPU may program the clock (schedutil's irq_work
+	 * then need not run on a policy CPU) */
+	policy->dvfs_possible_from_any_cpu = true;
 
 	policy->cpu = cpus[0];
 	for (i = 0; i < nr_cpus; i++) {
@@ -270,6 +275,20 @@ unsigned int cpufreq_driver_resolve_freq(struct cpufreq_policy *policy, unsigned
 	return __resolve_freq(policy, target_freq, min, max, CPUFREQ_RELATION_LE);
 }
 
+/* What a frequency change does once the driver made it: the CPUs run at
+ * it, frequency invariance scales by it, the cpu_frequency tracepoint says
+ * it (cpufreq_notify_transition()'s POSTCHANGE, or the fast path's own). */
+static void frequency_changed(struct cpufreq_policy *policy, unsigned int freq)
+{
+	unsigned int cpu;
+
+	policy->cur = freq;
+	arch_set_freq_scale(policy->related_cpus, freq, policy->cpuinfo.max_freq);
+	if (trace_cpu_frequency_enabled())
+		for_each_cpu(cpu, policy->cpus)
+			trace_cpu_frequency(freq, cpu);
+}
+
 /*
  * The board's driver switching at once (->fast_switch): like cpufreq-dt's
  * ->target_index() it sets the OPP at or above the frequency asked for
@@ -290,21 +309,25 @@ unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned 
 	freq = board_fast_switch(policy, target_freq);
 	if (!freq)
 		return 0;
-	policy->cur = freq;
 	fast_switches[policy->cpu]++;
-	arch_set_freq_scale(policy->related_cpus, freq, policy->cpuinfo.max_freq);
-	if (trace_cpu_frequency_enabled())
-		for_each_cpu(cpu, policy->cpus)
-			trace_cpu_frequency(freq, cpu);
+	frequency_changed(policy, freq);
 	return freq;
 }
 
-/* The slow path (a sugov kthread calling the driver's ->target_index())
- * is not taken: every policy switches fast. */
+/*
+ * drivers/cpufreq/cpufreq.c, 6.1: the slow path, from schedutil's sugov
+ * kthread (sugov_work()) or a limits change. The driver is cpufreq-dt's
+ * ->target_index(): the OPP the resolution cached.
+ */
 int __cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int target_freq,
 			    unsigned int relation)
 {
-	shim_fatal("__cpufreq_driver_target(): only fast switching is modelled");
+	target_freq = __resolve_freq(policy, target_freq, policy->min, policy->max, relation);
+	if (target_freq == policy->cur)
+		return 0;
+	slow_switches[policy->cpu]++;
+	frequency_changed(policy, policy->freq_table[policy->cached_resolved_idx].frequency);
+	return 0;
 }
 
 /* Only drivers with ->adjust_perf (intel_pstate, amd-pstate) have it. */
@@ -360,6 +383,20 @@ unsigned long long kshim_cpufreq_fast_switches(int cpu)
 	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
 
 	return policy ? fast_switches[policy->cpu] : 0;
+}
+
+unsigned long long kshim_cpufreq_slow_switches(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+
+	return policy ? slow_switches[policy->cpu] : 0;
+}
+
+int kshim_cpufreq_fast_switch_enabled(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+
+	return policy && policy->fast_switch_enabled;
 }
 
 unsigned int kshim_cpufreq_max(int cpu)

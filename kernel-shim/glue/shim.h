@@ -51,6 +51,8 @@ bool kshim_ipi_pending(int cpu);
 bool kshim_deliver_ipi(void);
 void kshim_stopper_create(int cpu);
 bool kshim_run_stopper(void);
+bool kshim_run_kthread(void);	/* kthread.c: a worker thread's next pass */
+bool kshim_irq_work_pending(int cpu);	/* softirq.c */
 
 /* Time (time.c). */
 void kshim_init_hrtimers(void);

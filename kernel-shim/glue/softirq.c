@@ -79,6 +79,13 @@ bool irq_work_queue(struct irq_work *work)
 	return true;
 }
 
+/* Raised irq_work is an interrupt the CPU takes as soon as it can (the
+ * harness delivers it when the CPUs settle). */
+bool kshim_irq_work_pending(int cpu)
+{
+	return !llist_empty(per_cpu_ptr(&raised_irq_work, cpu));
+}
+
 /* Everything queued runs at the next interrupt exit: nothing is in flight
  * once the caller could wait for it. */
 void irq_work_sync(struct irq_work *work)

@@ -355,7 +355,7 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 		}
 		if (int err = kshim_add_policy(domain.cpus.data(), static_cast<unsigned>(domain.cpus.size()),
 					       opps.data(), static_cast<unsigned>(opps.size()),
-					       latency_ns))
+					       latency_ns, domain.fast_switch ? 1 : 0))
 			throw KernelFault(fmt::format("cpufreq policy for CPUs {} failed: {}",
 						      fmt::join(domain.cpus, ","), err));
 	}

@@ -298,7 +298,9 @@ void kshim_settle(void)
 		busy = false;
 		for_each_online_cpu(cpu) {
 			enter_cpu(cpu);
-			if (kshim_ipi_pending(cpu) || kshim_softirq_pending(cpu)) {
+			/* irq_work raises a self-IPI (arch_irq_work_raise()) */
+			if (kshim_ipi_pending(cpu) || kshim_softirq_pending(cpu) ||
+			    kshim_irq_work_pending(cpu)) {
 				kshim_irq_enter();
 				kshim_deliver_ipi();
 				kshim_irq_exit();
@@ -309,7 +311,7 @@ void kshim_settle(void)
 				resched_if_needed();
 				busy = true;
 			}
-			if (kshim_run_stopper())
+			if (kshim_run_stopper() || kshim_run_kthread())
 				busy = true;
 		}
 		if (++rounds > SETTLE_MAX_ROUNDS)

@@ -295,8 +295,8 @@ BOOST_AUTO_TEST_CASE(trace_is_ftrace_text)
 	BOOST_TEST(text.rfind("# tracer: nop\n", 0) == 0u);
 	// TASK-PID [CPU] flags TIMESTAMP: event: fields, as the kernel prints them
 	const std::regex line(R"(^ *\S+-\d+ +\[\d{3}\] [d.][.N][.hs][0-9.][.0-9] +\d+\.\d{6}: (\w+): (.*)$)");
-	const std::regex sched_switch(R"(prev_comm=\S+ prev_pid=\d+ prev_prio=\d+ prev_state=(R\+?|[SDTtXZPI|]+) ==> next_comm=\S+ next_pid=\d+ next_prio=\d+)");
-	const std::regex wakeup(R"(comm=\S+ pid=\d+ prio=\d+ target_cpu=\d{3})");
+	const std::regex sched_switch(R"(prev_comm=\S+ prev_pid=\d+ prev_prio=-?\d+ prev_state=(R\+?|[SDTtXZPI|]+) ==> next_comm=\S+ next_pid=\d+ next_prio=-?\d+)");
+	const std::regex wakeup(R"(comm=\S+ pid=\d+ prio=-?\d+ target_cpu=\d{3})");
 	std::map<std::string, std::size_t> seen;
 	std::istringstream in(text);
 	std::string l;

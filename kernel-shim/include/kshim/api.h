@@ -68,7 +68,7 @@ struct kshim_opp {
 };
 int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 		     const struct kshim_opp *opps, unsigned int nr_opps,
-		     unsigned long long transition_latency_ns);
+		     unsigned long long transition_latency_ns, int fast_switch);
 
 /* The rest of boot, once every policy is added: initcalls, cpufreq driver
  * probe (policy notifiers, energy model), deferred work. */

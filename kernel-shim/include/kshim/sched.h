@@ -177,6 +177,9 @@ unsigned int kshim_cpufreq_cur(int cpu);
 unsigned int kshim_cpufreq_max(int cpu);
 /* How many frequency requests reached the driver's fast switch. */
 unsigned long long kshim_cpufreq_fast_switches(int cpu);
+/* Frequency changes through schedutil's sugov kthread (the slow path). */
+unsigned long long kshim_cpufreq_slow_switches(int cpu);
+int kshim_cpufreq_fast_switch_enabled(int cpu);
 const char *kshim_cpufreq_governor(int cpu);
 /* cpuinfo.transition_latency of the CPU's policy (ns): how long the
  * hardware takes to reach a requested frequency. 0 if none. */
