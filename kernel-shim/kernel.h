@@ -97,6 +97,7 @@ struct CpuState {
 	int em_status = 0;	// dev_pm_opp_of_register_em() for its policy; 0: EM built
 	bool has_policy = false;
 	std::string governor;			// the policy's governor, "" if none
+	bool fast_switch = false;		// schedutil switches from scheduler context (else: sugov kthread)
 	unsigned cur_khz = 0;			// policy->cur
 	std::vector<SchedDomain> domains;	// lowest level first; empty: none
 };

@@ -249,6 +249,19 @@ void write_scheduler(fmt::memory_buffer &out, const kshim::Kernel &k)
 		if (c.has_policy)
 			policies.push_back(fmt::format("cpu{} {} {} kHz", c.id,
 						       c.governor.empty() ? "no governor" : c.governor, c.cur_khz));
+	// schedutil's path to the driver: fast (from scheduler context) or its
+	// sugov kthread (cpufreq-dt has no ->fast_switch)
+	std::vector<unsigned> fast, slow;
+	for (const auto &c : k.cpus)
+		if (c.has_policy && !c.governor.empty())
+			(c.fast_switch ? fast : slow).push_back(c.id);
+	std::vector<std::string> switching;
+	if (!slow.empty())
+		switching.push_back(fmt::format("CPUs {} through its sugov kthread (no fast switch)", cpu_list(slow)));
+	if (!fast.empty())
+		switching.push_back(fmt::format("CPUs {} fast, from scheduler context", cpu_list(fast)));
+	if (!switching.empty())
+		fmt::format_to(std::back_inserter(out), "schedutil switches: {}\n", fmt::join(switching, ", "));
 	fmt::format_to(std::back_inserter(out), "cpufreq: {}\n",
 		       policies.empty() ? "no policies" : fmt::format("{}", fmt::join(policies, ", ")));
 }

@@ -103,6 +103,7 @@ void read_scheduler(Kernel &k)
 		}
 		if (const char *gov = kshim_cpufreq_governor(static_cast<int>(cpu.id)))
 			cpu.governor = gov;
+		cpu.fast_switch = kshim_cpufreq_fast_switch_enabled(static_cast<int>(cpu.id));
 		cpu.cur_khz = kshim_cpufreq_cur(static_cast<int>(cpu.id));
 	}
 	std::vector<unsigned long long> spans(64);

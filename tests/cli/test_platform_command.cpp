@@ -133,6 +133,8 @@ BOOST_AUTO_TEST_CASE(show_reports_sched_domains_and_eas)
 	auto shown = test::run_cli({"platform", "show", "odroid-xu3"});
 	BOOST_TEST(shown.out.find("flavour arm, configured from arch/arm/configs/exynos_defconfig: HZ=100 ") !=
 			   std::string::npos, shown.out);
+	// cpufreq-dt has no fast switch: schedutil uses its kthread
+	BOOST_TEST(shown.out.find("schedutil switches: CPUs 0-7 through its sugov kthread") != std::string::npos);
 	auto hikey = test::run_cli({"platform", "show", "hikey960"});
 	BOOST_TEST(hikey.out.find("flavour arm64, configured from arch/arm64/configs/defconfig: HZ=250 ") !=
 			   std::string::npos, hikey.out);
