@@ -45,7 +45,9 @@ wall() {
 # directory name identifies them).
 instructions() {
 	local out="$tmp/cg.$RANDOM"
-	valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>"$out.log"
+	# arm boards run in sched-harness-arm, which sched-harness execs
+	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out.%p" "$@" >/dev/null 2>"$out.log"
+	out=$(ls -S "$out".[0-9]* | head -1)	# the process that simulated (the largest profile)
 	callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out" 2>/dev/null |
 		awk -v tree="$(basename "$tree")/" '
 			/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }

@@ -5,6 +5,7 @@
 // through topology_update_thermal_pressure(). Kernel globals live once per
 // process, so CTest runs every case in a process of its own
 // (tests/boot/CMakeLists.txt registers one test per case).
+#include "kernel_support.h"
 #include "print_values.h"
 #include "support.h"
 
@@ -17,18 +18,6 @@
 
 using namespace sh;
 
-namespace {
-
-const kshim::PerfDomain &pd_of(const kshim::Kernel &k, unsigned cpu)
-{
-	for (const auto &pd : k.perf_domains)
-		if (std::find(pd.cpus.begin(), pd.cpus.end(), cpu) != pd.cpus.end())
-			return pd;
-	BOOST_FAIL("no perf domain for CPU" << cpu);
-	throw;
-}
-
-} // namespace
 
 BOOST_AUTO_TEST_SUITE(boot)
 
@@ -46,7 +35,7 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 		BOOST_TEST(cpu.capacity == (cpu.id < 4 ? 377u : 1024u), "cpu" << cpu.id);
 
 	BOOST_REQUIRE(k.perf_domains.size() == 2u);
-	const auto &little = pd_of(k, 0);
+	const auto &little = test::perf_domain_of(k, 0);
 	BOOST_TEST(little.cpus == (std::vector<unsigned>{0, 1, 2, 3}));
 	BOOST_TEST(little.microwatts);
 	BOOST_REQUIRE(little.states.size() == 13u);
@@ -59,7 +48,7 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 	BOOST_TEST(little.states.back().power == 204828u);	// 90 * 1275^2 * 1400 / 10^6
 	BOOST_TEST(!little.states.back().inefficient);
 
-	const auto &big = pd_of(k, 7);
+	const auto &big = test::perf_domain_of(k, 7);
 	BOOST_REQUIRE(big.states.size() == 19u);
 	BOOST_TEST(big.states.back().power == 1067233u);	// 310 * 1312^2 * 2000 / 10^6
 	BOOST_TEST(big.states.back().cost == (v61 ? 1067233u : 10422u));	// 10672330 / 1024

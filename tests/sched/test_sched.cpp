@@ -11,6 +11,7 @@
 // Tasks get a known PELT signal through kshim_task_set_util() while they
 // sleep; everything after that (placement, balancing, frequency) is the
 // kernel's.
+#include "kernel_support.h"
 #include "print_values.h"
 #include "support.h"
 
@@ -106,6 +107,16 @@ public:
 		set_affinity(pid, all_cpus);
 		BOOST_REQUIRE_EQUAL(kshim_task_set_util(pid, util), 0);
 		return pid;
+	}
+
+	// A task pinned to `cpu` that runs for `duration`, then sleeps: the CPU
+	// is left idle with the task's blocked utilization.
+	void run_then_idle(int cpu, unsigned long long duration)
+	{
+		const int pid = fork("runner", 1ULL << cpu);
+		run_for(duration);
+		BOOST_REQUIRE_EQUAL(kshim_task_sleep(pid), 0);
+		kshim_settle();
 	}
 
 	// try_to_wake_up() from CPU 0; returns the CPU the kernel chose.
@@ -249,10 +260,7 @@ BOOST_AUTO_TEST_CASE(hikey960_without_em_takes_non_eas_path) { without_em_takes_
 BOOST_AUTO_TEST_CASE(hikey960_idle_cpus_pelt_clock_is_task_clock)
 {
 	Board b("hikey960");
-	const int pid = b.fork("runner", 1ULL << 5);
-	b.run_for(100 * ms);
-	BOOST_REQUIRE_EQUAL(kshim_task_sleep(pid), 0);
-	kshim_settle();
+	b.run_then_idle(5, 100 * ms);
 	b.run_for(2 * tick);
 	for (unsigned cpu = 0; cpu < b.kernel.cpus.size(); cpu++) {
 		const auto info = b.cpu(static_cast<int>(cpu));
@@ -270,10 +278,7 @@ BOOST_AUTO_TEST_CASE(hikey960_idle_cpus_pelt_clock_is_task_clock)
 BOOST_AUTO_TEST_CASE(hikey960_idle_cpu_utilization_decays_with_pelt_half_life)
 {
 	Board b("hikey960");
-	const int pid = b.fork("runner", 1ULL << 5);
-	b.run_for(200 * ms);
-	BOOST_REQUIRE_EQUAL(kshim_task_sleep(pid), 0);
-	kshim_settle();
+	b.run_then_idle(5, 200 * ms);
 	b.run_for(tick);
 	const auto before = b.cpu(5);
 	b.run_for(64 * ms);
@@ -381,17 +386,6 @@ void eight_tasks_spread(const std::string &board)
 BOOST_AUTO_TEST_CASE(odroid_xu3_eight_tasks_spread) { eight_tasks_spread("odroid-xu3"); }
 BOOST_AUTO_TEST_CASE(hikey960_eight_tasks_spread) { eight_tasks_spread("hikey960"); }
 
-// The energy model's perf domain of `cpu`: its states, each marked
-// inefficient or not by em_create_perf_table().
-const kshim::PerfDomain &perf_domain_of(const kshim::Kernel &kernel, unsigned cpu)
-{
-	for (const auto &pd : kernel.perf_domains)
-		if (std::find(pd.cpus.begin(), pd.cpus.end(), cpu) != pd.cpus.end())
-			return pd;
-	BOOST_FAIL("no perf domain holds CPU" << cpu);
-	throw;
-}
-
 // 6.1's cpufreq_driver_resolve_freq(): the lowest *efficient* frequency at
 // or above the request (CPUFREQ_RELATION_LE, with the OPPs the energy
 // model marks inefficient skipped, em_cpufreq_update_efficiencies()).
@@ -417,7 +411,7 @@ BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
 	const auto cpu = b.cpu(5);
 	const unsigned long util = std::max(cpu.cfs_util_avg, cpu.cfs_util_est);
 	const double wanted_khz = 1.25 * static_cast<double>(util) / 1024.0 * 2000000.0;
-	const unsigned expected = lowest_efficient_at_or_above(perf_domain_of(b.kernel, 5), wanted_khz);
+	const unsigned expected = lowest_efficient_at_or_above(test::perf_domain_of(b.kernel, 5), wanted_khz);
 	BOOST_TEST_MESSAGE("CPU5 util " << util << ": 1.25 * util gives " << wanted_khz << " kHz, efficient OPP "
 					<< expected << " kHz; policy->cur " << kshim_cpufreq_cur(5));
 	BOOST_TEST(util > 300u);
@@ -435,7 +429,7 @@ BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
 	// The idle LITTLE cluster went down to its lowest efficient OPP: the
 	// A7's 200 MHz costs more energy per instruction than 300 MHz (same
 	// voltage), so the EM marks it inefficient and cpufreq skips it.
-	const auto &little_pd = perf_domain_of(b.kernel, 0);
+	const auto &little_pd = test::perf_domain_of(b.kernel, 0);
 	BOOST_TEST(little_pd.states.front().frequency_khz == 200000u);
 	BOOST_TEST(little_pd.states.front().inefficient);
 	BOOST_TEST(kshim_cpufreq_cur(0) == lowest_efficient_at_or_above(little_pd, 0));
@@ -490,7 +484,7 @@ BOOST_AUTO_TEST_CASE(feature_util_est_off_lowers_frequency)
 	// The decayed average asks for less than the A15's lowest efficient
 	// OPP (800 MHz: 200-700 MHz share its voltage and are inefficient).
 	const auto kernel = kshim::snapshot();
-	BOOST_TEST(khz == lowest_efficient_at_or_above(perf_domain_of(kernel, 5), 0));
+	BOOST_TEST(khz == lowest_efficient_at_or_above(test::perf_domain_of(kernel, 5), 0));
 	BOOST_TEST(khz <= 800000u);
 	BOOST_TEST(kshim_sched_feat_get("UTIL_EST") == 0);
 }
