@@ -317,6 +317,9 @@ Opp CpuReader::read_opp(int node)
 	opp.hz = hz->front();	// the first clock is the CPU's
 	if (auto uv = dt_.u32_array(node, "opp-microvolt"))
 		opp.microvolt = *uv;
+	if (auto uw = dt_.u32_array(node, "opp-microwatt"))
+		for (auto w : *uw)
+			opp.microwatt += w;
 	opp.turbo = dt_.has(node, "turbo-mode");
 	opp.suspend = dt_.has(node, "opp-suspend");
 	if (auto lat = dt_.u32_or_u64(node, "clock-latency-ns"))

@@ -88,11 +88,15 @@ void find_missing_facts(Platform &p)
 
 	// The energy model of a policy is registered with the policy CPU's
 	// device (dev_pm_opp_of_register_em() from cpufreq-dt), so only the
-	// first CPU of each domain needs the coefficient.
+	// first CPU of each domain needs the coefficient -- unless its OPPs
+	// carry opp-microwatt, which dev_pm_opp_of_register_em() prefers.
 	std::vector<unsigned> no_power;
-	for (const auto &domain : p.frequency_domains)
-		if (!p.cpus[domain.cpus.front()].dynamic_power_coefficient)
+	for (const auto &domain : p.frequency_domains) {
+		const bool microwatt = domain.opp_table && !p.opp_tables[*domain.opp_table].opps.empty() &&
+				       p.opp_tables[*domain.opp_table].opps.front().microwatt;
+		if (!p.cpus[domain.cpus.front()].dynamic_power_coefficient && !microwatt)
 			no_power.insert(no_power.end(), domain.cpus.begin(), domain.cpus.end());
+	}
 	if (!no_power.empty()) {
 		const bool firmware_em = std::all_of(no_power.begin(), no_power.end(), [&](unsigned id) {
 			const auto &fw = p.cpus[id].firmware_dvfs;

@@ -37,6 +37,9 @@ struct Opp {
 	std::uint64_t hz = 0;
 	// opp-microvolt: one value, or <target min max>; empty when absent.
 	std::vector<std::uint32_t> microvolt;
+	// opp-microwatt, summed over the supplies (dev_pm_opp_get_power()): the
+	// power the EM takes instead of dynamic-power-coefficient; 0 if absent.
+	std::uint64_t microwatt = 0;
 	bool turbo = false;	     // turbo-mode
 	bool suspend = false;	     // opp-suspend
 	std::optional<std::uint64_t> clock_latency_ns;

@@ -84,7 +84,26 @@ static int opp_active_power(struct device *dev, unsigned long *uW, unsigned long
 	return 0;
 }
 
-/* drivers/opp/of.c, dev_pm_opp_of_register_em(), for a policy's CPUs */
+/* drivers/opp/of.c, _get_dt_power(): the OPP's opp-microwatt */
+static int opp_dt_power(struct device *dev, unsigned long *uW, unsigned long *kHz)
+{
+	const struct opp_table *table = per_cpu(cpu_opp_table, dev->id);
+	const struct kshim_opp *opp;
+	unsigned long Hz = *kHz * 1000;
+
+	if (!table)
+		return -EINVAL;
+	opp = find_freq_ceil(table, &Hz);
+	if (!opp || !opp->microwatt)
+		return -EINVAL;
+	*kHz = Hz / 1000;
+	*uW = opp->microwatt;
+	return 0;
+}
+
+/* drivers/opp/of.c, dev_pm_opp_of_register_em(), for a policy's CPUs:
+ * opp-microwatt first (_of_has_opp_microwatt_property(): the lowest OPP
+ * has one), else dynamic-power-coefficient. */
 int kshim_register_em(struct cpufreq_policy *policy)
 {
 	struct device *dev = get_cpu_device(policy->cpu);
@@ -97,11 +116,16 @@ int kshim_register_em(struct cpufreq_policy *policy)
 		ret = -EINVAL;
 		goto failed;
 	}
+	if (table->opps[0].microwatt) {
+		EM_SET_ACTIVE_POWER_CB(em_cb, opp_dt_power);
+		goto register_em;
+	}
 	if (of_property_read_u32(dev->of_node, "dynamic-power-coefficient", &cap) || !cap) {
 		ret = -EINVAL;
 		goto failed;
 	}
 	EM_SET_ACTIVE_POWER_CB(em_cb, opp_active_power);
+register_em:
 	ret = em_dev_register_perf_domain(dev, table->nr, &em_cb, policy->cpus, true);
 failed:
 	if (table)

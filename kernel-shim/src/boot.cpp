@@ -351,7 +351,8 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 		std::vector<kshim_opp> opps;
 		std::uint64_t latency_ns = 0;	// dev_pm_opp_get_max_clock_latency()
 		for (const auto &opp : table.opps) {
-			opps.push_back({opp.hz, opp.target_microvolt().value_or(0), opp.turbo});
+			opps.push_back({opp.hz, opp.target_microvolt().value_or(0), opp.turbo,
+					static_cast<unsigned long>(opp.microwatt)});
 			latency_ns = std::max(latency_ns, opp.clock_latency_ns.value_or(0));
 		}
 		if (int err = kshim_add_policy(domain.cpus.data(), static_cast<unsigned>(domain.cpus.size()),

@@ -191,6 +191,22 @@ BOOST_AUTO_TEST_CASE(board_without_coefficient_has_no_energy_model)
 	BOOST_TEST(k.eas_reason.find("dynamic-power-coefficient") != std::string::npos);
 }
 
+// dev_pm_opp_of_register_em() takes opp-microwatt first (_get_dt_power()):
+// the same board as no-coefficient.dts, with the OPPs' power in the DT.
+BOOST_AUTO_TEST_CASE(opp_microwatt_gives_the_energy_model)
+{
+	auto k = kshim::boot(test::load(test::fixture("kernel/opp-microwatt.dts")));
+	BOOST_REQUIRE(k.perf_domains.size() == 2u);
+	const auto &little = test::perf_domain_of(k, 0);
+	BOOST_REQUIRE(little.states.size() == 2u);
+	BOOST_TEST(little.states[0].power == 60000u);
+	BOOST_TEST(little.states[1].power == 150000u);
+	const auto &big = test::perf_domain_of(k, 2);
+	BOOST_REQUIRE(big.states.size() == 2u);
+	BOOST_TEST(big.states[1].power == 1200000u);
+	BOOST_TEST(k.eas);
+}
+
 BOOST_AUTO_TEST_CASE(firmware_board_without_opps_has_no_energy_model)
 {
 	auto k = kshim::boot(test::load_board("juno"));

@@ -65,6 +65,7 @@ struct kshim_opp {
 	unsigned long long hz;
 	unsigned long microvolt;	/* 0: unknown */
 	int turbo;			/* turbo-mode: a boost frequency */
+	unsigned long microwatt;	/* opp-microwatt (0: none) */
 };
 int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 		     const struct kshim_opp *opps, unsigned int nr_opps,
