@@ -58,8 +58,9 @@ void tick_nohz_idle_stop_tick(void)
 	if (!ts->tick_stopped) {
 		calc_load_nohz_start();
 		ts->tick_stopped = true;
+		/* only when the tick goes from running to stopped */
+		nohz_balance_enter_idle(cpu);
 	}
-	nohz_balance_enter_idle(cpu);
 }
 
 void tick_nohz_idle_retain_tick(void)
