@@ -141,8 +141,8 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	policy->cpuinfo.transition_latency = transition_latency_ns && transition_latency_ns < UINT_MAX ?
 					     transition_latency_ns : CPUFREQ_ETERNAL;
 	policy->fast_switch_possible = fast_switch;
-	/* cpufreq-dt: any CPU may program the clock (schedutil's irq_work
-	 * then need not run on a policy CPU) */
+	/* cpufreq-dt, like the firmware drivers, lets any CPU program the
+	 * frequency (schedutil's irq_work need not run on a policy CPU) */
 	policy->dvfs_possible_from_any_cpu = true;
 
 	policy->cpu = cpus[0];
@@ -303,7 +303,7 @@ static unsigned int board_fast_switch(struct cpufreq_policy *policy, unsigned in
  * what frequency invariance scales by from now on. */
 unsigned int cpufreq_driver_fast_switch(struct cpufreq_policy *policy, unsigned int target_freq)
 {
-	unsigned int freq, cpu;
+	unsigned int freq;
 
 	target_freq = clamp_val(target_freq, policy->min, policy->max);
 	freq = board_fast_switch(policy, target_freq);
