@@ -19,6 +19,12 @@
 set -euo pipefail
 
 tree=$1 out=$2 cc=$3 flavour=$4 defconfig=$5
+
+# Every configure runs this script: a generated file is replaced only when
+# its content changes, so that an unchanged configuration rebuilds nothing.
+update() {	# update FILE: FILE.tmp becomes FILE if they differ
+	if cmp -s "$1.tmp" "$1"; then rm -f "$1.tmp"; else mv "$1.tmp" "$1"; fi
+}
 here=$(cd "$(dirname "$0")" && pwd)
 hand=$here/include
 
@@ -85,13 +91,13 @@ fragment=$out/kconfig
 		esac
 	done
 } > "$out/include/generated/autoconf.h.tmp"
-mv "$out/include/generated/autoconf.h.tmp" "$out/include/generated/autoconf.h"
+update "$out/include/generated/autoconf.h"
 
 # --- version.h and utsrelease.h, as the top Makefile writes them ----------
 mk() { sed -n "s/^$1 = *//p" "$tree/Makefile" | head -1; }
 version=$(mk VERSION) patchlevel=$(mk PATCHLEVEL) sublevel=$(mk SUBLEVEL) extra=$(mk EXTRAVERSION)
 sublevel=${sublevel:-0}
-cat > "$out/include/generated/uapi/linux/version.h" <<EOV
+cat > "$out/include/generated/uapi/linux/version.h.tmp" <<EOV
 #define LINUX_VERSION_CODE $(( (version << 16) + (patchlevel << 8) + (sublevel > 255 ? 255 : sublevel) ))
 #define KERNEL_VERSION(a,b,c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
 #define LINUX_VERSION_MAJOR $version
@@ -99,7 +105,9 @@ cat > "$out/include/generated/uapi/linux/version.h" <<EOV
 #define LINUX_VERSION_SUBLEVEL $sublevel
 EOV
 echo "#define UTS_RELEASE \"$version.$patchlevel.$sublevel$extra-sched-harness\"" \
-	> "$out/include/generated/utsrelease.h"
+	> "$out/include/generated/utsrelease.h.tmp"
+update "$out/include/generated/uapi/linux/version.h"
+update "$out/include/generated/utsrelease.h"
 
 # --- asm-generic redirects (scripts/Makefile.asm-generic) -----------------
 redirect() {	# kbuild-file out-dir include-prefix hand-dir...
@@ -107,7 +115,8 @@ redirect() {	# kbuild-file out-dir include-prefix hand-dir...
 	shift 3
 	sed -n 's/^mandatory-y[[:space:]]*+=[[:space:]]*//p' "$kbuild" | while read -r h; do
 		for hd in "$@"; do [ -e "$hd/$h" ] && continue 2; done
-		echo "#include <$prefix/$h>" > "$dir/$h"
+		echo "#include <$prefix/$h>" > "$dir/$h.tmp"
+		update "$dir/$h"
 	done
 }
 redirect "$tree/include/asm-generic/Kbuild" "$out/include/asm" asm-generic "$hand/asm" "$here/$flavour/include/asm"
@@ -115,7 +124,8 @@ redirect "$tree/include/uapi/asm-generic/Kbuild" "$out/include/uapi/asm" asm-gen
 
 # --- timeconst.h (Kbuild: filechk_gentimeconst) ---------------------------
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$fragment")
-echo "$hz" | bc -q "$tree/kernel/time/timeconst.bc" > "$out/include/generated/timeconst.h"
+echo "$hz" | bc -q "$tree/kernel/time/timeconst.bc" > "$out/include/generated/timeconst.h.tmp"
+update "$out/include/generated/timeconst.h"
 
 # --- bounds.h (Kbuild: filechk_offsets on kernel/bounds.s) ----------------
 # bounds.c needs no generated header but autoconf.h and the asm redirects.
@@ -132,4 +142,5 @@ echo "$hz" | bc -q "$tree/kernel/time/timeconst.bc" > "$out/include/generated/ti
 	sed -ne 's:^[[:space:]]*\.ascii[[:space:]]*"\(.*\)".*:\1:; /^->/{s:->#\(.*\):/* \1 */:; s:^->\([^ ]*\) [\$#]*\([^ ]*\) \(.*\):#define \1 \2 /* \3 */:; s:->::; p;}' "$out/bounds.s"
 	echo ""
 	echo "#endif"
-} > "$out/include/generated/bounds.h"
+} > "$out/include/generated/bounds.h.tmp"
+update "$out/include/generated/bounds.h"
