@@ -526,7 +526,17 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 		w.EndObject();
 	});
 	key(w, "scheduler"), w.Bool(k.scheduler);
+	const auto info = kshim::build_info();
+	key(w, "flavour"), str(w, info.flavour);
+	key(w, "defconfig"), str(w, info.defconfig);
+	strings(w, "config_from_defconfig", info.from_defconfig);
 	if (k.scheduler) {
+		std::vector<unsigned> sugov;
+		for (const auto &c : k.cpus)
+			if (c.has_policy && !c.governor.empty() && !c.fast_switch)
+				sugov.push_back(c.id);
+		// CPUs whose policy switches through schedutil's kthread
+		numbers(w, "sugov_kthread_cpus", sugov);
 		key(w, "sched_domains");
 		w.StartObject();
 		for (const auto &c : k.cpus) {

@@ -128,6 +128,9 @@ BOOST_AUTO_TEST_CASE(show_reports_sched_domains_and_eas)
 	BOOST_REQUIRE(!doc.HasParseError());
 	const auto &kernel = doc["kernel"];
 	BOOST_TEST(kernel["scheduler"].GetBool());
+	BOOST_TEST(kernel["flavour"].GetString() == std::string("arm"));
+	BOOST_TEST(kernel["defconfig"].GetString() == std::string("arch/arm/configs/exynos_defconfig"));
+	BOOST_TEST(kernel["sugov_kthread_cpus"].Size() == 8u);
 	BOOST_TEST(kernel["root_perf_domains"].Size() == 2u);
 	// the arm flavour, configured from the tree's exynos_defconfig
 	auto shown = test::run_cli({"platform", "show", "odroid-xu3"});
