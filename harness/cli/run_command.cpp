@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <fmt/format.h>
+#include <optional>
 #include <ostream>
 
 namespace po = boost::program_options;
@@ -120,14 +121,13 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 
 	sim::Options sim_options;
 	const auto idle_tick = vm["idle-tick"].as<std::string>();
-	if (idle_tick == "kernel")
-		sim_options.idle_tick = sim::IdleTick::kernel;
-	else if (idle_tick == "retain")
-		sim_options.idle_tick = sim::IdleTick::retain;
-	else if (idle_tick == "stop")
-		sim_options.idle_tick = sim::IdleTick::stop;
-	else
+	std::optional<sim::IdleTick> policy;
+	for (auto p : {sim::IdleTick::kernel, sim::IdleTick::retain, sim::IdleTick::stop})
+		if (sim::to_string(p) == idle_tick)
+			policy = p;
+	if (!policy)
 		throw UsageError{fmt::format("--idle-tick {}: say kernel, retain or stop", idle_tick)};
+	sim_options.idle_tick = *policy;
 	sim_options.fork_cpu = vm["fork-cpu"].as<unsigned>();
 	if (sim_options.fork_cpu >= platform.cpus.size())
 		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", sim_options.fork_cpu,
