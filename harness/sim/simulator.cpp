@@ -22,19 +22,6 @@
 
 namespace sh::sim {
 
-std::string_view to_string(IdleTick policy)
-{
-	switch (policy) {
-	case IdleTick::retain:
-		return "retain";
-	case IdleTick::stop:
-		return "stop";
-	case IdleTick::kernel:
-		break;
-	}
-	return "kernel";
-}
-
 namespace {
 
 int idle_tick_policy(IdleTick policy)

@@ -21,7 +21,21 @@ struct kshim_trace_event;
 namespace sh::sim {
 
 enum class IdleTick { kernel, retain, stop };
-std::string_view to_string(IdleTick policy);
+
+// The --idle-tick names (inline: the CLI uses them on trees without the
+// simulator too).
+constexpr std::string_view to_string(IdleTick policy)
+{
+	switch (policy) {
+	case IdleTick::retain:
+		return "retain";
+	case IdleTick::stop:
+		return "stop";
+	case IdleTick::kernel:
+		break;
+	}
+	return "kernel";
+}
 
 struct Options {
 	std::int64_t duration_ns = 10'000'000'000;
