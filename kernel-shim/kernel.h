@@ -55,6 +55,14 @@ const std::vector<TraceEvent> &trace_events();
 using TraceSink = std::function<void(const kshim_trace_event &)>;
 void set_trace_sink(TraceSink sink);
 
+// The timers the harness keeps for user tasks (rt-app's sleeps and timers,
+// which are hrtimers on the sleeping CPU on a board): `source(cpu)` gives
+// the earliest one armed on a CPU (simulated ns, 0 if none). The idle
+// governor's sleep-length prediction (tick_nohz_get_sleep_length()) counts
+// them with the kernel's own hrtimers. Empty: there are none.
+using TimerSource = std::function<std::uint64_t(int cpu)>;
+void set_timer_source(TimerSource source);
+
 // Turns an oops in kernel code (divide by zero, bad pointer) into a message
 // naming the kernel function and exit status 3 instead of a bare crash.
 // The sched-harness command installs it; Boost.Test programs keep Boost's

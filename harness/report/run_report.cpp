@@ -57,10 +57,15 @@ std::string run_text(const sim::Result &r)
 	const auto hz = r.tick_ns ? 1'000'000'000ULL / r.tick_ns : 0;
 	switch (r.idle_tick) {
 	case sim::IdleTick::kernel:
-		s += fmt::format("Tick:       {} Hz; idle CPUs stop it as the kernel's idle loop decides (no cpuidle "
-				 "driver: kept on the first pass, stopped once a tick arrives while idle; "
-				 "--idle-tick retain|stop to force)\n",
-				 hz);
+		if (r.cpuidle_governor.empty())
+			s += fmt::format("Tick:       {} Hz; idle CPUs stop it as the kernel's idle loop decides (no "
+					 "cpuidle driver: kept on the first pass, stopped once a tick arrives while "
+					 "idle; --idle-tick retain|stop to force)\n",
+					 hz);
+		else
+			s += fmt::format("Tick:       {} Hz; idle CPUs stop it as the cpuidle governor ({}) decides with "
+					 "the idle state it picks (--idle-tick retain|stop to force)\n",
+					 hz, r.cpuidle_governor);
 		break;
 	case sim::IdleTick::stop:
 		s += fmt::format("Tick:       {} Hz on busy CPUs; idle CPUs are tickless (--idle-tick stop: NO_HZ_IDLE's "
@@ -108,6 +113,20 @@ std::string run_text(const sim::Result &r)
 			 us(l.min), us(l.p50), us(l.p90), us(l.p99), us(l.p999), us(l.max));
 	s += fmt::format("  throughput: {:.3f} x CPU{} at its highest OPP (work done per second)\n", r.throughput,
 			 r.calibration_cpu);
+
+	if (!r.cpuidle_governor.empty()) {
+		s += fmt::format("\nIdle states (cpuidle driver's, {} governor): entries, residency (above/below: "
+				 "the kernel's count of sleeps too short for the state / long enough for a deeper "
+				 "one):\n",
+				 r.cpuidle_governor);
+		for (const auto &c : r.cpus) {
+			std::string row;
+			for (const auto &st : c.idle_states)
+				row += fmt::format("{}{} {}x {:.3f} s ({}/{})", row.empty() ? "" : ", ", st.name, st.entries,
+						   static_cast<double>(st.residency_ns) / 1e9, st.above, st.below);
+			s += fmt::format("  cpu{}: {}\n", c.id, row.empty() ? "-" : row);
+		}
+	}
 
 	constexpr std::size_t max_rows = 32;
 	s += fmt::format("\nTasks ({}{}):\n", r.tasks.size(),
@@ -250,9 +269,32 @@ std::string run_json(const sim::Result &r)
 		w.Int64(c.busy_ns);
 		key(w, "energy_j");
 		w.Double(c.energy_j);
+		key(w, "idle_states");
+		w.StartArray();
+		for (const auto &st : c.idle_states) {
+			w.StartObject();
+			key(w, "name");
+			str(w, st.name);
+			key(w, "exit_latency_ns");
+			w.Uint64(st.exit_latency_ns);
+			key(w, "target_residency_ns");
+			w.Uint64(st.target_residency_ns);
+			key(w, "entries");
+			w.Uint64(st.entries);
+			key(w, "residency_ns");
+			w.Uint64(st.residency_ns);
+			key(w, "above");
+			w.Uint64(st.above);
+			key(w, "below");
+			w.Uint64(st.below);
+			w.EndObject();
+		}
+		w.EndArray();
 		w.EndObject();
 	}
 	w.EndArray();
+	key(w, "cpuidle_governor");
+	str(w, r.cpuidle_governor);
 	key(w, "wakeups");
 	w.Uint64(r.wakeups);
 	key(w, "eas_wakeups");

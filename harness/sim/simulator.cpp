@@ -72,6 +72,8 @@ struct Thread {
 	std::int64_t work_left = 0;		// run: capacity-ns
 	std::optional<std::int64_t> runtime_end;	// runtime: wall-clock end
 	int armed_cpu = 0;			// where its wake-up timer was armed
+	std::int64_t timer_at = -1;		// when that timer expires (-1: none armed)
+	std::int64_t expired_at = -1;		// when it expired, until the wake-up
 	std::size_t index = 0;			// in Simulator::threads_
 	const char *blocked_on = nullptr;	// "sleep", "timer", ... while sleeping
 	// rt-app's wait (pthread_cond_wait) unlocked its mutex, and the waiter
@@ -128,6 +130,15 @@ struct TimedEvent {
 	bool operator>(const TimedEvent &o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
 
+// The cpuidle states of a CPU's driver with the kernel's usage counters.
+std::vector<kshim_idle_state> idle_states_of(int cpu)
+{
+	std::vector<kshim_idle_state> states(KSHIM_MAX_IDLE_STATES);
+	const int n = kshim_cpu_idle_states(cpu, states.data(), static_cast<int>(states.size()));
+	states.resize(static_cast<std::size_t>(std::max(n, 0)));
+	return states;
+}
+
 struct Cpu {
 	unsigned long capacity = 1024;
 	unsigned max_khz = 0;
@@ -148,6 +159,7 @@ struct Cpu {
 	std::uint64_t idle_power = 0;
 	std::int64_t busy_ns = 0;
 	u128 energy = 0;	// power unit x ns
+	std::vector<kshim_idle_state> idle_at_start;	// the kernel's counters
 	std::map<unsigned, std::int64_t> busy_at;	// kHz -> busy ns
 };
 
@@ -238,6 +250,13 @@ private:
 	{
 		queue_.push({time, seq_++, kind, index, khz});
 	}
+	// A thread's wake-up timer: on a board an hrtimer on the CPU it sleeps on.
+	void arm_timer(Thread &th, std::int64_t time)
+	{
+		th.timer_at = time;
+		push(Timed::wake, time, static_cast<int>(th.index));
+	}
+	std::uint64_t next_timer_on(int cpu) const;
 	Thread *thread_of(int pid)
 	{
 		auto it = by_pid_.find(pid);
@@ -434,7 +453,10 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		fingerprint_.add(ev.args[0]);
 		fingerprint_.add(ev.args[2]);
 		if (auto *th = thread_of(static_cast<int>(ev.args[0]))) {
-			th->woken_at = t;
+			// woken by its timer: latency counts from the expiry, which
+			// precedes the wake-up by the exit latency of an idle state
+			th->woken_at = th->expired_at >= 0 ? th->expired_at : t;
+			th->expired_at = -1;
 			th->runnable_since = t;
 		}
 	} else if (tp == Tracepoint::sched_migrate_task) {
@@ -536,9 +558,13 @@ std::int64_t Simulator::next_event_time()
 		t = std::min(t, queue_.top().time);
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		auto &cpu = cpus_[c];
+		// a CPU leaving an idle state handles its interrupts once out
+		const auto waking = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+		if (waking)
+			t = std::min(t, std::max(now_, waking));
 		cpu.next_hrtimer = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
 		if (cpu.next_hrtimer)
-			t = std::min(t, std::max(now_, cpu.next_hrtimer));
+			t = std::min(t, std::max({now_, cpu.next_hrtimer, waking}));
 		const auto *th = cpu.curr_thread;
 		if (!th || th->state != Thread::State::computing)
 			continue;
@@ -669,7 +695,8 @@ void Simulator::wake(std::size_t index, int waker_cpu)
 	} else {
 		result_.non_eas_wakeups++;
 	}
-	kshim_task_wake(th.pid, waker_cpu);
+	if (const int ret = kshim_task_wake(th.pid, waker_cpu); ret < 0)
+		throw kshim::KernelFault(fmt::format("{} could not be woken on CPU {}: {}", th.comm, waker_cpu, ret));
 	kshim_settle();
 }
 
@@ -734,7 +761,7 @@ void Simulator::step(Thread &th, int cpu)
 		if (!th.delay_done) {
 			th.delay_done = true;
 			if (th.task->delay_ns > 0) {
-				push(Timed::wake, now_ + th.task->delay_ns, static_cast<int>(index));
+				arm_timer(th, now_ + th.task->delay_ns);
 				block(th, cpu, "delay");
 				continue;
 			}
@@ -767,7 +794,7 @@ void Simulator::step(Thread &th, int cpu)
 			break;
 		case EventKind::sleep:
 			advance();
-			push(Timed::wake, now_ + e.amount, static_cast<int>(index));
+			arm_timer(th, now_ + e.amount);
 			block(th, cpu, "sleep");
 			break;
 		case EventKind::timer: {
@@ -793,7 +820,7 @@ void Simulator::step(Thread &th, int cpu)
 					timer.second = now_;
 				break;
 			}
-			push(Timed::wake, timer.second, static_cast<int>(index));
+			arm_timer(th, timer.second);
 			block(th, cpu, "timer", rid);
 			break;
 		}
@@ -895,6 +922,9 @@ Result Simulator::run()
 	if (options_.pelt_events && kshim_sched_trace_attach_pelt())
 		throw kshim::KernelFault("could not attach the PELT tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
+	kshim::set_timer_source([this](int cpu) { return next_timer_on(cpu); });
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		cpus_[c].idle_at_start = idle_states_of(static_cast<int>(c));
 	for (auto &cpu : cpus_) {
 		cpu.power_now = power_at(cpu);
 		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
@@ -928,6 +958,14 @@ Result Simulator::run()
 					domains_[cpu.domain].changes++;
 			}
 		}
+		// CPUs now out of an idle state take the interrupts that woke them
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			const auto waking = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+			if (waking && waking <= now_) {
+				kshim_settle();
+				break;
+			}
+		}
 		// work that ran out, then the threads' timers, in the order armed
 		dispatch();
 		while (!queue_.empty() && queue_.top().time <= now_) {
@@ -938,6 +976,17 @@ Result Simulator::run()
 				break;
 			}
 			auto &th = threads_[static_cast<std::size_t>(ev.index)];
+			if (th.state == Thread::State::sleeping) {
+				if (th.expired_at < 0)
+					th.expired_at = ev.time;
+				th.timer_at = -1;
+				// the timer interrupt waits for its CPU to leave an idle state
+				const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
+				if (ready > now_) {
+					push(Timed::wake, ready, ev.index);
+					continue;
+				}
+			}
 			wake(static_cast<std::size_t>(ev.index), th.armed_cpu);
 			dispatch();
 		}
@@ -965,7 +1014,19 @@ Result Simulator::run()
 	if (live_threads_ == 0)
 		result_.completion_ns = now_ - start_;
 	kshim::set_trace_sink({});
+	kshim::set_timer_source({});
 	return collect();
+}
+
+// The earliest wake-up timer armed on cpu (0: none). A scan of the threads:
+// asked once per idle-state choice, on boards with a cpuidle driver.
+std::uint64_t Simulator::next_timer_on(int cpu) const
+{
+	std::int64_t next = -1;
+	for (const auto &th : threads_)
+		if (th.timer_at >= 0 && th.armed_cpu == cpu && (next < 0 || th.timer_at < next))
+			next = th.timer_at;
+	return next < 0 ? 0 : static_cast<std::uint64_t>(next);
 }
 
 Distribution distribution(std::vector<std::int64_t> samples)
@@ -1013,9 +1074,21 @@ Result Simulator::collect()
 	constexpr double fj = 1e-15;
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		const auto &cpu = cpus_[c];
-		r.cpus.push_back({static_cast<unsigned>(c), cpu.busy_ns, static_cast<double>(cpu.energy) * fj});
+		r.cpus.push_back({static_cast<unsigned>(c), cpu.busy_ns, static_cast<double>(cpu.energy) * fj, {}});
 		r.energy_j += r.cpus.back().energy_j;
+		const auto now = idle_states_of(static_cast<int>(c));
+		for (std::size_t i = 0; i < now.size(); i++) {
+			const auto &n = now[i];
+			const kshim_idle_state zero{};
+			const auto &s0 = i < cpu.idle_at_start.size() ? cpu.idle_at_start[i] : zero;
+			r.cpus.back().idle_states.push_back({n.name, n.exit_latency_ns, n.target_residency_ns,
+							     n.usage - s0.usage, n.time_ns - s0.time_ns,
+							     n.above - s0.above, n.below - s0.below});
+		}
 	}
+	r.cpuidle_governor = kshim_cpuidle_governor();
+	if (std::all_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) { return c.idle_states.empty(); }))
+		r.cpuidle_governor.clear();
 	for (const auto &dom : domains_) {
 		DomainResult d;
 		d.cpus = dom.cpus;

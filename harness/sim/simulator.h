@@ -102,10 +102,23 @@ struct DomainResult {
 	unsigned transition_latency_ns = 0;
 };
 
+// An idle state of a CPU's cpuidle driver and how the kernel used it during
+// the run (struct cpuidle_state_usage: above = the sleep was shorter than
+// the state's target residency, below = a deeper state would have fitted).
+struct IdleStateResult {
+	std::string name;
+	std::uint64_t exit_latency_ns = 0;
+	std::uint64_t target_residency_ns = 0;
+	std::uint64_t entries = 0;
+	std::uint64_t residency_ns = 0;
+	std::uint64_t above = 0, below = 0;
+};
+
 struct CpuResult {
 	unsigned id = 0;
 	std::int64_t busy_ns = 0;
 	double energy_j = 0;
+	std::vector<IdleStateResult> idle_states;	// empty: no cpuidle driver
 };
 
 struct Result {
@@ -141,6 +154,7 @@ struct Result {
 	std::size_t context_switches = 0;
 	std::size_t migrations = 0;
 	std::size_t ticks = 0;
+	std::string cpuidle_governor;		// "" without a cpuidle driver
 	std::uint64_t fingerprint = 0;
 	std::size_t fingerprint_events = 0;
 	unsigned long long tick_ns = 0;

@@ -7,6 +7,9 @@
 #include <linux/cpu.h>
 #include <linux/device.h>
 #include <linux/of.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/syscore_ops.h>
 #include <linux/version.h>
 
 #include "shim.h"
@@ -84,4 +87,72 @@ void kobject_put(struct kobject *kobj)
 {
 	if (kobj)
 		kref_put(&kobj->kref, kobject_release);
+}
+
+/*
+ * drivers/base/platform.c, as far as a driver that registers its own device
+ * needs it (cpuidle-psci.c): a device binds to the registered driver of
+ * its name, whose probe runs then; no deferral, no bus notifiers, no
+ * removal (devices live as long as the kernel).
+ */
+#define KSHIM_MAX_PLATFORM_DRIVERS	8
+static struct platform_driver *platform_drivers[KSHIM_MAX_PLATFORM_DRIVERS];
+
+int __platform_driver_register(struct platform_driver *drv, struct module *owner)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(platform_drivers); i++) {
+		if (!platform_drivers[i]) {
+			platform_drivers[i] = drv;
+			return 0;
+		}
+	}
+	return -ENOMEM;
+}
+
+void platform_driver_unregister(struct platform_driver *drv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(platform_drivers); i++)
+		if (platform_drivers[i] == drv)
+			platform_drivers[i] = NULL;
+}
+
+struct platform_device *platform_device_register_full(const struct platform_device_info *info)
+{
+	struct platform_device *pdev = kzalloc(sizeof(*pdev), GFP_KERNEL);
+	unsigned int i;
+
+	if (!pdev)
+		return ERR_PTR(-ENOMEM);
+	pdev->name = info->name;
+	pdev->id = info->id;
+	pdev->dev.parent = info->parent;
+	pdev->dev.init_name = info->name;
+	for (i = 0; i < ARRAY_SIZE(platform_drivers); i++) {
+		struct platform_driver *drv = platform_drivers[i];
+
+		if (drv && drv->probe && !strcmp(drv->driver.name, pdev->name)) {
+			int ret = drv->probe(pdev);
+
+			if (ret)
+				pr_info("%s: probe of %s failed with error %d\n",
+					drv->driver.name, pdev->name, ret);
+			break;
+		}
+	}
+	return pdev;
+}
+
+/* drivers/base/devres.c: device-managed memory, never freed here */
+void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
+{
+	return kmalloc(size, gfp);
+}
+
+/* drivers/base/syscore.c: no system suspend, so no syscore callbacks */
+void register_syscore_ops(struct syscore_ops *ops)
+{
 }

@@ -353,3 +353,73 @@ struct device_node *of_find_next_cache_node(const struct device_node *np)
 	}
 	return NULL;
 }
+
+/* drivers/of/base.c: status absent, "okay" or "ok". */
+bool of_device_is_available(const struct device_node *device)
+{
+	const char *status;
+
+	if (!device)
+		return false;
+	status = of_get_property(device, "status", NULL);
+	return !status || !strcmp(status, "okay") || !strcmp(status, "ok");
+}
+
+int of_property_read_string(const struct device_node *np, const char *propname,
+			    const char **out_string)
+{
+	int len;
+	const char *value = of_get_property(np, propname, &len);
+
+	if (!value)
+		return -EINVAL;
+	if (strnlen(value, len) >= len)
+		return -EILSEQ;
+	*out_string = value;
+	return 0;
+}
+
+/*
+ * drivers/of/base.c, of_match_node(): the entry whose compatible matches
+ * the node best. Differs: entries are matched on compatible only (the
+ * kernel also scores type and name); the tables the compiled files pass
+ * (dt_idle_states.c's arm,idle-state) give compatibles only.
+ */
+const struct of_device_id *of_match_node(const struct of_device_id *matches,
+					 const struct device_node *node)
+{
+	const struct of_device_id *best = NULL;
+	int best_score = 0;
+
+	if (!matches || !node)
+		return NULL;
+	for (; matches->name[0] || matches->type[0] || matches->compatible[0]; matches++) {
+		int score = of_device_is_compatible(node, matches->compatible);
+
+		if (score > best_score) {
+			best = matches;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+/* drivers/of/base.c, of_get_cpu_state_node(): the domain's idle states
+ * first (power-domains, PSCI's hierarchy), else cpu-idle-states. */
+struct device_node *of_get_cpu_state_node(struct device_node *cpu_node, int index)
+{
+	struct of_phandle_args args;
+	int err;
+
+	err = of_parse_phandle_with_args(cpu_node, "power-domains",
+					 "#power-domain-cells", 0, &args);
+	if (!err) {
+		struct device_node *state_node =
+			of_parse_phandle(args.np, "domain-idle-states", index);
+
+		of_node_put(args.np);
+		if (state_node)
+			return state_node;
+	}
+	return of_parse_phandle(cpu_node, "cpu-idle-states", index);
+}

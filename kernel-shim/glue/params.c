@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel command line, as init/main.c hands it out: early_param()
- * handlers first (parse_early_param()), then the __setup() handlers
- * (obsolete_checksetup()), both found in the .init.setup section the
- * compiled files filled (kernel-shim/kernel.ld). A parameter no handler
+ * handlers first (parse_early_param()), then module parameters of built-in
+ * code (the __param section) and the __setup() handlers
+ * (obsolete_checksetup()) found in the .init.setup section the compiled
+ * files filled (kernel-shim/kernel.ld); kernel/params.c splits the words. A parameter no handler
  * takes would become an environment variable of init on a real kernel;
  * here it is an error, so that a typo cannot go unnoticed.
  */
@@ -11,6 +12,7 @@
 #include <linux/errno.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
 
 #include <kshim/sched.h>
@@ -74,53 +76,61 @@ static bool run_setup(char *line)
 	return had_early;
 }
 
-/* next_arg() without quoting: the harness's command lines have none. */
-static char *next_word(char **cursor)
-{
-	char *start = skip_spaces(*cursor), *end = start;
+extern const struct kernel_param __start___param[], __stop___param[];
 
-	if (!*start)
-		return NULL;
-	while (*end && !isspace(*end))
-		end++;
-	if (*end)
-		*end++ = '\0';
-	*cursor = end;
-	return start;
+struct cmdline_parse {
+	const char **unknown;
+};
+
+/* do_early_param()'s callback: every early_param() of that name runs. */
+static int early_option(char *param, char *val, const char *unused, void *arg)
+{
+	run_early(param, val);
+	return 0;
 }
 
+/*
+ * unknown_bootoption(): a parameter that is no module parameter goes to
+ * the __setup() handlers as "name=value" (repair_env_string() puts the
+ * '=' back that parse_args() took out).
+ */
+static int setup_option(char *param, char *val, const char *unused, void *arg)
+{
+	struct cmdline_parse *parse = arg;
+
+	if (val)
+		val[-1] = '=';
+	if (run_setup(param))
+		return 0;
+	if (!*parse->unknown)
+		*parse->unknown = param;
+	return -ENOENT;
+}
+
+/*
+ * start_kernel()'s two passes over the command line, with kernel/params.c's
+ * parse_args(): parse_early_param() (early_param() handlers), then the
+ * module parameters of built-in code (module_param(): cpuidle.off=,
+ * cpuidle.governor=, ...) and the __setup() handlers. A parameter nothing
+ * takes is -ENOENT with *unknown set; a value its parameter refuses is that
+ * parameter's error, which parse_args() has printed.
+ */
 int kshim_parse_cmdline(char *cmdline, const char **unknown)
 {
-	char *cursor, *word;
+	struct cmdline_parse parse = { .unknown = unknown };
 	char copy[KSHIM_CMDLINE_MAX];
+	char *err;
 
 	if (!cmdline)
 		return 0;
 	if (strscpy(copy, cmdline, sizeof(copy)) < 0)
 		return -E2BIG;
 
-	cursor = copy;
-	while ((word = next_word(&cursor))) {
-		char *eq = strchr(word, '=');
-		char saved = 0;
-
-		if (eq) {
-			saved = *eq;
-			*eq = '\0';
-		}
-		run_early(word, eq ? eq + 1 : NULL);
-		if (eq)
-			*eq = saved;
-	}
-
-	cursor = cmdline;
-	while ((word = next_word(&cursor))) {
-		if (!run_setup(word)) {
-			*unknown = word;
-			return -ENOENT;
-		}
-	}
-	return 0;
+	parse_args("early options", copy, NULL, 0, 0, 0, NULL, early_option);
+	*unknown = NULL;
+	err = parse_args("Booting kernel", cmdline, __start___param,
+			 __stop___param - __start___param, -1, -1, &parse, setup_option);
+	return IS_ERR(err) ? PTR_ERR(err) : 0;
 }
 
 const char *kshim_setup_name(int index)

@@ -45,6 +45,10 @@ struct task_struct *kshim_copy_task(const char *comm, bool kthread);
 /* Interrupts, IPIs and stoppers (softirq.c, smp.c). */
 void kshim_irq_enter(void);
 void kshim_tick_sched_timer(void);	/* tick.c: the tick hit the idle loop */
+void kshim_tick_set_idle_policy(int cpu, int policy);	/* tick.c */
+/* sched/glue/drive.c: WFI, a PSCI CPU_SUSPEND, with the hardware's entry
+ * and exit latencies of the state */
+void kshim_idle_wait(u64 entry_ns, u64 exit_ns);
 void kshim_irq_exit(void);
 bool kshim_softirq_pending(int cpu);
 bool kshim_ipi_pending(int cpu);

@@ -18,6 +18,7 @@
 #include <linux/llist.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/idle.h>
 #include <linux/sched/task.h>
 #include <linux/smp.h>
 #include <linux/stop_machine.h>
@@ -211,4 +212,36 @@ bool kshim_run_stopper(void)
 	set_current_state(TASK_INTERRUPTIBLE);
 	schedule();
 	return true;
+}
+
+/*
+ * kernel/smp.c: func on each CPU of mask for which cond says so, at once
+ * (the callers, cpuidle's broadcast-timer setup, wait for it), with
+ * smp_processor_id() that CPU's; current stays the caller's, as nothing
+ * the callers run reads it.
+ */
+void on_each_cpu_cond_mask(smp_cond_func_t cond_func, smp_call_func_t func,
+			   void *info, bool wait, const struct cpumask *mask)
+{
+	int this_cpu = shim_cpu, cpu;
+
+	for_each_cpu_and(cpu, mask, cpu_online_mask) {
+		if (cond_func && !cond_func(cpu, info))
+			continue;
+		shim_cpu = cpu;
+		func(info);
+	}
+	shim_cpu = this_cpu;
+}
+
+void wake_up_all_idle_cpus(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		preempt_disable();
+		if (cpu != smp_processor_id() && cpu_online(cpu))
+			wake_up_if_idle(cpu);
+		preempt_enable();
+	}
 }

@@ -105,3 +105,22 @@ char *strim(char *s)
 	*(end + 1) = '\0';
 	return skip_spaces(s);
 }
+
+/*
+ * lib/vsprintf.c's simple_strtoull() and simple_strtol(), for lib/cmdline.c:
+ * libc's strtoull()/strtol() parse the same digits and base prefixes; they
+ * also skip leading blanks, which the kernel's do not (lib/cmdline.c's
+ * callers pass none).
+ */
+unsigned long long strtoull(const char *nptr, char **endptr, int base);
+long strtol(const char *nptr, char **endptr, int base);
+
+unsigned long long simple_strtoull(const char *cp, char **endp, unsigned int base)
+{
+	return strtoull(cp, endp, base);
+}
+
+long simple_strtol(const char *cp, char **endp, unsigned int base)
+{
+	return strtol(cp, endp, base);
+}

@@ -10,18 +10,23 @@
  */
 struct rq;	/* linux/sched/nohz.h names it without declaring it */
 
+#include <linux/ktime.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/sched/loadavg.h>
 #include <linux/sched/nohz.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
+#include <linux/timekeeping.h>
 
 #include <kshim/api.h>
+#include <kshim/sched.h>
 
 struct tick_state {
 	bool inidle;
 	bool tick_stopped;
 	bool got_idle_tick;
+	int idle_policy;	/* KSHIM_IDLE_TICK_*: an experiment's override */
 	unsigned long idle_calls;
 };
 
@@ -49,11 +54,8 @@ void tick_nohz_idle_enter(void)
  * compiled code arms no timer-wheel timer, so the next event is never
  * within a tick here.
  */
-void tick_nohz_idle_stop_tick(void)
+static void stop_tick(struct tick_state *ts, int cpu)
 {
-	struct tick_state *ts = this_cpu_ptr(&tick_state);
-	int cpu = smp_processor_id();
-
 	ts->idle_calls++;
 	if (!ts->tick_stopped) {
 		calc_load_nohz_start();
@@ -63,8 +65,86 @@ void tick_nohz_idle_stop_tick(void)
 	}
 }
 
+void tick_nohz_idle_stop_tick(void)
+{
+	struct tick_state *ts = this_cpu_ptr(&tick_state);
+
+	if (ts->idle_policy != KSHIM_IDLE_TICK_RETAIN)
+		stop_tick(ts, smp_processor_id());
+}
+
 void tick_nohz_idle_retain_tick(void)
 {
+	struct tick_state *ts = this_cpu_ptr(&tick_state);
+
+	if (ts->idle_policy == KSHIM_IDLE_TICK_STOP)
+		stop_tick(ts, smp_processor_id());
+}
+
+/*
+ * Overrides idle.c's and the governor's choice to stop or keep the tick,
+ * for experiments (run --idle-tick): RETAIN keeps it, STOP stops it on
+ * every pass; KERNEL leaves the choice to the kernel.
+ */
+void kshim_tick_set_idle_policy(int cpu, int policy)
+{
+	per_cpu(tick_state, cpu).idle_policy = policy;
+}
+
+/* The CPU's next timer event, KTIME_MAX if none: its hrtimers and the
+ * harness's timers of user tasks armed on it. */
+static ktime_t next_timer_event(int cpu)
+{
+	u64 hrtimer = kshim_next_hrtimer(cpu), user = shim_cpu_next_timer(cpu);
+	u64 next = KTIME_MAX;
+
+	if (hrtimer)
+		next = min(next, hrtimer);
+	if (user)
+		next = min(next, user);
+	return next;
+}
+
+/* The tick device's next event: the tick while it runs, or an earlier timer. */
+static ktime_t next_clock_event(struct tick_state *ts, int cpu, ktime_t now)
+{
+	ktime_t next = next_timer_event(cpu);
+
+	if (!ts->tick_stopped)
+		next = min_t(ktime_t, next, (now / TICK_NSEC + 1) * TICK_NSEC);
+	return next;
+}
+
+/* tick_nohz_get_next_hrtimer(): the tick device's next event. */
+ktime_t tick_nohz_get_next_hrtimer(void)
+{
+	int cpu = smp_processor_id();
+
+	return next_clock_event(this_cpu_ptr(&tick_state), cpu, ktime_get());
+}
+
+/*
+ * tick_nohz_get_sleep_length(): how long the CPU may sleep if it stops its
+ * tick (until its next timer), and in *delta_next until the tick device's
+ * next event (the tick, or an earlier timer). The cpuidle governor's
+ * prediction starts from them. Differs from kernel/time/tick-sched.c:
+ * "now" is the present rather than the idle entry time (no time passes in
+ * kernel code here); the do_timer CPU's timekeeping max deferment (an hour
+ * or more with the arch timer) is not applied; there is no timer wheel
+ * (hrtimers are high-resolution, and the compiled code arms no wheel timer).
+ */
+ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next)
+{
+	struct tick_state *ts = this_cpu_ptr(&tick_state);
+	int cpu = smp_processor_id();
+	ktime_t now = ktime_get();
+
+	WARN_ON_ONCE(!ts->inidle);
+	*delta_next = next_clock_event(ts, cpu, now) - now;
+	/* can_stop_idle_tick() */
+	if (need_resched())
+		return *delta_next;
+	return next_timer_event(cpu) - now;
 }
 
 static void restart_tick(struct tick_state *ts)

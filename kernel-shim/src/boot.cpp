@@ -339,6 +339,11 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 			throw BadParameter(fmt::format("--cmdline: no kernel parameter handler takes '{}'; "
 						       "the compiled files have: {}",
 						       unknown, listing(kernel_parameters())));
+		// parse_args() names a value its parameter refuses
+		const auto &log = kernel_log();
+		if (!log.empty() && (log.back().text.find("invalid for parameter") != std::string::npos ||
+				     log.back().text.find("too large for parameter") != std::string::npos))
+			throw BadParameter(fmt::format("--cmdline: {}", log.back().text));
 		throw KernelFault(fmt::format("kshim_boot_early({}) failed: {}", nr_cpus, err));
 	}
 

@@ -137,6 +137,17 @@ void set_trace_sink(TraceSink sink)
 	trace_sink() = std::move(sink);
 }
 
+TimerSource &timer_source()
+{
+	static TimerSource source;
+	return source;
+}
+
+void set_timer_source(TimerSource source)
+{
+	timer_source() = std::move(source);
+}
+
 } // namespace sh::kshim
 
 using namespace sh::kshim;
@@ -188,6 +199,12 @@ void shim_trace(const kshim_trace_event *event)
 	}
 	events().push_back({event->name, event->cpu, event->time_ns,
 			    std::vector<long long>(event->args, event->args + event->nr_args)});
+}
+
+unsigned long long shim_cpu_next_timer(int cpu)
+{
+	const auto &source = timer_source();
+	return source ? source(cpu) : 0;
 }
 
 void shim_fatal(const char *what)

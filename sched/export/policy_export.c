@@ -7,12 +7,12 @@
 #include "build_policy.c"
 
 /*
- * idle.c's choice, on a pass of do_idle()'s loop without a cpuidle driver
- * (cpuidle_not_available()), whether the CPU stops its tick: stop_tick is
- * do_idle()'s got_tick (a tick arrived while idle on the previous pass).
+ * One pass of do_idle()'s loop after arch_cpu_idle_enter(): idle.c's
+ * cpuidle_idle_call(got_tick), which the harness runs on the CPU's idle
+ * stack (sched/glue/drive.c) because it waits for an interrupt inside.
  */
-void kshim_idle_call_stop_or_retain_tick(bool stop_tick);
-void kshim_idle_call_stop_or_retain_tick(bool stop_tick)
+void kshim_cpuidle_idle_call(bool got_tick);
+void kshim_cpuidle_idle_call(bool got_tick)
 {
-	idle_call_stop_or_retain_tick(stop_tick);
+	cpuidle_idle_call(got_tick);
 }

@@ -156,9 +156,6 @@ void kshim_sched_boot_done(void)
 
 /* ----------------------------------------------------------------------- */
 
-/* An interrupt that leaves an idle CPU idle: do_idle()'s next pass. */
-static void idle_loop_after_interrupt(void);
-
 static bool need_resched_on(int cpu)
 {
 	return test_tsk_need_resched(cpu_rq(cpu)->curr);
@@ -186,69 +183,148 @@ unsigned long long kshim_tick_nsec(void)
 	return TICK_NSEC;
 }
 
-void kshim_cpu_tick(int cpu)
-{
-	enter_cpu(cpu);
-	kshim_irq_enter();
-	kshim_tick_sched_timer();
-	kshim_run_hrtimers();
-	scheduler_tick();
-	kshim_irq_exit();
-	idle_loop_after_interrupt();
-	resched_if_needed();
-}
-
-void kshim_cpu_timers(int cpu)
-{
-	enter_cpu(cpu);
-	kshim_irq_enter();
-	kshim_run_hrtimers();
-	kshim_irq_exit();
-	idle_loop_after_interrupt();
-	resched_if_needed();
-}
-
 /*
- * do_idle() (kernel/sched/idle.c), whose loop cannot run here: there is no
- * stack to leave it on. Its steps run instead, one pass of the loop at a
- * time: on entry nohz_run_idle_balance() and tick_nohz_idle_enter(); each
- * pass (arch_cpu_idle_enter(), then cpuidle_idle_call(got_tick)) ends in
- * the wait for an interrupt; each interrupt that leaves the CPU without
- * need_resched() reads got_tick = tick_nohz_idle_got_tick(), calls
- * arch_cpu_idle_exit() and runs the next pass. Without a cpuidle driver
- * (CONFIG_CPU_IDLE is off), cpuidle_idle_call() is
- * idle_call_stop_or_retain_tick(got_tick) -- the kernel's own function,
- * through policy_export.c -- and default_idle_call()'s wait, which is the
- * time until the harness interrupts the CPU: the first pass keeps the
- * tick, a pass after a tick arrived while idle stops it.
- * A tick policy other than KSHIM_IDLE_TICK_KERNEL replaces that decision.
+ * do_idle() (kernel/sched/idle.c), one pass of its loop at a time: the loop
+ * itself cannot run here, because __schedule() at its end returns to the
+ * harness rather than switching stacks. On entry nohz_run_idle_balance()
+ * and tick_nohz_idle_enter(); each pass is arch_cpu_idle_enter() and
+ * idle.c's own cpuidle_idle_call(got_tick), which picks the idle state
+ * (the cpuidle governor where a driver is registered, else the default
+ * path), stops or keeps the tick, and waits for an interrupt at its bottom
+ * (arch_cpu_idle() or the driver's enter callback). The call runs on the
+ * CPU's idle stack (kernel-shim/src/idle_stack.cpp): the wait returns to
+ * the harness and the next interrupt resumes it, so that what the kernel
+ * does after the wait (cpuidle_enter_state()'s residency, the governor's
+ * reflect) runs at wake-up. Each interrupt that leaves the CPU without
+ * need_resched() then reads got_tick = tick_nohz_idle_got_tick(), calls
+ * arch_cpu_idle_exit() and runs the next pass.
+ *
+ * Leaving an idle state takes time (the hardware's, glue/psci.c): an
+ * interrupt that arrives while the CPU waits in a state is handled once the
+ * CPU has finished entering the state, if it had not, and left it.
+ * Departure: the kernel enables interrupts inside cpuidle_enter_state(),
+ * so the handler runs before the residency bookkeeping; here it runs after
+ * the idle call returns. Nothing in between reads what the handler does.
  */
-void kshim_idle_call_stop_or_retain_tick(bool stop_tick);	/* policy_export.c */
+void kshim_cpuidle_idle_call(bool got_tick);	/* policy_export.c */
 
 struct idle_loop {
 	bool in_loop;		/* between do_idle()'s entry and its exit */
 	bool got_tick;		/* do_idle()'s local of that name */
-	int tick_policy;
+	bool waiting;		/* the idle call waits for an interrupt */
+	bool tick_pending;	/* a tick arrived while it left its state */
+	u64 entered_at;		/* when it is in the state it waits in */
+	u64 exit_ns;		/* how long leaving that state takes */
+	u64 awake_at;		/* when it is out of that state; 0: still in */
 };
 static DEFINE_PER_CPU(struct idle_loop, idle_loop);
+
+static void idle_call(void *arg)
+{
+	struct idle_loop *il = arg;
+
+	kshim_cpuidle_idle_call(il->got_tick);
+}
+
+/*
+ * The wait for an interrupt at the bottom of the idle call: arm64's WFI
+ * (cpu_do_idle(), arch/arm64/kernel/idle.c's arch_cpu_idle()) or a PSCI
+ * CPU_SUSPEND (glue/psci.c), in a state the hardware takes entry_ns to
+ * enter and exit_ns to leave. The idle task's stack returns to the harness
+ * until an interrupt resumes it.
+ */
+void kshim_idle_wait(u64 entry_ns, u64 exit_ns)
+{
+	struct idle_loop *il = this_cpu_ptr(&idle_loop);
+	int cpu = smp_processor_id();
+	unsigned long flags = arch_local_save_flags();
+
+	il->waiting = true;
+	il->awake_at = 0;
+	il->entered_at = ktime_get_ns() + entry_ns;
+	il->exit_ns = exit_ns;
+	shim_idle_stack_yield(cpu);
+	/* back on this stack: the interrupt arrived, the CPU is out, its
+	 * interrupts still masked as they were */
+	il->waiting = false;
+	enter_cpu(cpu);
+	arch_local_irq_restore(flags);
+}
+
+void cpu_do_idle(void);	/* arm64's asm/proc-fns.h (arm: asm/proc-fns.h's macro) */
+
+/* arch/arm64/kernel/idle.c (arch/arm/kernel/process.c without arm_pm_idle) */
+void noinstr arch_cpu_idle(void)
+{
+	cpu_do_idle();
+	raw_local_irq_enable();
+}
+
+/* arm64's cpu_do_idle() (arch/arm64/kernel/idle.c): dsb, wfi. WFI wakes
+ * within a few cycles: no latency is charged. */
+void noinstr cpu_do_idle(void)
+{
+	kshim_idle_wait(0, 0);
+}
 
 static void idle_loop_pass(int cpu)
 {
 	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
 
+	unsigned long flags;
+
 	if (need_resched())
 		return;
+	flags = arch_local_save_flags();
+	local_irq_disable();
 	arch_cpu_idle_enter();
-	switch (il->tick_policy) {
-	case KSHIM_IDLE_TICK_RETAIN:
-		tick_nohz_idle_retain_tick();
-		break;
-	case KSHIM_IDLE_TICK_STOP:
-		tick_nohz_idle_stop_tick();
-		break;
-	default:
-		kshim_idle_call_stop_or_retain_tick(il->got_tick);
-	}
+	il->waiting = false;
+	shim_idle_stack_call(cpu, idle_call, il);
+	enter_cpu(cpu);
+	/* the interrupt state is each stack's own */
+	arch_local_irq_restore(flags);
+}
+
+unsigned long long kshim_cpu_interrupt_at(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+	u64 now = ktime_get_ns();
+
+	if (!il->waiting)
+		return now;
+	if (!il->awake_at)
+		il->awake_at = max(now, il->entered_at) + il->exit_ns;
+	return il->awake_at;
+}
+
+unsigned long long kshim_cpu_waking_at(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+
+	return il->waiting ? il->awake_at : 0;
+}
+
+/*
+ * Whether cpu can take an interrupt now; if it waited in an idle state and
+ * is out of it, its idle call resumes and returns first. The first call
+ * for an interrupt starts the exit from the state.
+ */
+static bool idle_interrupt_ready(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+	unsigned long flags;
+
+	if (!il->waiting)
+		return true;
+	if (kshim_cpu_interrupt_at(cpu) > ktime_get_ns())
+		return false;
+	enter_cpu(cpu);
+	flags = arch_local_save_flags();
+	if (shim_idle_stack_resume(cpu))
+		shim_fatal("the idle call waited again before the interrupt that woke it");
+	enter_cpu(cpu);
+	arch_local_irq_restore(flags);
+	return true;
 }
 
 /* Back from an interrupt into do_idle()'s loop: the next pass, unless the
@@ -270,18 +346,67 @@ void kshim_cpu_idle(int cpu, int entering, int tick_policy)
 
 	enter_cpu(cpu);
 	if (entering) {
+		kshim_tick_set_idle_policy(cpu, tick_policy);
 		nohz_run_idle_balance(cpu);
 		tick_nohz_idle_enter();
 		il->in_loop = true;
 		il->got_tick = false;
-		il->tick_policy = tick_policy;
 		idle_loop_pass(cpu);
-		trace_cpu_idle(0, cpu);
 	} else {
-		trace_cpu_idle(PWR_EVENT_EXIT, cpu);
+		/* leaving the loop ends the wait it was in, as an interrupt does */
+		if (il->waiting) {
+			il->awake_at = ktime_get_ns();
+			idle_interrupt_ready(cpu);
+		}
 		il->in_loop = false;
 		tick_nohz_idle_exit();
 	}
+}
+
+/* ----------------------------------------------------------------------- */
+
+/* tick_handle_periodic() / tick_sched_timer(), as the scheduler sees them */
+static void tick_interrupt(void)
+{
+	kshim_tick_sched_timer();
+	kshim_run_hrtimers();
+	scheduler_tick();
+}
+
+void kshim_cpu_tick(int cpu)
+{
+	enter_cpu(cpu);
+	if (!idle_interrupt_ready(cpu)) {
+		this_cpu_ptr(&idle_loop)->tick_pending = true;
+		return;
+	}
+	/* a tick still pending from the exit is this one: one timer interrupt */
+	this_cpu_ptr(&idle_loop)->tick_pending = false;
+	kshim_irq_enter();
+	tick_interrupt();
+	kshim_irq_exit();
+	idle_loop_after_interrupt();
+	resched_if_needed();
+}
+
+void kshim_cpu_timers(int cpu)
+{
+	enter_cpu(cpu);
+	if (!idle_interrupt_ready(cpu))
+		return;
+	kshim_irq_enter();
+	kshim_run_hrtimers();
+	kshim_irq_exit();
+	idle_loop_after_interrupt();
+	resched_if_needed();
+}
+
+/* Something for cpu to do that an idle CPU must wake up for. */
+static bool interrupt_pending(int cpu)
+{
+	/* irq_work raises a self-IPI (arch_irq_work_raise()) */
+	return kshim_ipi_pending(cpu) || kshim_softirq_pending(cpu) ||
+	       kshim_irq_work_pending(cpu) || per_cpu_ptr(&idle_loop, cpu)->tick_pending;
 }
 
 /* A bound on rounds: a CPU that never stops rescheduling is a kernel hang. */
@@ -297,11 +422,19 @@ void kshim_settle(void)
 
 		busy = false;
 		for_each_online_cpu(cpu) {
+			struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+
 			enter_cpu(cpu);
-			/* irq_work raises a self-IPI (arch_irq_work_raise()) */
-			if (kshim_ipi_pending(cpu) || kshim_softirq_pending(cpu) ||
-			    kshim_irq_work_pending(cpu)) {
+			/* a CPU in an idle state does nothing until it is out */
+			if (il->waiting && (!interrupt_pending(cpu) || !idle_interrupt_ready(cpu)))
+				continue;
+			/* what arrived while it left its idle state, at once */
+			if (interrupt_pending(cpu)) {
 				kshim_irq_enter();
+				if (il->tick_pending) {
+					il->tick_pending = false;
+					tick_interrupt();
+				}
 				kshim_deliver_ipi();
 				kshim_irq_exit();
 				idle_loop_after_interrupt();
@@ -413,13 +546,23 @@ int kshim_task_set_uclamp(int pid, int util_min, int util_max)
 int kshim_task_wake(int pid, int waker_cpu)
 {
 	struct task_struct *p = kshim_find_task(pid);
+	int ret;
 
 	if (!p)
 		return -ESRCH;
 	if (waker_cpu < 0 || waker_cpu >= nr_cpu_ids)
 		return -EINVAL;
 	enter_cpu(waker_cpu);
-	return wake_up_process(p);
+	if (!is_idle_task(current))
+		return wake_up_process(p);
+	/* an idle CPU wakes a task from an interrupt: the task's timer */
+	if (!idle_interrupt_ready(waker_cpu))
+		return -EAGAIN;
+	kshim_irq_enter();
+	ret = wake_up_process(p);
+	kshim_irq_exit();
+	idle_loop_after_interrupt();
+	return ret;
 }
 
 static int enter_as(struct task_struct *p)

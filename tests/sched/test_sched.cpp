@@ -322,6 +322,66 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_idle_loop_stops_the_tick_after_an_idle_tick)
 	no_kernel_warnings();
 }
 
+std::vector<kshim_idle_state> idle_states(int cpu)
+{
+	std::vector<kshim_idle_state> states(KSHIM_MAX_IDLE_STATES);
+	const int n = kshim_cpu_idle_states(cpu, states.data(), static_cast<int>(states.size()));
+	BOOST_REQUIRE(n >= 0);
+	states.resize(static_cast<std::size_t>(n));
+	return states;
+}
+
+// hikey960's CPUs have PSCI idle states (hi3660.dtsi). arm64 defconfig's
+// driver, cpuidle-psci.c, registers one driver per CPU: WFI, then the DT's
+// arm,idle-state nodes as dt_idle_states.c reads them (exit latency =
+// entry-latency-us + exit-latency-us, target residency = min-residency-us);
+// menu, the default governor, chooses among them: CPUs left in the idle
+// loop, ticked every 4 ms, sleep in the deep states, not only in WFI.
+BOOST_AUTO_TEST_CASE(hikey960_cpuidle_psci_states_from_the_dt)
+{
+	Board b("hikey960");
+	BOOST_TEST(kshim_cpuidle_governor() == std::string("menu"));
+	for (int cpu = 0; cpu < 8; cpu++) {
+		BOOST_REQUIRE_EQUAL(b.cpu(cpu).curr_pid, 0);
+		kshim_cpu_idle(cpu, 1, KSHIM_IDLE_TICK_KERNEL);
+	}
+	kshim_settle();
+	b.run_for(200 * ms);
+	struct Expected {
+		const char *name;
+		unsigned long long exit_latency_us, target_residency_us;
+	};
+	const Expected little[] = {{"WFI", 1, 1}, {"cpu-sleep-0", 400 + 650, 1500}, {"cluster-sleep-0", 500 + 1600, 3500}};
+	const Expected big[] = {{"WFI", 1, 1}, {"cpu-sleep-1", 400 + 550, 1500}, {"cluster-sleep-1", 800 + 2900, 3500}};
+	for (int cpu = 0; cpu < 8; cpu++) {
+		const auto states = idle_states(cpu);
+		const auto &expected = cpu < 4 ? little : big;
+		BOOST_REQUIRE_EQUAL(states.size(), 3u);
+		unsigned long long deep_entries = 0;
+		for (std::size_t i = 0; i < states.size(); i++) {
+			BOOST_TEST(states[i].name == std::string(expected[i].name));
+			BOOST_TEST(states[i].exit_latency_ns == expected[i].exit_latency_us * 1000);
+			BOOST_TEST(states[i].target_residency_ns == expected[i].target_residency_us * 1000);
+			if (i > 0)
+				deep_entries += states[i].usage;
+		}
+		BOOST_TEST(deep_entries > 0u, "CPU" << cpu << " never entered a PSCI idle state");
+	}
+	no_kernel_warnings();
+}
+
+// cpuidle.off=1, cpuidle.c's own module parameter, keeps every CPU on idle.c's
+// default path: no driver registers.
+BOOST_AUTO_TEST_CASE(hikey960_cpuidle_off_leaves_the_default_idle_path)
+{
+	kshim::BootOptions options;
+	options.cmdline = "cpuidle.off=1";
+	Board b("hikey960", options);
+	for (int cpu = 0; cpu < 8; cpu++)
+		BOOST_TEST(idle_states(cpu).empty());
+	no_kernel_warnings();
+}
+
 // 6.1: a CPU is overutilized when its CFS utilization does not fit in 80%
 // of its capacity (cpu_overutilized()); the root domain's flag is raised on
 // enqueue and recomputed by load balancing at the root level.

@@ -340,6 +340,7 @@ BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
 		{{"--idle-power", "5=100"}, "--idle-power 5=100: the board has frequency domains 0-1"},
 		{{"--trace", "/nonexistent-dir/trace.txt"}, "/nonexistent-dir/trace.txt: cannot write the trace"},
 		{{"--idle-tick", "sometimes"}, "--idle-tick sometimes: say kernel, retain or stop"},
+		{{"--cmdline", "cpuidle.off=abc"}, "--cmdline: Booting kernel: `abc' invalid for parameter `cpuidle.off'"},
 	};
 	for (const auto &c : cases) {
 		std::vector<std::string> argv{SH_TEST_HARNESS_BIN, "run"};
@@ -380,6 +381,39 @@ BOOST_AUTO_TEST_CASE(idle_tick_stop_leaves_idle_cpus_tickless)
 		BOOST_TEST(r->json["throughput"].GetDouble() == 0.1, boost::test_tools::tolerance(0.01));
 	auto text = test::run_cli({"run", "--workload", "periodic:count=1", "--duration", "100ms", "--idle-tick", "stop"});
 	BOOST_TEST(text.out.find("idle CPUs are tickless (--idle-tick stop") != std::string::npos);
+}
+
+// hikey960 has PSCI idle states: the kernel's menu governor picks one for
+// each idle period, knowing the task's timer (tick_nohz_get_sleep_length()
+// counts it), and the timer's interrupt waits for the CPU to leave the
+// state. One 10% task with ~14 ms idle periods: the LITTLE CPU it runs on
+// sleeps in cluster-sleep-0 (target residency 3.5 ms) and wakes its
+// exit-latency-us (1.6 ms) after the timer; cpuidle.off=1 leaves only WFI.
+BOOST_AUTO_TEST_CASE(hikey960_idle_states_delay_timer_wake_ups)
+{
+	auto idle = run_json({"--board", "hikey960", "--workload", "periodic:count=1", "--duration", "1s"});
+	auto off = run_json({"--board", "hikey960", "--workload", "periodic:count=1", "--duration", "1s", "--cmdline",
+			     "cpuidle.off=1"});
+	BOOST_TEST(idle.json["cpuidle_governor"].GetString() == std::string("menu"));
+	BOOST_TEST(off.json["cpuidle_governor"].GetString() == std::string(""));
+	const auto p50 = idle.json["wakeup_latency_ns"]["p50"].GetInt64();
+	BOOST_TEST(p50 >= 650'000);	// the shallowest PSCI state's exit latency
+	BOOST_TEST(p50 <= 2'100'000);	// cluster-sleep-0's entry and exit
+	BOOST_TEST(off.json["wakeup_latency_ns"]["p50"].GetInt64() < 50'000);
+	// menu saw each period's timer: the deep states fitted the sleeps
+	std::uint64_t deep = 0, too_deep = 0;
+	for (const auto &cpu : idle.json["cpus"].GetArray()) {
+		const auto &states = cpu["idle_states"].GetArray();
+		BOOST_REQUIRE_EQUAL(states.Size(), 3u);
+		for (unsigned i = 1; i < states.Size(); i++) {
+			deep += states[i]["entries"].GetUint64();
+			too_deep += states[i]["above"].GetUint64();
+		}
+	}
+	BOOST_TEST(deep >= 50u);
+	BOOST_TEST(too_deep * 10 < deep);
+	for (const auto &cpu : off.json["cpus"].GetArray())
+		BOOST_TEST(cpu["idle_states"].GetArray().Size() == 0u);
 }
 
 // --idle-power charges each idle CPU of a domain for its idle time, on top

@@ -26,6 +26,17 @@ void shim_warn(const char *file, int line, void *caller, const char *text);
 /* BUG(), panic(), deadlocks: the kernel code cannot continue. */
 void shim_fatal(const char *what) __attribute__((noreturn));
 
+/* The earliest timer of a user task armed on cpu (ns), 0 if none
+ * (kernel.h's set_timer_source()). */
+unsigned long long shim_cpu_next_timer(int cpu);
+
+/* A CPU's idle call on the CPU's own stack (src/idle_stack.cpp): call runs
+ * fn(arg) there and returns 1 when it waits (it called yield), 0 when it
+ * returned; resume continues a waiting call after its yield, same result. */
+int shim_idle_stack_call(int cpu, void (*fn)(void *), void *arg);
+int shim_idle_stack_resume(int cpu);
+void shim_idle_stack_yield(int cpu);
+
 /* A tracepoint hit: the CPU it fired on, the simulated time (ns), and its
  * arguments as plain numbers (TP_PROTO order; tasks as pid and prio), with
  * the comm of up to two tasks it names (sched_switch: prev, next). */

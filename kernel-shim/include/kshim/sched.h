@@ -111,6 +111,29 @@ void kshim_cpu_timers(int cpu);
 #define KSHIM_IDLE_TICK_RETAIN	1
 #define KSHIM_IDLE_TICK_STOP	2
 void kshim_cpu_idle(int cpu, int entering, int tick_policy);
+/* When cpu can handle an interrupt that arrives now (ns): now, unless it
+ * waits in an idle state, then once the state's exit latency has passed;
+ * the first call for an interrupt starts that exit. */
+unsigned long long kshim_cpu_interrupt_at(int cpu);
+/* When a CPU leaving an idle state is out of it (ns), 0 if none is. */
+unsigned long long kshim_cpu_waking_at(int cpu);
+/* The CPU's cpuidle states as its driver registered them, and how the
+ * kernel counted their use (struct cpuidle_state_usage); 0 states when no
+ * cpuidle driver is registered (the default idle path). */
+#define KSHIM_MAX_IDLE_STATES	10
+struct kshim_idle_state {
+	char name[16];
+	unsigned long long exit_latency_ns;
+	unsigned long long target_residency_ns;
+	unsigned long long usage;	/* entries */
+	unsigned long long time_ns;	/* residency */
+	unsigned long long above;	/* too deep: woken before its target residency */
+	unsigned long long below;	/* too shallow: a deeper state would have fitted */
+	unsigned long long rejected;
+};
+int kshim_cpu_idle_states(int cpu, struct kshim_idle_state *states, int max);
+/* The cpuidle governor in use ("" without cpuidle). */
+const char *kshim_cpuidle_governor(void);
 /* Whether cpu's tick is stopped (it is idle): the harness does not tick it. */
 int kshim_tick_stopped(int cpu);
 /* The earliest hrtimer expiry queued on cpu (ns), 0 if none. */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * thread_info lives in task_struct (CONFIG_THREAD_INFO_IN_TASK); the TIF_
- * flags are the ones kernel/sched reads and sets.
+ * flags are the ones kernel/sched reads and sets. No TIF_POLLING_NRFLAG:
+ * neither arm nor arm64 has one (their idle loop waits in WFI and needs an
+ * IPI to wake), so every remote wake-up and resched sends its IPI.
  */
 #ifndef __ASM_SHIM_THREAD_INFO_H
 #define __ASM_SHIM_THREAD_INFO_H
@@ -25,7 +27,6 @@ struct thread_info {
 #define TIF_NEED_RESCHED	1
 #define TIF_NOTIFY_RESUME	2
 #define TIF_NOTIFY_SIGNAL	3
-#define TIF_POLLING_NRFLAG	4
 #define TIF_MEMDIE		5
 #define TIF_SYSCALL_TRACE	6
 #define TIF_RESTORE_SIGMASK	7
@@ -34,6 +35,5 @@ struct thread_info {
 #define _TIF_NEED_RESCHED	(1 << TIF_NEED_RESCHED)
 #define _TIF_NOTIFY_RESUME	(1 << TIF_NOTIFY_RESUME)
 #define _TIF_NOTIFY_SIGNAL	(1 << TIF_NOTIFY_SIGNAL)
-#define _TIF_POLLING_NRFLAG	(1 << TIF_POLLING_NRFLAG)
 
 #endif

@@ -1,0 +1,120 @@
+// Each CPU's idle call (idle.c's cpuidle_idle_call()) runs on a stack of
+// its own, the idle task's: the wait for an interrupt at its bottom (WFI,
+// a PSCI CPU_SUSPEND) returns to the harness, and the interrupt resumes
+// it, so that the kernel code around the wait -- cpuidle_enter_state()'s
+// residency accounting, the governor's reflect step -- runs unchanged, at
+// the time it runs on the board. POSIX ucontext: no dependency beyond libc.
+#include <kshim/api.h>
+
+#include <ucontext.h>
+
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace {
+
+// Deeper than any kernel stack (16 KB on arm64): the code is built for the
+// host, and a WARN's report or a fault's exception unwinds on this stack.
+constexpr std::size_t stack_size = 256 * 1024;
+
+struct IdleStack {
+	ucontext_t caller{};
+	ucontext_t call{};
+	std::unique_ptr<char[]> stack = std::make_unique<char[]>(stack_size);
+	void (*fn)(void *) = nullptr;
+	void *arg = nullptr;
+	bool returned = true;
+	std::exception_ptr fault;
+};
+
+std::vector<std::unique_ptr<IdleStack>> &stacks()
+{
+	static std::vector<std::unique_ptr<IdleStack>> all;
+	return all;
+}
+
+IdleStack &stack_of(int cpu)
+{
+	auto &all = stacks();
+	const auto index = static_cast<std::size_t>(cpu);
+	if (cpu < 0)
+		throw std::logic_error("idle stack of a negative CPU");
+	if (index >= all.size())
+		all.resize(index + 1);
+	if (!all[index])
+		all[index] = std::make_unique<IdleStack>();
+	return *all[index];
+}
+
+IdleStack *starting;
+
+// makecontext() passes ints only: the stack to run is handed over in
+// `starting`. A kernel fault (an exception) is caught here and rethrown on
+// the caller's stack: exceptions cannot cross a context switch.
+void run_call()
+{
+	IdleStack *s = starting;
+	try {
+		s->fn(s->arg);
+	} catch (...) {
+		s->fault = std::current_exception();
+	}
+	s->returned = true;
+	// returning switches to uc_link, the caller
+}
+
+int back_in_caller(IdleStack &s)
+{
+	if (s.fault) {
+		auto fault = std::exchange(s.fault, nullptr);
+		s.returned = true;
+		std::rethrow_exception(fault);
+	}
+	return s.returned ? 0 : 1;
+}
+
+} // namespace
+
+extern "C" {
+
+int shim_idle_stack_call(int cpu, void (*fn)(void *), void *arg)
+{
+	IdleStack &s = stack_of(cpu);
+	// A call left waiting by an earlier boot is dropped: kernel C frames
+	// hold nothing that needs unwinding.
+	if (getcontext(&s.call))
+		throw std::runtime_error("getcontext() failed");
+	s.call.uc_stack.ss_sp = s.stack.get();
+	s.call.uc_stack.ss_size = stack_size;
+	s.call.uc_link = &s.caller;
+	makecontext(&s.call, run_call, 0);
+	s.fn = fn;
+	s.arg = arg;
+	s.returned = false;
+	starting = &s;
+	if (swapcontext(&s.caller, &s.call))
+		throw std::runtime_error("swapcontext() failed");
+	return back_in_caller(s);
+}
+
+int shim_idle_stack_resume(int cpu)
+{
+	IdleStack &s = stack_of(cpu);
+	if (s.returned)
+		throw std::logic_error("resuming an idle call that is not waiting");
+	if (swapcontext(&s.caller, &s.call))
+		throw std::runtime_error("swapcontext() failed");
+	return back_in_caller(s);
+}
+
+void shim_idle_stack_yield(int cpu)
+{
+	IdleStack &s = stack_of(cpu);
+	swapcontext(&s.call, &s.caller);
+}
+
+} // extern "C"
