@@ -96,6 +96,13 @@ struct SchedDomain {
 	std::vector<std::vector<unsigned>> groups;
 };
 
+// A state of a CPU's cpuidle driver, as the driver registered it.
+struct IdleState {
+	std::string name;
+	std::uint64_t exit_latency_ns = 0;	// the kernel's: DT entry + exit latency
+	std::uint64_t target_residency_ns = 0;
+};
+
 struct CpuState {
 	unsigned id = 0;
 	unsigned long capacity = 0;		// arch_scale_cpu_capacity()
@@ -108,6 +115,7 @@ struct CpuState {
 	bool fast_switch = false;		// schedutil switches from scheduler context (else: sugov kthread)
 	unsigned cur_khz = 0;			// policy->cur
 	std::vector<SchedDomain> domains;	// lowest level first; empty: none
+	std::vector<IdleState> idle_states;	// empty: no cpuidle driver
 };
 
 struct Kernel {
@@ -120,6 +128,8 @@ struct Kernel {
 	// kernel's reason when not. Without: whether EAS could run.
 	bool eas = false;
 	std::string eas_reason;
+	// The cpuidle governor in use, "" when no CPU has a cpuidle driver.
+	std::string cpuidle_governor;
 	// The root domain's perf domains (rd->pd), in list order.
 	std::vector<std::vector<unsigned>> root_perf_domains;
 	// What the kernel printed at KERN_WARNING or worse.

@@ -264,6 +264,26 @@ void write_scheduler(fmt::memory_buffer &out, const kshim::Kernel &k)
 		fmt::format_to(std::back_inserter(out), "schedutil switches: {}\n", fmt::join(switching, ", "));
 	fmt::format_to(std::back_inserter(out), "cpufreq: {}\n",
 		       policies.empty() ? "no policies" : fmt::format("{}", fmt::join(policies, ", ")));
+	// cpuidle: CPUs with the same states listed once
+	std::vector<std::pair<std::vector<unsigned>, std::string>> idle;
+	for (const auto &c : k.cpus) {
+		std::vector<std::string> states;
+		for (const auto &st : c.idle_states)
+			states.push_back(fmt::format("{} (exit {} us, residency {} us)", st.name,
+						     st.exit_latency_ns / 1000, st.target_residency_ns / 1000));
+		auto text = states.empty() ? std::string("none (idle.c's default path)")
+					   : fmt::format("{}", fmt::join(states, ", "));
+		if (!idle.empty() && idle.back().second == text)
+			idle.back().first.push_back(c.id);
+		else
+			idle.push_back({{c.id}, std::move(text)});
+	}
+	std::vector<std::string> idle_rows;
+	for (const auto &[cpus, text] : idle)
+		idle_rows.push_back(fmt::format("CPUs {} {}", cpu_list(cpus), text));
+	fmt::format_to(std::back_inserter(out), "cpuidle{}: {}\n",
+		       k.cpuidle_governor.empty() ? "" : fmt::format(" ({} governor)", k.cpuidle_governor),
+		       fmt::join(idle_rows, "; "));
 }
 
 // /sys/kernel/debug/energy_model/<pd>/ps:<freq>/{frequency,power,cost,inefficient}
@@ -537,6 +557,19 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 				sugov.push_back(c.id);
 		// CPUs whose policy switches through schedutil's kthread
 		numbers(w, "sugov_kthread_cpus", sugov);
+		key(w, "cpuidle_governor"), str(w, k.cpuidle_governor);
+		key(w, "idle_states");
+		w.StartObject();
+		for (const auto &c : k.cpus) {
+			array(w, fmt::format("cpu{}", c.id).c_str(), c.idle_states, [&](const kshim::IdleState &st) {
+				w.StartObject();
+				key(w, "name"), str(w, st.name);
+				key(w, "exit_latency_ns"), w.Uint64(st.exit_latency_ns);
+				key(w, "target_residency_ns"), w.Uint64(st.target_residency_ns);
+				w.EndObject();
+			});
+		}
+		w.EndObject();
 		key(w, "sched_domains");
 		w.StartObject();
 		for (const auto &c : k.cpus) {

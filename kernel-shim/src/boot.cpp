@@ -105,6 +105,14 @@ void read_scheduler(Kernel &k)
 			cpu.governor = gov;
 		cpu.fast_switch = kshim_cpufreq_fast_switch_enabled(static_cast<int>(cpu.id));
 		cpu.cur_khz = kshim_cpufreq_cur(static_cast<int>(cpu.id));
+		std::vector<kshim_idle_state> states(KSHIM_MAX_IDLE_STATES);
+		const int nr = kshim_cpu_idle_states(static_cast<int>(cpu.id), states.data(),
+						     static_cast<int>(states.size()));
+		for (int i = 0; i < nr; i++)
+			cpu.idle_states.push_back({states[i].name, states[i].exit_latency_ns,
+						   states[i].target_residency_ns});
+		if (nr > 0)
+			k.cpuidle_governor = kshim_cpuidle_governor();
 	}
 	std::vector<unsigned long long> spans(64);
 	const int n = kshim_perf_domains(0, spans.data(), static_cast<int>(spans.size()));

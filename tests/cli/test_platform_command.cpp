@@ -141,6 +141,12 @@ BOOST_AUTO_TEST_CASE(show_reports_sched_domains_and_eas)
 	auto hikey = test::run_cli({"platform", "show", "hikey960"});
 	BOOST_TEST(hikey.out.find("flavour arm64, configured from arch/arm64/configs/defconfig: HZ=250 ") !=
 			   std::string::npos, hikey.out);
+	// cpuidle: hikey960's PSCI states through cpuidle-psci, none on odroid-xu3
+	BOOST_TEST(hikey.out.find("cpuidle (menu governor): CPUs 0-3 WFI (exit 1 us, residency 1 us), cpu-sleep-0 "
+				  "(exit 1050 us, residency 1500 us), cluster-sleep-0 (exit 2100 us, residency "
+				  "3500 us); CPUs 4-7 ") != std::string::npos, hikey.out);
+	BOOST_TEST(shown.out.find("cpuidle: CPUs 0-7 none (idle.c's default path)") != std::string::npos);
+	BOOST_TEST(kernel["cpuidle_governor"].GetString() == std::string(""));
 	// 32-bit arm: MC per cluster (MPIDR Aff1), DIE over both
 	BOOST_TEST(kernel["sched_domains"]["cpu0"].Size() == 2u);
 	BOOST_TEST(kernel["sched_domains"]["cpu0"][0]["span"].Size() == 4u);
