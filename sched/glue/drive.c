@@ -346,6 +346,8 @@ void kshim_cpu_idle(int cpu, int entering, int tick_policy)
 
 	enter_cpu(cpu);
 	if (entering) {
+		/* its last idle call ended with the interrupt that woke it */
+		WARN_ON_ONCE(il->waiting);
 		kshim_tick_set_idle_policy(cpu, tick_policy);
 		nohz_run_idle_balance(cpu);
 		tick_nohz_idle_enter();
