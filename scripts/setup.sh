@@ -9,6 +9,8 @@ packages=(
 	flex bison
 	device-tree-compiler libfdt-dev
 	libboost-test-dev libboost-program-options-dev
+	# Boost's headers (Math's distributions, for compare's t test)
+	libboost-dev
 	libfmt-dev rapidjson-dev
 	rt-app
 	linux-source-6.1 linux-source-6.12

@@ -69,6 +69,7 @@ int kernel_warnings_status(const Context &ctx);
 int platform_command(const Context &ctx, const std::vector<std::string> &args);
 int kernel_command(const Context &ctx, const std::vector<std::string> &args);
 int run_command(const Context &ctx, const std::vector<std::string> &args);
+int compare_command(const Context &ctx, const std::vector<std::string> &args);
 int workloads_command(const Context &ctx, const std::vector<std::string> &args);
 
 // Entry point of the sched-harness tool.

@@ -38,6 +38,8 @@ struct Command {
 constexpr Command commands[] = {
 	{"run", "a workload on a board through the kernel's scheduler: energy, latencies, fingerprint",
 	 run_command},
+	{"compare", "one scenario, repeated over seeds under two variants of the kernel's options: statistics and verdicts",
+	 compare_command},
 	{"workloads", "the built-in workloads and their parameters", workloads_command},
 	{"platform", "a board read from its device tree: platform list | platform show BOARD",
 	 platform_command},

@@ -416,6 +416,57 @@ BOOST_AUTO_TEST_CASE(hikey960_idle_states_delay_timer_wake_ups)
 		BOOST_TEST(cpu["idle_states"].GetArray().Size() == 0u);
 }
 
+// compare: the same options under A and B give the same run for every
+// seed (identical, no test needed); turning EAS off is a change the t test
+// finds (p < 0.01) in energy and migrations; bad variants are bad input.
+BOOST_AUTO_TEST_CASE(compare_tells_identical_from_changed)
+{
+	auto parse = [](const dts::ToolResult &r) {
+		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+		rapidjson::Document doc;
+		doc.Parse(r.out.c_str());
+		BOOST_REQUIRE(!doc.HasParseError());
+		return doc;
+	};
+	auto metric = [](const rapidjson::Document &doc, const std::string &name) -> const rapidjson::Value & {
+		for (const auto &m : doc["metrics"].GetArray())
+			if (name == m["name"].GetString())
+				return m;
+		BOOST_FAIL("no metric " << name);
+		static rapidjson::Value none;
+		return none;
+	};
+	const auto same = parse(test::run_cli({"compare", "--json", "--duration", "1s", "--repeat", "3"}));
+	BOOST_TEST(same["repeat"].GetUint() == 3u);
+	for (const auto &m : same["metrics"].GetArray())
+		BOOST_TEST(m["verdict"].GetString() == std::string("identical"), m["name"].GetString());
+	BOOST_TEST(metric(same, "energy")["a"]["values"].Size() == 3u);
+
+	const auto eas = parse(test::run_cli({"compare", "--json", "--duration", "2s", "--repeat", "5", "--b-sysctl",
+					      "kernel.sched_energy_aware=0"}));
+	BOOST_TEST(eas["b"]["args"][1].GetString() == std::string("kernel.sched_energy_aware=0"));
+	for (const auto *name : {"energy", "migrations"}) {
+		const auto &m = metric(eas, name);
+		BOOST_TEST(m["verdict"].GetString() == std::string("changed"), name);
+		BOOST_TEST(m["p"].GetDouble() < 0.01, name);
+	}
+	BOOST_TEST(metric(eas, "energy")["delta_percent"].GetDouble() > 0);	// more energy without EAS
+
+	auto text = test::run_cli({"compare", "--duration", "500ms", "--repeat", "2", "--b-feature", "UTIL_EST=off"});
+	BOOST_TEST(text.exit_status == 0, text.err);
+	BOOST_TEST(text.out.find("B: --feature UTIL_EST=off") != std::string::npos, text.out);
+	BOOST_TEST(text.out.find("energy (J)") != std::string::npos);
+
+	auto one = test::run_cli({"compare", "--repeat", "1"});
+	BOOST_TEST(one.exit_status == 2);
+	BOOST_TEST(one.err.find("--repeat 1: at least 2 runs per variant") != std::string::npos, one.err);
+	auto bad = test::run_cli({"compare", "--duration", "100ms", "--repeat", "2", "--b-sysctl", "kernel.nonsense=1"});
+	BOOST_TEST(bad.exit_status == 2);
+	BOOST_TEST(bad.err.find("variant B seed 1") != std::string::npos, bad.err);
+	BOOST_TEST(bad.err.find("kernel.nonsense") != std::string::npos, bad.err);
+	BOOST_TEST(std::count(bad.err.begin(), bad.err.end(), '\n') == 1, bad.err);
+}
+
 // --idle-power charges each idle CPU of a domain for its idle time, on top
 // of the energy model's busy energy (0 W idle by default).
 BOOST_AUTO_TEST_CASE(idle_power_is_charged_for_idle_time)

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// sched-harness compare [scenario] [--repeat N] [--jobs J] [--a-OPTION ...] [--b-OPTION ...]
+//
+// A/B of two variants of the kernel's options (--cmdline, --sysctl,
+// --feature) on one scenario: every run is its own `sched-harness run
+// --json` process (kernel globals are per process), seeds 1..N per
+// variant, and each metric is summarised and tested as perf stat --repeat
+// and a Welch t test would.
+#include "harness/cli/cli.h"
+
+#include "dts/tools.h"
+#include "harness/stats/stats.h"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <atomic>
+#include <cmath>
+#include <mutex>
+#include <ostream>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+namespace po = boost::program_options;
+
+namespace sh::cli {
+
+namespace {
+
+// A metric of the run report, as compare shows it.
+struct Metric {
+	const char *name;
+	const char *unit;
+	// its value in a run's JSON; nullopt when the run does not have it
+	std::optional<double> (*read)(const rapidjson::Document &run);
+};
+
+std::optional<double> number(const rapidjson::Value &v)
+{
+	if (v.IsNumber())
+		return v.GetDouble();
+	return std::nullopt;
+}
+
+const Metric metrics[] = {
+	{"energy", "J", [](const rapidjson::Document &r) { return number(r["energy_j"]); }},
+	{"completion time", "s",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 if (!r["completion_ns"].IsNumber())
+			 return std::nullopt;
+		 return r["completion_ns"].GetDouble() / 1e9;
+	 }},
+	{"throughput", "x CPU", [](const rapidjson::Document &r) { return number(r["throughput"]); }},
+	{"wake-up latency p50", "us",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 return r["wakeup_latency_ns"]["p50"].GetDouble() / 1e3;
+	 }},
+	{"wake-up latency p99", "us",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 return r["wakeup_latency_ns"]["p99"].GetDouble() / 1e3;
+	 }},
+	{"migrations", "", [](const rapidjson::Document &r) { return number(r["migrations"]); }},
+	{"context switches", "", [](const rapidjson::Document &r) { return number(r["context_switches"]); }},
+	{"overutilized", "%",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 const double simulated = r["simulated_ns"].GetDouble();
+		 return simulated > 0 ? 100.0 * r["overutilized_ns"].GetDouble() / simulated : 0.0;
+	 }},
+};
+
+struct Variant {
+	std::vector<std::string> args;	// the run options that make it
+	std::vector<rapidjson::Document> runs;	// by seed
+};
+
+// The options of one variant: --cmdline (one string), --sysctl and
+// --feature (repeatable), the common ones first.
+std::vector<std::string> variant_args(const po::variables_map &vm, const std::string &prefix)
+{
+	std::vector<std::string> args;
+	for (const std::string name : {"sysctl", "feature"}) {
+		for (const auto &key : {name, prefix + name})
+			if (vm.count(key))
+				for (const auto &v : vm[key].as<std::vector<std::string>>())
+					args.insert(args.end(), {"--" + name, v});
+	}
+	// one command line: the common words, then the variant's
+	std::string cmdline;
+	for (const auto &key : {std::string("cmdline"), prefix + "cmdline"})
+		if (vm.count(key))
+			cmdline += (cmdline.empty() ? "" : " ") + vm[key].as<std::string>();
+	if (!cmdline.empty())
+		args.insert(args.end(), {"--cmdline", cmdline});
+	return args;
+}
+
+std::string describe(const std::vector<std::string> &args)
+{
+	if (args.empty())
+		return "(the defaults)";
+	std::vector<std::string> quoted;
+	for (const auto &a : args)
+		quoted.push_back(a.find(' ') == std::string::npos ? a : fmt::format("'{}'", a));
+	return fmt::format("{}", fmt::join(quoted, " "));
+}
+
+struct RunFailure {
+	std::string message;
+	int status;
+};
+
+std::string fixed(double v)
+{
+	const double a = std::abs(v);
+	if (a >= 1000)
+		return fmt::format("{:.0f}", v);
+	if (a >= 10)
+		return fmt::format("{:.2f}", v);
+	return fmt::format("{:.4f}", v);
+}
+
+std::string p_text(const std::optional<double> &p)
+{
+	if (!p)
+		return "-";
+	return *p < 0.0001 ? "<0.0001" : fmt::format("{:.4f}", *p);
+}
+
+} // namespace
+
+int compare_command(const Context &ctx, const std::vector<std::string> &args)
+{
+	po::options_description options("compare options");
+	options.add_options()
+		("help,h", "show this help")
+		("board", po::value<std::string>()->default_value("odroid-xu3"), "as for run")
+		("overlay", po::value<std::vector<std::string>>()->value_name("FILE")->composing(), "as for run")
+		("workload", po::value<std::string>()->default_value("periodic:count=24,period=16ms,duty=10%"),
+		 "as for run")
+		("duration", po::value<std::string>()->value_name("T"), "as for run")
+		("fork-cpu", po::value<unsigned>()->value_name("CPU"), "as for run")
+		("idle-tick", po::value<std::string>()->value_name("kernel|retain|stop"), "as for run")
+		("repeat", po::value<unsigned>()->default_value(5)->value_name("N"),
+		 "runs per variant, with seeds 1..N")
+		("jobs", po::value<unsigned>()->value_name("J"),
+		 "runs at once, each its own process (default: the machine's cores)")
+		("alpha", po::value<double>()->default_value(0.01),
+		 "significance level of the t test: p below it is a change")
+		("cmdline", po::value<std::string>()->value_name("ARGS"), "kernel command line of both variants")
+		("sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+		 "a sysctl of both variants; repeatable")
+		("feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
+		 "a scheduler feature of both variants; repeatable")
+		("a-cmdline", po::value<std::string>()->value_name("ARGS"), "added to variant A's command line")
+		("a-sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+		 "a sysctl of variant A only")
+		("a-feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
+		 "a scheduler feature of variant A only")
+		("b-cmdline", po::value<std::string>()->value_name("ARGS"), "added to variant B's command line")
+		("b-sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+		 "a sysctl of variant B only")
+		("b-feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
+		 "a scheduler feature of variant B only")
+		("json", po::bool_switch(), "print the comparison as JSON")
+		("csv", po::bool_switch(), "print one CSV row per metric");
+	po::options_description hidden;
+	po::positional_options_description positional;
+	auto parsed = parse_subcommand(
+		ctx, args, options, hidden, positional,
+		"usage: sched-harness compare [--board B] [--workload W] [--duration T] [--repeat N] [--jobs J]\n"
+		"              [--a-sysctl|--a-feature|--a-cmdline ...] [--b-sysctl|--b-feature|--b-cmdline ...]\n"
+		"              [--json|--csv]\n\n"
+		"Runs one scenario N times (seeds 1..N) under two variants of the kernel's options, A and B,\n"
+		"each run its own process, and prints per metric mean ± sd, RSD, the change from A to B,\n"
+		"Welch's t test p and a verdict (changed, no evidence, identical). Warns when a variant\n"
+		"gives the same value for every seed (its seeds are not independent samples) or when its\n"
+		"values look bimodal. Example: the effect of EAS on the default scenario:\n"
+		"  sched-harness compare --b-sysctl kernel.sched_energy_aware=0\n");
+	if (!parsed)
+		return exit_ok;
+	const auto &vm = *parsed;
+	const unsigned repeat = vm["repeat"].as<unsigned>();
+	if (repeat < 2)
+		throw UsageError{fmt::format("--repeat {}: at least 2 runs per variant", repeat)};
+	const double alpha = vm["alpha"].as<double>();
+	if (!(alpha > 0 && alpha < 1))
+		throw UsageError{fmt::format("--alpha {}: a probability between 0 and 1", alpha)};
+	if (vm["json"].as<bool>() && vm["csv"].as<bool>())
+		throw UsageError{"--json and --csv: choose one"};
+	unsigned jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : std::thread::hardware_concurrency();
+	jobs = std::max(jobs, 1u);
+
+	// The scenario: what both variants run.
+	std::vector<std::string> scenario{"--board", vm["board"].as<std::string>(), "--workload",
+					  vm["workload"].as<std::string>()};
+	if (vm.count("overlay"))
+		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
+			scenario.insert(scenario.end(), {"--overlay", o});
+	for (const auto *name : {"duration", "idle-tick"})
+		if (vm.count(name))
+			scenario.insert(scenario.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
+	if (vm.count("fork-cpu"))
+		scenario.insert(scenario.end(), {"--fork-cpu", std::to_string(vm["fork-cpu"].as<unsigned>())});
+
+	Variant variants[2] = {{variant_args(vm, "a-"), {}}, {variant_args(vm, "b-"), {}}};
+	for (auto &v : variants)
+		v.runs.resize(repeat);
+
+	// The tool itself, with the global options it was given.
+	std::vector<std::string> self{std::filesystem::read_symlink("/proc/self/exe").string(), "--kernel-src",
+				      ctx.kernel_tree.string()};
+	if (ctx.arch)
+		self.insert(self.end(), {"--arch", *ctx.arch == dts::Arch::arm ? "arm" : "arm64"});
+
+	const std::size_t total = 2 * static_cast<std::size_t>(repeat);
+	std::atomic<std::size_t> next{0}, done{0};
+	std::mutex lock;
+	std::optional<RunFailure> failure;
+	const bool progress = ::isatty(STDERR_FILENO);
+	auto worker = [&] {
+		for (std::size_t i; (i = next++) < total;) {
+			{
+				std::lock_guard guard(lock);
+				if (failure)
+					return;
+			}
+			auto &variant = variants[i % 2];
+			const unsigned seed = static_cast<unsigned>(i / 2) + 1;
+			std::vector<std::string> argv = self;
+			argv.insert(argv.end(), {"run", "--json", "--seed", std::to_string(seed)});
+			argv.insert(argv.end(), scenario.begin(), scenario.end());
+			argv.insert(argv.end(), variant.args.begin(), variant.args.end());
+			const auto result = dts::run_tool(argv);
+			std::lock_guard guard(lock);
+			if (result.exit_status != 0) {
+				if (!failure) {
+					auto message = result.err;
+					while (!message.empty() && message.back() == '\n')
+						message.pop_back();
+					// the run's own "sched-harness: error: " prefix once is enough
+					constexpr std::string_view prefix = "sched-harness: error: ";
+					if (message.starts_with(prefix))
+						message.erase(0, prefix.size());
+					failure = RunFailure{fmt::format("variant {} seed {} ({}): {}", i % 2 ? 'B' : 'A', seed,
+									 describe(variant.args), message),
+							     result.exit_status};
+				}
+				return;
+			}
+			auto &doc = variant.runs[seed - 1];
+			doc.Parse(result.out.c_str());
+			if (doc.HasParseError() || !doc.IsObject())
+				throw std::runtime_error(fmt::format("compare: run {} printed no JSON report", i));
+			if (progress)
+				ctx.err << fmt::format("\rcompare: {}/{} runs", ++done, total) << std::flush;
+		}
+	};
+	{
+		std::vector<std::jthread> pool;
+		for (unsigned j = 0; j < std::min<std::size_t>(jobs, total); j++)
+			pool.emplace_back(worker);
+	}
+	if (progress)
+		ctx.err << "\r" << std::string(40, ' ') << "\r" << std::flush;
+	if (failure) {
+		// a variant that does not boot or run is the user's input, or a kernel fault
+		if (failure->status == exit_bad_input)
+			throw UsageError{failure->message};
+		ctx.err << "sched-harness compare: " << failure->message << "\n";
+		return failure->status > 0 ? failure->status : exit_internal;
+	}
+
+	struct Row {
+		const Metric *metric;
+		std::vector<double> a, b;
+		stats::Comparison c;
+		std::vector<std::string> warnings;
+	};
+	std::vector<Row> rows;
+	for (const auto &m : metrics) {
+		Row row{&m, {}, {}, {}, {}};
+		for (int side = 0; side < 2; side++)
+			for (const auto &run : variants[side].runs)
+				if (auto v = m.read(run))
+					(side ? row.b : row.a).push_back(*v);
+		if (row.a.size() != repeat || row.b.size() != repeat)
+			continue;	// not a metric of this workload (completion time of an endless one)
+		row.c = stats::compare(row.a, row.b, alpha);
+		for (int side = 0; side < 2; side++) {
+			const char name = side ? 'B' : 'A';
+			const auto &s = side ? row.c.b : row.c.a;
+			if (s.constant() && row.c.verdict != stats::Verdict::identical)
+				row.warnings.push_back(fmt::format("{} gave {} for every seed", name, fixed(s.mean)));
+			if (side ? row.c.b_bimodal : row.c.a_bimodal)
+				row.warnings.push_back(fmt::format("{} looks bimodal or has outliers (min {}, max {})",
+								   name, fixed(s.min), fixed(s.max)));
+		}
+		rows.push_back(std::move(row));
+	}
+	std::set<std::string> fingerprints[2];
+	for (int side = 0; side < 2; side++)
+		for (const auto &run : variants[side].runs)
+			fingerprints[side].insert(run["fingerprint"].GetString());
+
+	const auto &first = variants[0].runs.front();
+	const std::string board = first["board"].GetString(), workload = first["workload"].GetString();
+	const double seconds = first["duration_ns"].GetDouble() / 1e9;
+
+	if (vm["json"].as<bool>()) {
+		rapidjson::StringBuffer buf;
+		rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+		auto str = [&](const std::string &s) { w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size())); };
+		auto summary = [&](const stats::Summary &s, const std::vector<double> &values) {
+			w.StartObject();
+			w.Key("mean"), w.Double(s.mean);
+			w.Key("sd"), w.Double(s.sd);
+			w.Key("rsd_percent"), w.Double(s.rsd_percent());
+			w.Key("min"), w.Double(s.min);
+			w.Key("max"), w.Double(s.max);
+			w.Key("values");
+			w.StartArray();
+			for (double v : values)
+				w.Double(v);
+			w.EndArray();
+			w.EndObject();
+		};
+		w.StartObject();
+		w.Key("board"), str(board);
+		w.Key("workload"), str(workload);
+		w.Key("duration_ns"), w.Double(first["duration_ns"].GetDouble());
+		w.Key("repeat"), w.Uint(repeat);
+		w.Key("alpha"), w.Double(alpha);
+		for (int side = 0; side < 2; side++) {
+			w.Key(side ? "b" : "a");
+			w.StartObject();
+			w.Key("args");
+			w.StartArray();
+			for (const auto &a : variants[side].args)
+				str(a);
+			w.EndArray();
+			w.Key("distinct_fingerprints"), w.Uint(static_cast<unsigned>(fingerprints[side].size()));
+			w.EndObject();
+		}
+		w.Key("metrics");
+		w.StartArray();
+		for (const auto &row : rows) {
+			w.StartObject();
+			w.Key("name"), str(row.metric->name);
+			w.Key("unit"), str(row.metric->unit);
+			w.Key("a"), summary(row.c.a, row.a);
+			w.Key("b"), summary(row.c.b, row.b);
+			w.Key("delta_percent"), w.Double(row.c.delta_percent);
+			w.Key("p");
+			if (row.c.p)
+				w.Double(*row.c.p);
+			else
+				w.Null();
+			w.Key("verdict"), str(std::string(stats::to_string(row.c.verdict)));
+			w.Key("warnings");
+			w.StartArray();
+			for (const auto &warning : row.warnings)
+				str(warning);
+			w.EndArray();
+			w.EndObject();
+		}
+		w.EndArray();
+		w.EndObject();
+		ctx.out << buf.GetString() << "\n";
+		return exit_ok;
+	}
+	if (vm["csv"].as<bool>()) {
+		std::string text = "metric,unit,a_mean,a_sd,a_rsd_percent,b_mean,b_sd,b_rsd_percent,delta_percent,p,verdict\n";
+		for (const auto &row : rows)
+			text += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", row.metric->name, row.metric->unit,
+					    row.c.a.mean, row.c.a.sd, row.c.a.rsd_percent(), row.c.b.mean, row.c.b.sd,
+					    row.c.b.rsd_percent(), row.c.delta_percent,
+					    row.c.p ? fmt::format("{}", *row.c.p) : "", stats::to_string(row.c.verdict));
+		ctx.out << text;
+		return exit_ok;
+	}
+
+	std::string text = fmt::format("sched-harness compare: {} on {}, {} s, {} runs per variant (seeds 1-{})\n",
+				       workload, board, seconds, repeat, repeat);
+	for (int side = 0; side < 2; side++)
+		text += fmt::format("  {}: {}  ({} distinct run{} by fingerprint)\n", side ? 'B' : 'A',
+				    describe(variants[side].args), fingerprints[side].size(),
+				    fingerprints[side].size() == 1 ? "" : "s");
+	text += fmt::format("\n  {:<22} {:>26} {:>26} {:>9} {:>8}  {}\n", "metric", "A mean ± sd (RSD)",
+			    "B mean ± sd (RSD)", "delta", "p", "verdict");
+	for (const auto &row : rows) {
+		auto cell = [](const stats::Summary &s) {
+			return fmt::format("{} ± {} ({:.1f}%)", fixed(s.mean), fixed(s.sd), s.rsd_percent());
+		};
+		const auto name = row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
+						      : std::string(row.metric->name);
+		text += fmt::format("  {:<22} {:>26} {:>26} {:>+8.2f}% {:>8}  {}\n", name, cell(row.c.a), cell(row.c.b),
+				    row.c.delta_percent, p_text(row.c.p), stats::to_string(row.c.verdict));
+	}
+	std::vector<std::string> warnings;
+	for (const auto &row : rows)
+		for (const auto &warning : row.warnings)
+			warnings.push_back(fmt::format("{}: {}", row.metric->name, warning));
+	if (!warnings.empty()) {
+		text += "\nWarnings (a variant whose seeds all give the same value has no noise to test against):\n";
+		for (const auto &warning : warnings)
+			text += fmt::format("  {}\n", warning);
+	}
+	text += fmt::format("\nverdicts: Welch's t test, two-sided, alpha {}; identical: each seed gave the same "
+			    "value under A and B\n",
+			    alpha);
+	ctx.out << text;
+	return exit_ok;
+}
+
+} // namespace sh::cli

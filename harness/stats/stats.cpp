@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/stats/stats.h"
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace sh::stats {
+
+double Summary::rsd_percent() const
+{
+	return mean == 0 ? 0 : 100.0 * sd / std::abs(mean);
+}
+
+Summary summarize(std::span<const double> values)
+{
+	Summary s;
+	s.n = values.size();
+	if (values.empty())
+		return s;
+	double sum = 0;
+	for (double v : values)
+		sum += v;
+	s.mean = sum / static_cast<double>(s.n);
+	double squares = 0;
+	for (double v : values)
+		squares += (v - s.mean) * (v - s.mean);
+	s.sd = s.n > 1 ? std::sqrt(squares / static_cast<double>(s.n - 1)) : 0;
+	const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+	s.min = *lo;
+	s.max = *hi;
+	return s;
+}
+
+bool bimodal(std::span<const double> values)
+{
+	const auto n = static_cast<double>(values.size());
+	if (values.size() < 4)
+		return false;
+	const auto s = summarize(values);
+	if (s.constant())
+		return false;
+	double m2 = 0, m3 = 0, m4 = 0;
+	for (double v : values) {
+		const double d = v - s.mean;
+		m2 += d * d;
+		m3 += d * d * d;
+		m4 += d * d * d * d;
+	}
+	m2 /= n;
+	m3 /= n;
+	m4 /= n;
+	// sample skewness and excess kurtosis, bias-corrected
+	const double g1 = m3 / std::pow(m2, 1.5);
+	const double skew = g1 * std::sqrt(n * (n - 1)) / (n - 2);
+	const double g2 = m4 / (m2 * m2) - 3;
+	const double kurt = (n - 1) / ((n - 2) * (n - 3)) * ((n + 1) * g2 + 6);
+	const double coefficient = (skew * skew + 1) / (kurt + 3 * (n - 1) * (n - 1) / ((n - 2) * (n - 3)));
+	if (coefficient > 5.0 / 9.0)
+		return true;
+	// Sarle's coefficient misses two tight clusters in small samples (its
+	// correction term dominates): one empty gap wider than half the range
+	std::vector<double> sorted(values.begin(), values.end());
+	std::sort(sorted.begin(), sorted.end());
+	double widest = 0;
+	for (std::size_t i = 1; i < sorted.size(); i++)
+		widest = std::max(widest, sorted[i] - sorted[i - 1]);
+	return widest > 0.5 * (s.max - s.min);
+}
+
+std::string_view to_string(Verdict v)
+{
+	switch (v) {
+	case Verdict::identical:
+		return "identical";
+	case Verdict::changed:
+		return "changed";
+	case Verdict::no_evidence:
+		return "no evidence";
+	}
+	return "?";
+}
+
+Comparison compare(std::span<const double> a, std::span<const double> b, double alpha)
+{
+	if (a.empty() || b.empty())
+		throw std::invalid_argument("stats::compare: no values");
+	Comparison c;
+	c.a = summarize(a);
+	c.b = summarize(b);
+	c.delta_percent = c.a.mean == 0 ? 0 : 100.0 * (c.b.mean - c.a.mean) / std::abs(c.a.mean);
+	c.a_bimodal = bimodal(a);
+	c.b_bimodal = bimodal(b);
+	// runs paired by seed gave the same values: nothing to test
+	if (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin())) {
+		c.verdict = Verdict::identical;
+		return c;
+	}
+	if (c.a.constant() && c.b.constant()) {
+		c.verdict = c.a.mean == c.b.mean ? Verdict::identical : Verdict::changed;
+		return c;
+	}
+	const double va = c.a.sd * c.a.sd / static_cast<double>(c.a.n);
+	const double vb = c.b.sd * c.b.sd / static_cast<double>(c.b.n);
+	if (c.a.n < 2 || c.b.n < 2 || va + vb == 0) {
+		c.verdict = Verdict::no_evidence;
+		return c;
+	}
+	const double t = (c.b.mean - c.a.mean) / std::sqrt(va + vb);
+	// Welch–Satterthwaite degrees of freedom; a constant side adds none
+	double den = 0;
+	if (c.a.n > 1)
+		den += va * va / static_cast<double>(c.a.n - 1);
+	if (c.b.n > 1)
+		den += vb * vb / static_cast<double>(c.b.n - 1);
+	const double df = (va + vb) * (va + vb) / den;
+	const boost::math::students_t dist(df);
+	c.p = 2 * boost::math::cdf(boost::math::complement(dist, std::abs(t)));
+	c.verdict = *c.p < alpha ? Verdict::changed : Verdict::no_evidence;
+	return c;
+}
+
+} // namespace sh::stats
