@@ -9,7 +9,7 @@
 // and a Welch t test would.
 #include "harness/cli/cli.h"
 
-#include "dts/tools.h"
+#include "harness/cli/runs.h"
 #include "harness/stats/stats.h"
 
 #include <boost/program_options.hpp>
@@ -19,13 +19,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <atomic>
 #include <cmath>
-#include <mutex>
 #include <ostream>
 #include <set>
-#include <thread>
-#include <unistd.h>
 
 namespace po = boost::program_options;
 
@@ -110,11 +106,6 @@ std::string describe(const std::vector<std::string> &args)
 	return fmt::format("{}", fmt::join(quoted, " "));
 }
 
-struct RunFailure {
-	std::string message;
-	int status;
-};
-
 std::string fixed(double v)
 {
 	const double a = std::abs(v);
@@ -193,8 +184,6 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		throw UsageError{fmt::format("--alpha {}: a probability between 0 and 1", alpha)};
 	if (vm["json"].as<bool>() && vm["csv"].as<bool>())
 		throw UsageError{"--json and --csv: choose one"};
-	unsigned jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : std::thread::hardware_concurrency();
-	jobs = std::max(jobs, 1u);
 
 	// The scenario: what both variants run.
 	std::vector<std::string> scenario{"--board", vm["board"].as<std::string>(), "--workload",
@@ -209,72 +198,26 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		scenario.insert(scenario.end(), {"--fork-cpu", std::to_string(vm["fork-cpu"].as<unsigned>())});
 
 	Variant variants[2] = {{variant_args(vm, "a-"), {}}, {variant_args(vm, "b-"), {}}};
-	for (auto &v : variants)
-		v.runs.resize(repeat);
-
-	// The tool itself, with the global options it was given.
-	std::vector<std::string> self{std::filesystem::read_symlink("/proc/self/exe").string(), "--kernel-src",
-				      ctx.kernel_tree.string()};
-	if (ctx.arch)
-		self.insert(self.end(), {"--arch", *ctx.arch == dts::Arch::arm ? "arm" : "arm64"});
-
-	const std::size_t total = 2 * static_cast<std::size_t>(repeat);
-	std::atomic<std::size_t> next{0}, done{0};
-	std::mutex lock;
-	std::optional<RunFailure> failure;
-	const bool progress = ::isatty(STDERR_FILENO);
-	auto worker = [&] {
-		for (std::size_t i; (i = next++) < total;) {
-			{
-				std::lock_guard guard(lock);
-				if (failure)
-					return;
-			}
-			auto &variant = variants[i % 2];
-			const unsigned seed = static_cast<unsigned>(i / 2) + 1;
-			std::vector<std::string> argv = self;
-			argv.insert(argv.end(), {"run", "--json", "--seed", std::to_string(seed)});
-			argv.insert(argv.end(), scenario.begin(), scenario.end());
-			argv.insert(argv.end(), variant.args.begin(), variant.args.end());
-			const auto result = dts::run_tool(argv);
-			std::lock_guard guard(lock);
-			if (result.exit_status != 0) {
-				if (!failure) {
-					auto message = result.err;
-					while (!message.empty() && message.back() == '\n')
-						message.pop_back();
-					// the run's own "sched-harness: error: " prefix once is enough
-					constexpr std::string_view prefix = "sched-harness: error: ";
-					if (message.starts_with(prefix))
-						message.erase(0, prefix.size());
-					failure = RunFailure{fmt::format("variant {} seed {} ({}): {}", i % 2 ? 'B' : 'A', seed,
-									 describe(variant.args), message),
-							     result.exit_status};
-				}
-				return;
-			}
-			auto &doc = variant.runs[seed - 1];
-			doc.Parse(result.out.c_str());
-			if (doc.HasParseError() || !doc.IsObject())
-				throw std::runtime_error(fmt::format("compare: run {} printed no JSON report", i));
-			if (progress)
-				ctx.err << fmt::format("\rcompare: {}/{} runs", ++done, total) << std::flush;
+	// A and B interleaved by seed, so that a partial result is never lopsided
+	std::vector<RunSpec> specs;
+	for (unsigned seed = 1; seed <= repeat; seed++) {
+		for (int side = 0; side < 2; side++) {
+			RunSpec spec{fmt::format("variant {} seed {} ({})", side ? 'B' : 'A', seed,
+						 describe(variants[side].args)),
+				     {"--seed", std::to_string(seed)}};
+			spec.args.insert(spec.args.end(), scenario.begin(), scenario.end());
+			spec.args.insert(spec.args.end(), variants[side].args.begin(), variants[side].args.end());
+			specs.push_back(std::move(spec));
 		}
-	};
-	{
-		std::vector<std::jthread> pool;
-		for (unsigned j = 0; j < std::min<std::size_t>(jobs, total); j++)
-			pool.emplace_back(worker);
 	}
-	if (progress)
-		ctx.err << "\r" << std::string(40, ' ') << "\r" << std::flush;
-	if (failure) {
-		// a variant that does not boot or run is the user's input, or a kernel fault
-		if (failure->status == exit_bad_input)
-			throw UsageError{failure->message};
-		ctx.err << "sched-harness compare: " << failure->message << "\n";
-		return failure->status > 0 ? failure->status : exit_internal;
+	std::vector<rapidjson::Document> reports;
+	try {
+		reports = run_reports(ctx, specs, jobs_option(vm));
+	} catch (const RunFailed &failure) {
+		return report_failure(ctx, "compare", failure);
 	}
+	for (std::size_t i = 0; i < reports.size(); i++)
+		variants[i % 2].runs.push_back(std::move(reports[i]));
 
 	struct Row {
 		const Metric *metric;

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Many `sched-harness run --json` processes at once (one simulation per
+// process: kernel globals are per process), for compare, check and suites.
+#pragma once
+
+#include "harness/cli/cli.h"
+
+#include <rapidjson/document.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sh::cli {
+
+struct RunSpec {
+	std::string label;		// what to call the run in a message
+	std::vector<std::string> args;	// after `run --json`
+};
+
+// A run that did not succeed: its label and message, and its exit status
+// (2: the variant or scenario is bad input; 3: the kernel faulted).
+struct RunFailed {
+	std::string message;
+	int status;
+};
+
+// Runs every spec, `jobs` at a time, with the global options the tool was
+// given; the reports in the order of `specs`. Throws RunFailed for the
+// first that fails. A progress line goes to stderr when it is a terminal.
+std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const RunSpec> specs, unsigned jobs);
+
+// --jobs, or the machine's cores.
+unsigned jobs_option(const boost::program_options::variables_map &vm);
+
+// Maps a RunFailed to the tool's exit: bad input throws UsageError,
+// anything else prints the message and returns the run's status.
+int report_failure(const Context &ctx, std::string_view command, const RunFailed &failure);
+
+} // namespace sh::cli
