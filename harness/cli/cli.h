@@ -7,6 +7,7 @@
 //   1  internal error (a bug in sched-harness)
 //   2  bad input: usage, a file, a device tree, an overlay
 //   3  the kernel code faulted (BUG, panic, deadlock) or WARNed
+// (check: 1 when an expectation fails, as git bisect run wants)
 #pragma once
 
 #include "dts/platform.h"
@@ -70,6 +71,7 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args);
 int kernel_command(const Context &ctx, const std::vector<std::string> &args);
 int run_command(const Context &ctx, const std::vector<std::string> &args);
 int compare_command(const Context &ctx, const std::vector<std::string> &args);
+int check_command(const Context &ctx, const std::vector<std::string> &args);
 int workloads_command(const Context &ctx, const std::vector<std::string> &args);
 
 // Entry point of the sched-harness tool.
