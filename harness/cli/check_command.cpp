@@ -74,6 +74,8 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		if (vm.count(name))
 			for (const auto &v : vm[name].as<std::vector<std::string>>())
 				common.insert(common.end(), {"--" + name, v});
+	if (vm.count("cmdline"))
+		common.insert(common.end(), {"--cmdline", vm["cmdline"].as<std::string>()});
 
 	std::vector<RunSpec> specs;
 	std::vector<const suite::Scenario *> checked;
@@ -81,15 +83,7 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		if (s.expect.empty())
 			continue;
 		RunSpec spec{fmt::format("scenario {}", s.name), s.run_args};
-		spec.args.insert(spec.args.end(), common.begin(), common.end());
-		if (vm.count("cmdline")) {
-			// one command line: the scenario's words, then these
-			auto it = std::find(spec.args.begin(), spec.args.end(), "--cmdline");
-			if (it != spec.args.end() && it + 1 != spec.args.end())
-				*(it + 1) += " " + vm["cmdline"].as<std::string>();
-			else
-				spec.args.insert(spec.args.end(), {"--cmdline", vm["cmdline"].as<std::string>()});
-		}
+		append_run_args(spec.args, common);
 		specs.push_back(std::move(spec));
 		checked.push_back(&s);
 	}

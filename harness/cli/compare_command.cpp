@@ -11,6 +11,7 @@
 
 #include "harness/cli/runs.h"
 #include "harness/stats/stats.h"
+#include "harness/suite/suite.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -70,11 +71,6 @@ const Metric metrics[] = {
 	 }},
 };
 
-struct Variant {
-	std::vector<std::string> args;	// the run options that make it
-	std::vector<rapidjson::Document> runs;	// by seed
-};
-
 // The options of one variant: --cmdline (one string), --sysctl and
 // --feature (repeatable), the common ones first.
 std::vector<std::string> variant_args(const po::variables_map &vm, const std::string &prefix)
@@ -130,6 +126,8 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	po::options_description options("compare options");
 	options.add_options()
 		("help,h", "show this help")
+		("suite", po::value<std::string>()->value_name("S"),
+		 "compare every scenario of a suite (a JSON file, or the built-in default) instead of one")
 		("board", po::value<std::string>()->default_value("odroid-xu3"), "as for run")
 		("overlay", po::value<std::vector<std::string>>()->value_name("FILE")->composing(), "as for run")
 		("workload", po::value<std::string>()->default_value("periodic:count=24,period=16ms,duty=10%"),
@@ -164,10 +162,11 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(
 		ctx, args, options, hidden, positional,
-		"usage: sched-harness compare [--board B] [--workload W] [--duration T] [--repeat N] [--jobs J]\n"
+		"usage: sched-harness compare [--board B] [--workload W] [--duration T] | [--suite S]  [--repeat N] [--jobs J]\n"
 		"              [--a-sysctl|--a-feature|--a-cmdline ...] [--b-sysctl|--b-feature|--b-cmdline ...]\n"
 		"              [--json|--csv]\n\n"
-		"Runs one scenario N times (seeds 1..N) under two variants of the kernel's options, A and B,\n"
+		"Runs a scenario (or each of a suite's) N times (seeds 1..N) under two variants of the\n"
+		"kernel's options, A and B,\n"
 		"each run its own process, and prints per metric mean ± sd, RSD, the change from A to B,\n"
 		"Welch's t test p and a verdict (changed, no evidence, identical). Warns when a variant\n"
 		"gives the same value for every seed (its seeds are not independent samples) or when its\n"
@@ -185,29 +184,54 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	if (vm["json"].as<bool>() && vm["csv"].as<bool>())
 		throw UsageError{"--json and --csv: choose one"};
 
-	// The scenario: what both variants run.
-	std::vector<std::string> scenario{"--board", vm["board"].as<std::string>(), "--workload",
-					  vm["workload"].as<std::string>()};
-	if (vm.count("overlay"))
-		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
-			scenario.insert(scenario.end(), {"--overlay", o});
-	for (const auto *name : {"duration", "idle-tick"})
-		if (vm.count(name))
-			scenario.insert(scenario.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
-	if (vm.count("fork-cpu"))
-		scenario.insert(scenario.end(), {"--fork-cpu", std::to_string(vm["fork-cpu"].as<unsigned>())});
+	// The scenarios: what both variants run.
+	struct Scenario {
+		std::string name;
+		std::vector<std::string> args;
+	};
+	std::vector<Scenario> scenarios;
+	std::string suite_name;
+	if (vm.count("suite")) {
+		for (const auto *option : {"board", "overlay", "workload", "duration", "fork-cpu", "idle-tick"})
+			if (!vm[option].defaulted() && vm.count(option))
+				throw UsageError{fmt::format("--suite and --{}: a suite names its scenarios", option)};
+		try {
+			const auto suite = suite::load(vm["suite"].as<std::string>());
+			suite_name = suite.name;
+			for (const auto &sc : suite.scenarios)
+				scenarios.push_back({sc.name, sc.run_args});
+		} catch (const suite::Error &e) {
+			throw UsageError{e.what()};
+		}
+	} else {
+		std::vector<std::string> one{"--board", vm["board"].as<std::string>(), "--workload",
+					     vm["workload"].as<std::string>()};
+		if (vm.count("overlay"))
+			for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
+				one.insert(one.end(), {"--overlay", o});
+		for (const auto *name : {"duration", "idle-tick"})
+			if (vm.count(name))
+				one.insert(one.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
+		if (vm.count("fork-cpu"))
+			one.insert(one.end(), {"--fork-cpu", std::to_string(vm["fork-cpu"].as<unsigned>())});
+		scenarios.push_back({"", std::move(one)});
+	}
 
-	Variant variants[2] = {{variant_args(vm, "a-"), {}}, {variant_args(vm, "b-"), {}}};
-	// A and B interleaved by seed, so that a partial result is never lopsided
+	const std::vector<std::string> variant[2] = {variant_args(vm, "a-"), variant_args(vm, "b-")};
+	// Every scenario, seed and variant (A and B interleaved, so that a
+	// partial result is never lopsided): one process each.
 	std::vector<RunSpec> specs;
-	for (unsigned seed = 1; seed <= repeat; seed++) {
-		for (int side = 0; side < 2; side++) {
-			RunSpec spec{fmt::format("variant {} seed {} ({})", side ? 'B' : 'A', seed,
-						 describe(variants[side].args)),
-				     {"--seed", std::to_string(seed)}};
-			spec.args.insert(spec.args.end(), scenario.begin(), scenario.end());
-			spec.args.insert(spec.args.end(), variants[side].args.begin(), variants[side].args.end());
-			specs.push_back(std::move(spec));
+	for (const auto &sc : scenarios) {
+		for (unsigned seed = 1; seed <= repeat; seed++) {
+			for (int side = 0; side < 2; side++) {
+				RunSpec spec{fmt::format("{}variant {} seed {} ({})",
+							 sc.name.empty() ? "" : "scenario " + sc.name + ", ",
+							 side ? 'B' : 'A', seed, describe(variant[side])),
+					     {"--seed", std::to_string(seed)}};
+				append_run_args(spec.args, sc.args);
+				append_run_args(spec.args, variant[side]);
+				specs.push_back(std::move(spec));
+			}
 		}
 	}
 	std::vector<rapidjson::Document> reports;
@@ -216,8 +240,6 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	} catch (const RunFailed &failure) {
 		return report_failure(ctx, "compare", failure);
 	}
-	for (std::size_t i = 0; i < reports.size(); i++)
-		variants[i % 2].runs.push_back(std::move(reports[i]));
 
 	struct Row {
 		const Metric *metric;
@@ -225,35 +247,49 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		stats::Comparison c;
 		std::vector<std::string> warnings;
 	};
-	std::vector<Row> rows;
-	for (const auto &m : metrics) {
-		Row row{&m, {}, {}, {}, {}};
-		for (int side = 0; side < 2; side++)
-			for (const auto &run : variants[side].runs)
-				if (auto v = m.read(run))
-					(side ? row.b : row.a).push_back(*v);
-		if (row.a.size() != repeat || row.b.size() != repeat)
-			continue;	// not a metric of this workload (completion time of an endless one)
-		row.c = stats::compare(row.a, row.b, alpha);
-		for (int side = 0; side < 2; side++) {
-			const char name = side ? 'B' : 'A';
-			const auto &s = side ? row.c.b : row.c.a;
-			if (s.constant() && row.c.verdict != stats::Verdict::identical)
-				row.warnings.push_back(fmt::format("{} gave {} for every seed", name, fixed(s.mean)));
-			if (side ? row.c.b_bimodal : row.c.a_bimodal)
-				row.warnings.push_back(fmt::format("{} looks bimodal or has outliers (min {}, max {})",
-								   name, fixed(s.min), fixed(s.max)));
+	struct Result {
+		std::string name, board, workload;
+		double seconds = 0;
+		std::set<std::string> fingerprints[2];
+		std::vector<Row> rows;
+	};
+	std::vector<Result> results;
+	for (std::size_t k = 0; k < scenarios.size(); k++) {
+		// this scenario's runs: 2 x repeat, A and B interleaved
+		std::vector<const rapidjson::Document *> runs[2];
+		for (std::size_t i = 0; i < 2 * static_cast<std::size_t>(repeat); i++)
+			runs[i % 2].push_back(&reports[k * 2 * repeat + i]);
+		Result result;
+		const auto &first = *runs[0].front();
+		result.name = scenarios[k].name;
+		result.board = first["board"].GetString();
+		result.workload = first["workload"].GetString();
+		result.seconds = first["duration_ns"].GetDouble() / 1e9;
+		for (const auto &m : metrics) {
+			Row row{&m, {}, {}, {}, {}};
+			for (int side = 0; side < 2; side++)
+				for (const auto *run : runs[side])
+					if (auto v = m.read(*run))
+						(side ? row.b : row.a).push_back(*v);
+			if (row.a.size() != repeat || row.b.size() != repeat)
+				continue;	// not a metric of this workload (completion time of an endless one)
+			row.c = stats::compare(row.a, row.b, alpha);
+			for (int side = 0; side < 2; side++) {
+				const char name = side ? 'B' : 'A';
+				const auto &s = side ? row.c.b : row.c.a;
+				if (s.constant() && row.c.verdict != stats::Verdict::identical)
+					row.warnings.push_back(fmt::format("{} gave {} for every seed", name, fixed(s.mean)));
+				if (side ? row.c.b_bimodal : row.c.a_bimodal)
+					row.warnings.push_back(fmt::format("{} looks bimodal or has outliers (min {}, max {})",
+									   name, fixed(s.min), fixed(s.max)));
+			}
+			result.rows.push_back(std::move(row));
 		}
-		rows.push_back(std::move(row));
+		for (int side = 0; side < 2; side++)
+			for (const auto *run : runs[side])
+				result.fingerprints[side].insert((*run)["fingerprint"].GetString());
+		results.push_back(std::move(result));
 	}
-	std::set<std::string> fingerprints[2];
-	for (int side = 0; side < 2; side++)
-		for (const auto &run : variants[side].runs)
-			fingerprints[side].insert(run["fingerprint"].GetString());
-
-	const auto &first = variants[0].runs.front();
-	const std::string board = first["board"].GetString(), workload = first["workload"].GetString();
-	const double seconds = first["duration_ns"].GetDouble() / 1e9;
 
 	if (vm["json"].as<bool>()) {
 		rapidjson::StringBuffer buf;
@@ -274,41 +310,48 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			w.EndObject();
 		};
 		w.StartObject();
-		w.Key("board"), str(board);
-		w.Key("workload"), str(workload);
-		w.Key("duration_ns"), w.Double(first["duration_ns"].GetDouble());
+		w.Key("suite"), str(suite_name);
 		w.Key("repeat"), w.Uint(repeat);
 		w.Key("alpha"), w.Double(alpha);
 		for (int side = 0; side < 2; side++) {
 			w.Key(side ? "b" : "a");
-			w.StartObject();
-			w.Key("args");
 			w.StartArray();
-			for (const auto &a : variants[side].args)
+			for (const auto &a : variant[side])
 				str(a);
 			w.EndArray();
-			w.Key("distinct_fingerprints"), w.Uint(static_cast<unsigned>(fingerprints[side].size()));
-			w.EndObject();
 		}
-		w.Key("metrics");
+		w.Key("scenarios");
 		w.StartArray();
-		for (const auto &row : rows) {
+		for (const auto &result : results) {
 			w.StartObject();
-			w.Key("name"), str(row.metric->name);
-			w.Key("unit"), str(row.metric->unit);
-			w.Key("a"), summary(row.c.a, row.a);
-			w.Key("b"), summary(row.c.b, row.b);
-			w.Key("delta_percent"), w.Double(row.c.delta_percent);
-			w.Key("p");
-			if (row.c.p)
-				w.Double(*row.c.p);
-			else
-				w.Null();
-			w.Key("verdict"), str(std::string(stats::to_string(row.c.verdict)));
-			w.Key("warnings");
+			w.Key("name"), str(result.name);
+			w.Key("board"), str(result.board);
+			w.Key("workload"), str(result.workload);
+			w.Key("duration_s"), w.Double(result.seconds);
+			w.Key("distinct_fingerprints_a"), w.Uint(static_cast<unsigned>(result.fingerprints[0].size()));
+			w.Key("distinct_fingerprints_b"), w.Uint(static_cast<unsigned>(result.fingerprints[1].size()));
+			w.Key("metrics");
 			w.StartArray();
-			for (const auto &warning : row.warnings)
-				str(warning);
+			for (const auto &row : result.rows) {
+				w.StartObject();
+				w.Key("name"), str(row.metric->name);
+				w.Key("unit"), str(row.metric->unit);
+				w.Key("a"), summary(row.c.a, row.a);
+				w.Key("b"), summary(row.c.b, row.b);
+				w.Key("delta_percent"), w.Double(row.c.delta_percent);
+				w.Key("p");
+				if (row.c.p)
+					w.Double(*row.c.p);
+				else
+					w.Null();
+				w.Key("verdict"), str(std::string(stats::to_string(row.c.verdict)));
+				w.Key("warnings");
+				w.StartArray();
+				for (const auto &warning : row.warnings)
+					str(warning);
+				w.EndArray();
+				w.EndObject();
+			}
 			w.EndArray();
 			w.EndObject();
 		}
@@ -318,37 +361,48 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		return exit_ok;
 	}
 	if (vm["csv"].as<bool>()) {
-		std::string text = "metric,unit,a_mean,a_sd,a_rsd_percent,b_mean,b_sd,b_rsd_percent,delta_percent,p,verdict\n";
-		for (const auto &row : rows)
-			text += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", row.metric->name, row.metric->unit,
-					    row.c.a.mean, row.c.a.sd, row.c.a.rsd_percent(), row.c.b.mean, row.c.b.sd,
-					    row.c.b.rsd_percent(), row.c.delta_percent,
-					    row.c.p ? fmt::format("{}", *row.c.p) : "", stats::to_string(row.c.verdict));
+		std::string text = "scenario,board,workload,metric,unit,a_mean,a_sd,a_rsd_percent,b_mean,b_sd,"
+				   "b_rsd_percent,delta_percent,p,verdict\n";
+		auto quoted = [](const std::string &s) {
+			return s.find_first_of(",\"") == std::string::npos ? s : "\"" + s + "\"";
+		};
+		for (const auto &result : results)
+			for (const auto &row : result.rows)
+				text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quoted(result.name),
+						    quoted(result.board), quoted(result.workload), row.metric->name,
+						    row.metric->unit, row.c.a.mean, row.c.a.sd, row.c.a.rsd_percent(),
+						    row.c.b.mean, row.c.b.sd, row.c.b.rsd_percent(), row.c.delta_percent,
+						    row.c.p ? fmt::format("{}", *row.c.p) : "",
+						    stats::to_string(row.c.verdict));
 		ctx.out << text;
 		return exit_ok;
 	}
 
-	std::string text = fmt::format("sched-harness compare: {} on {}, {} s, {} runs per variant (seeds 1-{})\n",
-				       workload, board, seconds, repeat, repeat);
+	std::string text = fmt::format("sched-harness compare: {}{} runs per variant and scenario (seeds 1-{})\n",
+				       suite_name.empty() ? "" : fmt::format("suite {}, ", suite_name), repeat, repeat);
 	for (int side = 0; side < 2; side++)
-		text += fmt::format("  {}: {}  ({} distinct run{} by fingerprint)\n", side ? 'B' : 'A',
-				    describe(variants[side].args), fingerprints[side].size(),
-				    fingerprints[side].size() == 1 ? "" : "s");
-	text += fmt::format("\n  {:<22} {:>26} {:>26} {:>9} {:>8}  {}\n", "metric", "A mean ± sd (RSD)",
-			    "B mean ± sd (RSD)", "delta", "p", "verdict");
-	for (const auto &row : rows) {
-		auto cell = [](const stats::Summary &s) {
-			return fmt::format("{} ± {} ({:.1f}%)", fixed(s.mean), fixed(s.sd), s.rsd_percent());
-		};
-		const auto name = row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
-						      : std::string(row.metric->name);
-		text += fmt::format("  {:<22} {:>26} {:>26} {:>+8.2f}% {:>8}  {}\n", name, cell(row.c.a), cell(row.c.b),
-				    row.c.delta_percent, p_text(row.c.p), stats::to_string(row.c.verdict));
-	}
+		text += fmt::format("  {}: {}\n", side ? 'B' : 'A', describe(variant[side]));
 	std::vector<std::string> warnings;
-	for (const auto &row : rows)
-		for (const auto &warning : row.warnings)
-			warnings.push_back(fmt::format("{}: {}", row.metric->name, warning));
+	for (const auto &result : results) {
+		text += fmt::format("\n{}{} on {}, {} s  (distinct runs by fingerprint: A {}, B {})\n",
+				    result.name.empty() ? "" : result.name + ": ", result.workload, result.board,
+				    result.seconds, result.fingerprints[0].size(), result.fingerprints[1].size());
+		text += fmt::format("  {:<22} {:>26} {:>26} {:>9} {:>8}  {}\n", "metric", "A mean ± sd (RSD)",
+				    "B mean ± sd (RSD)", "delta", "p", "verdict");
+		for (const auto &row : result.rows) {
+			auto cell = [](const stats::Summary &s) {
+				return fmt::format("{} ± {} ({:.1f}%)", fixed(s.mean), fixed(s.sd), s.rsd_percent());
+			};
+			const auto name = row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
+							      : std::string(row.metric->name);
+			text += fmt::format("  {:<22} {:>26} {:>26} {:>+8.2f}% {:>8}  {}\n", name, cell(row.c.a),
+					    cell(row.c.b), row.c.delta_percent, p_text(row.c.p),
+					    stats::to_string(row.c.verdict));
+			for (const auto &warning : row.warnings)
+				warnings.push_back(fmt::format("{}{}: {}", result.name.empty() ? "" : result.name + ", ",
+							       row.metric->name, warning));
+		}
+	}
 	if (!warnings.empty()) {
 		text += "\nWarnings (a variant whose seeds all give the same value has no noise to test against):\n";
 		for (const auto &warning : warnings)

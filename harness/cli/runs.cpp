@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -81,6 +82,20 @@ std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const
 	if (failure)
 		throw *failure;
 	return reports;
+}
+
+void append_run_args(std::vector<std::string> &args, const std::vector<std::string> &more)
+{
+	for (std::size_t i = 0; i < more.size(); i++) {
+		if (more[i] == "--cmdline" && i + 1 < more.size()) {
+			auto it = std::find(args.begin(), args.end(), "--cmdline");
+			if (it != args.end() && it + 1 != args.end()) {
+				*(it + 1) += " " + more[++i];
+				continue;
+			}
+		}
+		args.push_back(more[i]);
+	}
 }
 
 unsigned jobs_option(const boost::program_options::variables_map &vm)

@@ -31,6 +31,10 @@ struct RunFailed {
 // first that fails. A progress line goes to stderr when it is a terminal.
 std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const RunSpec> specs, unsigned jobs);
 
+// Adds run options to `args`; a second --cmdline joins the first (one
+// kernel command line: the scenario's words, then the variant's).
+void append_run_args(std::vector<std::string> &args, const std::vector<std::string> &more);
+
 // --jobs, or the machine's cores.
 unsigned jobs_option(const boost::program_options::variables_map &vm);
 

@@ -429,7 +429,8 @@ BOOST_AUTO_TEST_CASE(compare_tells_identical_from_changed)
 		return doc;
 	};
 	auto metric = [](const rapidjson::Document &doc, const std::string &name) -> const rapidjson::Value & {
-		for (const auto &m : doc["metrics"].GetArray())
+		BOOST_REQUIRE_EQUAL(doc["scenarios"].Size(), 1u);
+		for (const auto &m : doc["scenarios"][0]["metrics"].GetArray())
 			if (name == m["name"].GetString())
 				return m;
 		BOOST_FAIL("no metric " << name);
@@ -438,13 +439,13 @@ BOOST_AUTO_TEST_CASE(compare_tells_identical_from_changed)
 	};
 	const auto same = parse(test::run_cli({"compare", "--json", "--duration", "1s", "--repeat", "3"}));
 	BOOST_TEST(same["repeat"].GetUint() == 3u);
-	for (const auto &m : same["metrics"].GetArray())
+	for (const auto &m : same["scenarios"][0]["metrics"].GetArray())
 		BOOST_TEST(m["verdict"].GetString() == std::string("identical"), m["name"].GetString());
 	BOOST_TEST(metric(same, "energy")["a"]["values"].Size() == 3u);
 
 	const auto eas = parse(test::run_cli({"compare", "--json", "--duration", "2s", "--repeat", "5", "--b-sysctl",
 					      "kernel.sched_energy_aware=0"}));
-	BOOST_TEST(eas["b"]["args"][1].GetString() == std::string("kernel.sched_energy_aware=0"));
+	BOOST_TEST(eas["b"][1].GetString() == std::string("kernel.sched_energy_aware=0"));
 	for (const auto *name : {"energy", "migrations"}) {
 		const auto &m = metric(eas, name);
 		BOOST_TEST(m["verdict"].GetString() == std::string("changed"), name);
@@ -465,6 +466,93 @@ BOOST_AUTO_TEST_CASE(compare_tells_identical_from_changed)
 	BOOST_TEST(bad.err.find("variant B seed 1") != std::string::npos, bad.err);
 	BOOST_TEST(bad.err.find("kernel.nonsense") != std::string::npos, bad.err);
 	BOOST_TEST(std::count(bad.err.begin(), bad.err.end(), '\n') == 1, bad.err);
+}
+
+// A suite file's scenarios with the same A/B, a table each; the built-in
+// default suite loads. A suite scenario's own --cmdline joins the
+// variant's (one kernel command line).
+BOOST_AUTO_TEST_CASE(compare_runs_a_suite)
+{
+	const auto path = temp_path("suite.json");
+	{
+		std::ofstream out(path);
+		out << R"({"name": "two", "scenarios": [
+			// comments and trailing commas, as rt-app files have them
+			{"name": "light", "board": "odroid-xu3", "workload": "periodic:count=2", "duration": "300ms",
+			 "cmdline": "sched_thermal_decay_shift=2"},
+			{"name": "hackbench", "board": "hikey960", "workload": "hackbench:groups=1,loops=10"},
+		]})";
+	}
+	auto r = test::run_cli({"compare", "--suite", path.string(), "--repeat", "2", "--json", "--b-cmdline",
+				"sched_thermal_decay_shift=3"});
+	std::filesystem::remove(path);
+	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+	rapidjson::Document doc;
+	doc.Parse(r.out.c_str());
+	BOOST_REQUIRE(!doc.HasParseError());
+	BOOST_TEST(doc["suite"].GetString() == std::string("two"));
+	BOOST_REQUIRE_EQUAL(doc["scenarios"].Size(), 2u);
+	BOOST_TEST(doc["scenarios"][0]["name"].GetString() == std::string("light"));
+	BOOST_TEST(doc["scenarios"][1]["board"].GetString() == std::string("hikey960"));
+	bool completion = false;
+	for (const auto &m : doc["scenarios"][1]["metrics"].GetArray())
+		completion |= m["name"].GetString() == std::string("completion time");
+	BOOST_TEST(completion);	// hackbench is finite
+
+	// the built-in suite: every scenario runs; A against itself is identical
+	auto builtin = test::run_cli({"compare", "--suite", "default", "--repeat", "2", "--json"});
+	BOOST_REQUIRE_MESSAGE(builtin.exit_status == 0, builtin.err);
+	rapidjson::Document all;
+	all.Parse(builtin.out.c_str());
+	BOOST_REQUIRE(!all.HasParseError());
+	BOOST_TEST(all["scenarios"].Size() == 9u);
+	for (const auto &sc : all["scenarios"].GetArray())
+		for (const auto &m : sc["metrics"].GetArray())
+			BOOST_TEST(m["verdict"].GetString() == std::string("identical"), sc["name"].GetString());
+
+	auto both = test::run_cli({"compare", "--suite", "default", "--board", "hikey960"});
+	BOOST_TEST(both.exit_status == 2);
+	BOOST_TEST(both.err.find("--suite and --board") != std::string::npos, both.err);
+	auto missing = test::run_cli({"compare", "--suite", "no-such-suite"});
+	BOOST_TEST(missing.exit_status == 2);
+	BOOST_TEST(missing.err.find("no such suite file, and no built-in suite of that name (built in: default)") !=
+			   std::string::npos,
+		   missing.err);
+}
+
+// check: KTAP, one subtest per scenario with expectations, one test per
+// assertion; exit 0 when all hold. EAS off breaks the LISA-style
+// expectation that a small task runs LITTLE: exit 1, the failing assertion
+// with its measured value.
+BOOST_AUTO_TEST_CASE(check_reports_ktap_and_exit_status)
+{
+	const auto suite = test::fixture("suite/eas-small-task.json").string();
+	auto pass = test::run_cli({"check", suite});
+	BOOST_TEST(pass.exit_status == 0, pass.err);
+	BOOST_TEST(pass.out.starts_with("KTAP version 1\n"), pass.out);
+	BOOST_TEST(pass.out.find("\n1..1\n") != std::string::npos, pass.out);	// the scenario without expectations is not run
+	BOOST_TEST(pass.out.find("    # Subtest: small-task-goes-little\n    1..3\n") != std::string::npos, pass.out);
+	BOOST_TEST(pass.out.find("    ok 1 task_cpu_share(periodic-0, cpus 0-3) >= 0.9\n") != std::string::npos);
+	BOOST_TEST(pass.out.find("\nok 1 small-task-goes-little\n") != std::string::npos);
+
+	auto fail = test::run_cli({"check", suite, "--sysctl", "kernel.sched_energy_aware=0"});
+	BOOST_TEST(fail.exit_status == 1, fail.err);
+	BOOST_TEST(fail.out.find("    # task_cpu_share: measured 0\n    not ok 1 task_cpu_share") != std::string::npos,
+		   fail.out);
+	BOOST_TEST(fail.out.find("\nnot ok 1 small-task-goes-little\n") != std::string::npos);
+
+	const auto bad = temp_path("bad-suite.json");
+	{
+		std::ofstream out(bad);
+		out << R"({"scenarios": [{"name": "x", "board": "odroid-xu3",
+			"expect": [{"metric": "energy", "max": 1}]}]})";
+	}
+	auto typo = test::run_cli({"check", bad.string()});
+	std::filesystem::remove(bad);
+	BOOST_TEST(typo.exit_status == 2);
+	BOOST_TEST(typo.err.find("scenario \"x\": metric \"energy\" unknown; the metrics: energy_j") !=
+			   std::string::npos,
+		   typo.err);
 }
 
 // --idle-power charges each idle CPU of a domain for its idle time, on top
