@@ -26,24 +26,29 @@ nm -u "${upstream[@]}" 2>/dev/null | awk 'NF==2 && $1=="U" {print $2}' | sort -u
 nm --defined-only "${upstream[@]}" 2>/dev/null | awk 'NF==3 && $2 ~ /[A-Z]/ {print $3}' | sort -u > "$tmp/updef"
 comm -23 "$tmp/undef" "$tmp/updef" | grep -v '^_GLOBAL_OFFSET_TABLE_$' > "$tmp/needed" || true
 
-: > "$tmp/actual"
-while read -r sym; do
-	provider=-
-	for o in "${glue[@]}"; do
-		if nm --defined-only "$o" 2>/dev/null | awk -v s="$sym" 'NF==3 && $2 ~ /[A-Z]/ && $3==s {f=1} END {exit !f}'; then
-			provider=kernel-shim/glue/$(basename "${o%.o}")
-			case $o in */sched/glue/*) provider=sched/glue/$(basename "${o%.o}") ;; esac
-			break
-		fi
-	done
-	if [ "$provider" = - ] && grep -qx "$sym" "$tmp/ld"; then
-		provider=kernel-shim/kernel.ld
-	fi
-	if [ "$provider" = - ] && grep -qx "$sym" "$tmp/libc"; then
-		provider=libc
-	fi
-	printf '%-40s %s\n' "$sym" "$provider" >> "$tmp/actual"
-done < "$tmp/needed"
+# Each glue object's defined symbols once (the first object in the order
+# given provides a symbol), then one pass over the needed ones.
+for o in "${glue[@]}"; do
+	provider=kernel-shim/glue/$(basename "${o%.o}")
+	case $o in */sched/glue/*) provider=sched/glue/$(basename "${o%.o}") ;; esac
+	nm --defined-only "$o" 2>/dev/null | awk -v p="$provider" 'NF==3 && $2 ~ /[A-Z]/ {print $3, p}'
+done > "$tmp/provided"
+awk -v provided="$tmp/provided" -v ld="$tmp/ld" -v libc="$tmp/libc" '
+	BEGIN {
+		while ((getline line < provided) > 0) {
+			split(line, f, " ")
+			if (!(f[1] in by)) by[f[1]] = f[2]
+		}
+		while ((getline s < ld) > 0) in_ld[s] = 1
+		while ((getline s < libc) > 0) in_libc[s] = 1
+	}
+	{
+		p = "-"
+		if ($1 in by) p = by[$1]
+		else if ($1 in in_ld) p = "kernel-shim/kernel.ld"
+		else if ($1 in in_libc) p = "libc"
+		printf "%-40s %s\n", $1, p
+	}' "$tmp/needed" > "$tmp/actual"
 
 if [ "${UPDATE:-0}" = 1 ]; then
 	{ sed -n '/^#/p' "$list" 2>/dev/null; cat "$tmp/actual"; } > "$tmp/new"

@@ -13,6 +13,8 @@ packages=(
 	libboost-dev
 	libfmt-dev rapidjson-dev
 	rt-app
+	# kernel build --patch applies patches with GNU patch
+	patch
 	linux-source-6.1 linux-source-6.12
 )
 

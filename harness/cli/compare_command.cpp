@@ -12,6 +12,7 @@
 #include "harness/cli/runs.h"
 #include "harness/stats/stats.h"
 #include "harness/suite/suite.h"
+#include "sched/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -146,6 +147,9 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		 "a sysctl of both variants; repeatable")
 		("feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
 		 "a scheduler feature of both variants; repeatable")
+		("a-kernel", po::value<std::string>()->value_name("ID|DIR"),
+		 "variant A's kernel image (sched-harness kernel build); default: the build's own")
+		("b-kernel", po::value<std::string>()->value_name("ID|DIR"), "variant B's kernel image")
 		("a-cmdline", po::value<std::string>()->value_name("ARGS"), "added to variant A's command line")
 		("a-sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
 		 "a sysctl of variant A only")
@@ -217,7 +221,26 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		scenarios.push_back({"", std::move(one)});
 	}
 
-	const std::vector<std::string> variant[2] = {variant_args(vm, "a-"), variant_args(vm, "b-")};
+	std::vector<std::string> variant[2] = {variant_args(vm, "a-"), variant_args(vm, "b-")};
+	// a variant's kernel image: the tool's global --kernel, in front of `run`
+	std::vector<std::string> kernel[2];
+	for (int side = 0; side < 2; side++) {
+		const auto key = std::string(side ? "b" : "a") + "-kernel";
+		if (vm.count(key)) {
+			try {
+				kernel[side] = {"--kernel", image::resolve(vm[key].as<std::string>()).string()};
+			} catch (const std::invalid_argument &e) {
+				throw UsageError{fmt::format("--{}: {}", key, e.what())};
+			}
+		}
+	}
+	auto describe_variant = [&](int side) {
+		std::vector<std::string> all;
+		if (!kernel[side].empty())
+			all = {"--kernel", image::read_manifest(kernel[side][1]).id};
+		all.insert(all.end(), variant[side].begin(), variant[side].end());
+		return describe(all);
+	};
 	// Every scenario, seed and variant (A and B interleaved, so that a
 	// partial result is never lopsided): one process each.
 	std::vector<RunSpec> specs;
@@ -226,8 +249,9 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			for (int side = 0; side < 2; side++) {
 				RunSpec spec{fmt::format("{}variant {} seed {} ({})",
 							 sc.name.empty() ? "" : "scenario " + sc.name + ", ",
-							 side ? 'B' : 'A', seed, describe(variant[side])),
-					     {"--seed", std::to_string(seed)}};
+							 side ? 'B' : 'A', seed, describe_variant(side)),
+					     {"--seed", std::to_string(seed)},
+					     kernel[side]};
 				append_run_args(spec.args, sc.args);
 				append_run_args(spec.args, variant[side]);
 				specs.push_back(std::move(spec));
@@ -251,6 +275,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		std::string name, board, workload;
 		double seconds = 0;
 		std::set<std::string> fingerprints[2];
+		std::size_t same_runs = 0;	// seeds whose A and B runs decided alike (fingerprints)
 		std::vector<Row> rows;
 	};
 	std::vector<Result> results;
@@ -288,6 +313,9 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		for (int side = 0; side < 2; side++)
 			for (const auto *run : runs[side])
 				result.fingerprints[side].insert((*run)["fingerprint"].GetString());
+		for (std::size_t i = 0; i < repeat; i++)
+			result.same_runs += std::string((*runs[0][i])["fingerprint"].GetString()) ==
+					    (*runs[1][i])["fingerprint"].GetString();
 		results.push_back(std::move(result));
 	}
 
@@ -319,6 +347,11 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			for (const auto &a : variant[side])
 				str(a);
 			w.EndArray();
+			w.Key(side ? "b_kernel" : "a_kernel");
+			if (kernel[side].empty())
+				w.Null();
+			else
+				str(image::read_manifest(kernel[side][1]).id);
 		}
 		w.Key("scenarios");
 		w.StartArray();
@@ -330,6 +363,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			w.Key("duration_s"), w.Double(result.seconds);
 			w.Key("distinct_fingerprints_a"), w.Uint(static_cast<unsigned>(result.fingerprints[0].size()));
 			w.Key("distinct_fingerprints_b"), w.Uint(static_cast<unsigned>(result.fingerprints[1].size()));
+			w.Key("seeds_deciding_alike"), w.Uint(static_cast<unsigned>(result.same_runs));
 			w.Key("metrics");
 			w.StartArray();
 			for (const auto &row : result.rows) {
@@ -381,12 +415,16 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	std::string text = fmt::format("sched-harness compare: {}{} runs per variant and scenario (seeds 1-{})\n",
 				       suite_name.empty() ? "" : fmt::format("suite {}, ", suite_name), repeat, repeat);
 	for (int side = 0; side < 2; side++)
-		text += fmt::format("  {}: {}\n", side ? 'B' : 'A', describe(variant[side]));
+		text += fmt::format("  {}: {}\n", side ? 'B' : 'A', describe_variant(side));
 	std::vector<std::string> warnings;
 	for (const auto &result : results) {
-		text += fmt::format("\n{}{} on {}, {} s  (distinct runs by fingerprint: A {}, B {})\n",
+		text += fmt::format("\n{}{} on {}, {} s\n  decisions (fingerprints): {}; distinct runs A {}, B {}\n",
 				    result.name.empty() ? "" : result.name + ": ", result.workload, result.board,
-				    result.seconds, result.fingerprints[0].size(), result.fingerprints[1].size());
+				    result.seconds,
+				    result.same_runs == repeat ? "the same for every seed"
+				    : result.same_runs == 0    ? "differ for every seed"
+							       : fmt::format("differ for {} of {} seeds", repeat - result.same_runs, repeat),
+				    result.fingerprints[0].size(), result.fingerprints[1].size());
 		text += fmt::format("  {:<22} {:>26} {:>26} {:>9} {:>8}  {}\n", "metric", "A mean ± sd (RSD)",
 				    "B mean ± sd (RSD)", "delta", "p", "verdict");
 		for (const auto &row : result.rows) {

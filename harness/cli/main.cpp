@@ -4,6 +4,7 @@
 #include "dts/platform.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
+#include "sched/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <cerrno>
@@ -67,6 +68,26 @@ std::filesystem::path kernel_tree(const po::variables_map &vm)
 	return SCHED_HARNESS_KERNEL_TREE;
 }
 
+// The same command line in this program, with the image's kernel: the
+// dynamic loader takes libksched.so from LD_LIBRARY_PATH before the
+// program's RUNPATH.
+int run_image(const std::filesystem::path &dir, char **argv)
+{
+	std::string path = dir.string();
+	if (const char *old = std::getenv("LD_LIBRARY_PATH"); old && *old)
+		path += std::string(":") + old;
+	setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+	setenv("SCHED_HARNESS_IMAGE", dir.c_str(), 1);
+	std::error_code ec;
+	const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+	if (ec)
+		throw std::runtime_error("cannot find the sched-harness binary: " + ec.message());
+	std::cout.flush();
+	execv(self.c_str(), argv);
+	throw std::runtime_error(fmt::format("cannot run {} with the image {}: {}", self.string(), dir.string(),
+					     std::strerror(errno)));
+}
+
 int run(int argc, char **argv)
 {
 	po::options_description global("global options");
@@ -77,6 +98,9 @@ int run(int argc, char **argv)
 		("kernel-src", po::value<std::string>()->value_name("DIR"),
 		 "kernel tree for board names and DT includes (default: the tree sched-harness was built "
 		 "with, or $SCHED_HARNESS_KERNEL_SRC)")
+		("kernel", po::value<std::string>()->value_name("ID|DIR"),
+		 "run with this kernel image ('sched-harness kernel build'/'kernel list') instead of the "
+		 "build's own")
 		("arch", po::value<std::string>()->value_name("arm|arm64"),
 		 "boot boards with this kernel flavour instead of their own architecture's (32-bit arm "
 		 "boards boot the arm flavour, the others arm64); with 'kernel info', the flavour shown");
@@ -108,6 +132,19 @@ int run(int argc, char **argv)
 			return exit_ok;
 		}
 		throw UsageError{"no command given (try --help)"};
+	}
+
+	// --kernel: this program again, loading the image's libksched.so
+	if (vm.count("kernel")) {
+		std::filesystem::path dir;
+		try {
+			dir = image::resolve(vm["kernel"].as<std::string>());
+		} catch (const std::invalid_argument &e) {
+			throw UsageError{e.what()};
+		}
+		const char *loaded = std::getenv("SCHED_HARNESS_IMAGE");
+		if (!loaded || dir != loaded)
+			return run_image(dir, argv);
 	}
 
 	auto name = vm["command"].as<std::string>();
@@ -258,6 +295,9 @@ int main(int argc, char **argv)
 	} catch (const dts::Error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
+	} catch (const image::BuildError &e) {
+		std::cerr << "sched-harness: kernel build failed: " << e.what() << "\n";
+		return exit_internal;
 	} catch (const std::exception &e) {
 		std::cerr << "sched-harness: internal error: " << e.what() << "\n";
 		return exit_internal;

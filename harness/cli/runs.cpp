@@ -38,6 +38,7 @@ std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const
 					return;
 			}
 			std::vector<std::string> argv = self;
+			argv.insert(argv.end(), specs[i].global.begin(), specs[i].global.end());
 			argv.insert(argv.end(), {"run", "--json"});
 			argv.insert(argv.end(), specs[i].args.begin(), specs[i].args.end());
 			try {

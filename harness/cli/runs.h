@@ -17,6 +17,7 @@ namespace sh::cli {
 struct RunSpec {
 	std::string label;		// what to call the run in a message
 	std::vector<std::string> args;	// after `run --json`
+	std::vector<std::string> global = {};	// before `run` (--kernel ID)
 };
 
 // A run that did not succeed: its label and message, and its exit status

@@ -20,8 +20,9 @@ namespace {
 // schedutil or PELT shows in at least one scenario. EAS boards (32-bit
 // Odroid-XU3 without cpuidle, arm64 HiKey960 and RK3399 with PSCI idle
 // states) and a symmetric board without EAS (HiKey); light and heavy
-// periodic loads, hackbench (wake-ups), fixed work (load balancing,
-// completion time), TurboSched's jitter mix, and EAS switched off.
+// periodic loads, overloaded ones (load balancing: idle and newidle
+// balance, task_hot()'s migration cost), hackbench (wake-ups), fixed work
+// (completion time), TurboSched's jitter mix, and EAS switched off.
 constexpr const char *default_suite = R"({
   "name": "default",
   "scenarios": [
@@ -34,13 +35,15 @@ constexpr const char *default_suite = R"({
      "sysctl": ["kernel.sched_energy_aware=0"]},
     {"name": "xu3-periodic-heavy", "board": "odroid-xu3",
      "workload": "periodic:count=8,period=16ms,duty=60%", "duration": "2s"},
+    {"name": "xu3-overloaded", "board": "odroid-xu3",
+     "workload": "periodic:count=24,period=16ms,duty=40%", "duration": "2s"},
     {"name": "xu3-fixed-work", "board": "odroid-xu3", "workload": "fixed-work:threads=12,work=40ms"},
     {"name": "hikey960-periodic", "board": "hikey960",
      "workload": "periodic:count=8,period=16ms,duty=20%", "duration": "2s"},
     {"name": "hikey960-hackbench", "board": "hikey960", "workload": "hackbench:groups=2,loops=50"},
     {"name": "rk3399-turbo-jitter", "board": "rk3399", "workload": "turbo-jitter", "duration": "2s"},
-    {"name": "hikey-symmetric-periodic", "board": "hikey",
-     "workload": "periodic:count=12,period=16ms,duty=30%", "duration": "2s"}
+    {"name": "hikey-symmetric-overloaded", "board": "hikey",
+     "workload": "periodic:count=12,period=16ms,duty=60%", "duration": "2s"}
   ]
 })";
 

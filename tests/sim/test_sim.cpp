@@ -505,7 +505,7 @@ BOOST_AUTO_TEST_CASE(compare_runs_a_suite)
 	rapidjson::Document all;
 	all.Parse(builtin.out.c_str());
 	BOOST_REQUIRE(!all.HasParseError());
-	BOOST_TEST(all["scenarios"].Size() == 9u);
+	BOOST_TEST(all["scenarios"].Size() == 10u);
 	for (const auto &sc : all["scenarios"].GetArray())
 		for (const auto &m : sc["metrics"].GetArray())
 			BOOST_TEST(m["verdict"].GetString() == std::string("identical"), sc["name"].GetString());
@@ -553,6 +553,107 @@ BOOST_AUTO_TEST_CASE(check_reports_ktap_and_exit_status)
 	BOOST_TEST(typo.err.find("scenario \"x\": metric \"energy\" unknown; the metrics: energy_j") !=
 			   std::string::npos,
 		   typo.err);
+}
+
+// A one-line patch to the tree's file, as git diff writes it: `from`
+// replaced by `to` on the first line that is `from`, three lines of context.
+std::string one_line_patch(const std::string &rel, const std::string &from, const std::string &to)
+{
+	std::ifstream in(std::filesystem::path(SH_TEST_KERNEL_TREE) / rel);
+	std::vector<std::string> lines;
+	for (std::string line; std::getline(in, line);)
+		lines.push_back(line);
+	const auto at = std::find(lines.begin(), lines.end(), from);
+	BOOST_REQUIRE_MESSAGE(at != lines.end(), rel << " has no line " << from);
+	const auto i = static_cast<std::size_t>(at - lines.begin());
+	const std::size_t first = i >= 3 ? i - 3 : 0, last = std::min(lines.size(), i + 4);
+	std::string patch = fmt::format("--- a/{0}\n+++ b/{0}\n@@ -{1},{2} +{1},{2} @@\n", rel, first + 1, last - first);
+	for (std::size_t k = first; k < last; k++)
+		patch += k == i ? fmt::format("-{}\n+{}\n", from, to) : " " + lines[k] + "\n";
+	return patch;
+}
+
+// Kernel images: a patch to fair.c becomes an image in the cache, loaded
+// with --kernel. Only objects whose preprocessed input changes are
+// compiled again (a comment: none; the migration cost: fair.c's export
+// unit, per flavour); kernel info shows the patched bytes' hash; compare
+// with --b-kernel finds the behaviour change in an overloaded scenario
+// (every seed decides otherwise) and none with the comment-only image; a
+// patch that does not apply is bad input naming the file and the hunk.
+BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
+{
+	const auto cache = temp_path("cache");
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	const auto write = [](const std::filesystem::path &p, const std::string &text) {
+		std::ofstream(p) << text;
+		return p.string();
+	};
+	const auto cost = write(temp_path("cost.patch"),
+				one_line_patch("kernel/sched/fair.c",
+					       "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
+					       "const_debug unsigned int sysctl_sched_migration_cost\t= 0UL;"));
+	const auto comment = write(temp_path("comment.patch"),
+				   one_line_patch("kernel/sched/fair.c",
+						  " * CFS operations on generic schedulable entities:",
+						  " * CFS operations on generic schedulable entities (comment):"));
+	auto built = test::run_cli({"kernel", "build", "--patch", cost});
+	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
+	const auto id = built.out.substr(0, 16);
+	BOOST_TEST(built.err.find("arm64: compiling sched/export/fair_export.c") != std::string::npos, built.err);
+	BOOST_TEST(built.err.find("(2 objects compiled again)") != std::string::npos, built.err);
+	auto again = test::run_cli({"kernel", "build", "--patch", cost});
+	BOOST_TEST(again.out == built.out);	// from the cache
+	BOOST_TEST(again.err.find("compiling") == std::string::npos, again.err);
+	auto quiet = test::run_cli({"kernel", "build", "--patch", comment});
+	BOOST_REQUIRE_MESSAGE(quiet.exit_status == 0, quiet.err);
+	BOOST_TEST(quiet.err.find("(0 objects compiled again)") != std::string::npos, quiet.err);
+	const auto quiet_id = quiet.out.substr(0, 16);
+
+	auto list = test::run_cli({"kernel", "list"});
+	BOOST_TEST(list.out.find(id + "  ") != std::string::npos, list.out);
+	BOOST_TEST(list.out.find(quiet_id + "  ") != std::string::npos, list.out);
+
+	auto info = test::run_cli({"--kernel", id, "kernel", "info"});
+	BOOST_REQUIRE_MESSAGE(info.exit_status == 0, info.err);
+	auto plain = test::run_cli({"kernel", "info"});
+	BOOST_TEST(info.out.find("Image        " + id) != std::string::npos, info.out);
+	auto fair_line = [](const std::string &text) {
+		const auto at = text.find("  kernel/sched/fair.c\n");
+		return at == std::string::npos ? std::string() : text.substr(at - 64, 64);
+	};
+	BOOST_TEST(fair_line(info.out).size() == 64u);
+	BOOST_TEST(fair_line(info.out) != fair_line(plain.out));
+
+	auto compare = [&](const std::string &kernel) {
+		auto r = test::run_cli({"compare", "--json", "--board", "hikey", "--workload",
+					"periodic:count=12,period=16ms,duty=60%", "--duration", "1s", "--repeat", "2",
+					"--b-kernel", kernel});
+		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+		rapidjson::Document doc;
+		doc.Parse(r.out.c_str());
+		BOOST_REQUIRE(!doc.HasParseError());
+		BOOST_TEST(doc["b_kernel"].GetString() == kernel);
+		return doc["scenarios"][0]["seeds_deciding_alike"].GetUint();
+	};
+	BOOST_TEST(compare(id) == 0u);		// the migration cost changes load balancing
+	BOOST_TEST(compare(quiet_id) == 2u);	// a comment changes nothing
+
+	const auto bad = write(temp_path("bad.patch"),
+			       "--- a/kernel/sched/fair.c\n+++ b/kernel/sched/fair.c\n@@ -1,3 +1,3 @@\n"
+			       " no such line\n-in this file\n+at all\n");
+	auto refused = test::run_cli({"kernel", "build", "--patch", bad});
+	BOOST_TEST(refused.exit_status == 2);
+	BOOST_TEST(refused.err.find("bad.patch does not apply") != std::string::npos, refused.err);
+	BOOST_TEST(refused.err.find("Hunk #1 FAILED") != std::string::npos, refused.err);
+	BOOST_TEST(refused.err.find("kernel/sched/fair.c") != std::string::npos, refused.err);
+	auto missing = test::run_cli({"--kernel", "0123456789abcdef", "run"});
+	BOOST_TEST(missing.exit_status == 2);
+	BOOST_TEST(missing.err.find("no such image") != std::string::npos, missing.err);
+
+	std::filesystem::remove_all(cache);
+	for (const auto &p : {cost, comment, bad})
+		std::filesystem::remove(p);
+	::unsetenv("SCHED_HARNESS_CACHE");
 }
 
 // --idle-power charges each idle CPU of a domain for its idle time, on top
