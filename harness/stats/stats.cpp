@@ -38,37 +38,45 @@ Summary summarize(std::span<const double> values)
 bool bimodal(std::span<const double> values)
 {
 	const auto n = static_cast<double>(values.size());
-	if (values.size() < 4)
+	if (values.size() < 5)
 		return false;
 	const auto s = summarize(values);
 	if (s.constant())
 		return false;
-	double m2 = 0, m3 = 0, m4 = 0;
-	for (double v : values) {
-		const double d = v - s.mean;
-		m2 += d * d;
-		m3 += d * d * d;
-		m4 += d * d * d * d;
+	// Sarle's coefficient, where the sample is large enough for it
+	if (values.size() >= 10) {
+		double m2 = 0, m3 = 0, m4 = 0;
+		for (double v : values) {
+			const double d = v - s.mean;
+			m2 += d * d;
+			m3 += d * d * d;
+			m4 += d * d * d * d;
+		}
+		m2 /= n;
+		m3 /= n;
+		m4 /= n;
+		// sample skewness and excess kurtosis, bias-corrected
+		const double g1 = m3 / std::pow(m2, 1.5);
+		const double skew = g1 * std::sqrt(n * (n - 1)) / (n - 2);
+		const double g2 = m4 / (m2 * m2) - 3;
+		const double kurt = (n - 1) / ((n - 2) * (n - 3)) * ((n + 1) * g2 + 6);
+		if ((skew * skew + 1) / (kurt + 3 * (n - 1) * (n - 1) / ((n - 2) * (n - 3))) > 5.0 / 9.0)
+			return true;
 	}
-	m2 /= n;
-	m3 /= n;
-	m4 /= n;
-	// sample skewness and excess kurtosis, bias-corrected
-	const double g1 = m3 / std::pow(m2, 1.5);
-	const double skew = g1 * std::sqrt(n * (n - 1)) / (n - 2);
-	const double g2 = m4 / (m2 * m2) - 3;
-	const double kurt = (n - 1) / ((n - 2) * (n - 3)) * ((n + 1) * g2 + 6);
-	const double coefficient = (skew * skew + 1) / (kurt + 3 * (n - 1) * (n - 1) / ((n - 2) * (n - 3)));
-	if (coefficient > 5.0 / 9.0)
-		return true;
-	// Sarle's coefficient misses two tight clusters in small samples (its
-	// correction term dominates): one empty gap wider than half the range
+	// One empty gap wider than half the range: two clusters of two or
+	// more values, or, among eight or more, an outlier. (Sarle's
+	// coefficient misses two tight clusters in small samples: its
+	// correction term dominates.)
 	std::vector<double> sorted(values.begin(), values.end());
 	std::sort(sorted.begin(), sorted.end());
-	double widest = 0;
-	for (std::size_t i = 1; i < sorted.size(); i++)
-		widest = std::max(widest, sorted[i] - sorted[i - 1]);
-	return widest > 0.5 * (s.max - s.min);
+	std::size_t at = 1;
+	for (std::size_t i = 2; i < sorted.size(); i++)
+		if (sorted[i] - sorted[i - 1] > sorted[at] - sorted[at - 1])
+			at = i;
+	if (sorted[at] - sorted[at - 1] <= 0.5 * (s.max - s.min))
+		return false;
+	const std::size_t smaller = std::min(at, sorted.size() - at);
+	return smaller >= 2 || sorted.size() >= 8;
 }
 
 std::string_view to_string(Verdict v)

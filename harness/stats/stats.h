@@ -24,9 +24,10 @@ struct Summary {
 
 Summary summarize(std::span<const double> values);
 
-// Two clusters or an outlier: Sarle's bimodality coefficient above 5/9
-// (a uniform distribution's), or, as small samples need, one gap between
-// sorted values wider than half their range. Needs at least 4 values.
+// Two clusters or an outlier: Sarle's bimodality coefficient above 5/9 (a
+// uniform distribution's; 10 values or more), or one gap between sorted
+// values wider than half their range with two or more values on each side
+// (an outlier: one side of one value, among 8 or more). Needs 5 values.
 bool bimodal(std::span<const double> values);
 
 enum class Verdict {

@@ -69,8 +69,11 @@ BOOST_AUTO_TEST_CASE(bimodality_is_flagged)
 	// hikey960's default scenario, seeds 0-9 (one seed ran its LITTLE CPUs faster)
 	BOOST_TEST(stats::bimodal(std::vector<double>{4.60, 5.37, 4.53, 4.55, 4.57, 4.59, 4.64, 4.58, 4.60, 4.60}));
 	BOOST_TEST(!stats::bimodal(bell));
-	BOOST_TEST(!stats::bimodal(std::vector<double>{1, 2, 3}));	// too few to say
-	BOOST_TEST(!stats::bimodal(std::vector<double>{2, 2, 2, 2}));
+	BOOST_TEST(!stats::bimodal(std::vector<double>{1, 2, 3, 9}));	// too few to say
+	BOOST_TEST(!stats::bimodal(std::vector<double>{2, 2, 2, 2, 2}));
+	// one value apart among five: not enough to call it an outlier
+	BOOST_TEST(!stats::bimodal(std::vector<double>{5.0, 5.1, 5.05, 4.95, 7.0}));
+	BOOST_TEST(stats::bimodal(std::vector<double>{5.0, 5.1, 7.05, 6.95, 5.05}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
