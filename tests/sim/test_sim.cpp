@@ -656,6 +656,55 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 	::unsetenv("SCHED_HARNESS_CACHE");
 }
 
+// bisect over a series given as one mbox (git format-patch --stdout): a
+// comment, the migration cost, another comment. The overloaded symmetric
+// scenario's decisions change with the second patch only; a series of
+// comments is good throughout (exit 1).
+BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
+{
+	const auto cache = temp_path("bisect-cache");
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	auto mail = [](int n, const std::string &subject, const std::string &diff) {
+		return fmt::format("From {:040x} Mon Sep 17 00:00:00 2001\nFrom: Test <t@example.org>\n"
+				   "Subject: [PATCH {}/3] {}\n\n---\n{}\n",
+				   n, n, subject, diff);
+	};
+	const auto first = one_line_patch("kernel/sched/fair.c", " * CFS operations on generic schedulable entities:",
+					  " * CFS operations on generic schedulable entities (1):");
+	const auto cost = one_line_patch("kernel/sched/fair.c",
+					 "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
+					 "const_debug unsigned int sysctl_sched_migration_cost\t= 0UL;");
+	const auto third = one_line_patch("kernel/sched/fair.c", " * Targeted preemption latency for CPU-bound tasks:",
+					  " * Targeted preemption latency for CPU-bound tasks (3):");
+	const auto series = temp_path("series.mbox"), comments = temp_path("comments.mbox"),
+		   suite = temp_path("lb.json");
+	std::ofstream(series) << mail(1, "a comment", first) << mail(2, "the migration cost", cost)
+			      << mail(3, "another comment", third);
+	std::ofstream(comments) << mail(1, "a comment", first) << mail(2, "another comment", third);
+	std::ofstream(suite) << R"({"name": "lb", "scenarios": [{"name": "hikey-overloaded", "board": "hikey",
+		"workload": "periodic:count=12,period=16ms,duty=60%", "duration": "1s"}]})";
+
+	auto found = test::run_cli({"bisect", "--patch", series.string(), "--suite", suite.string(), "--decisions",
+				    "--repeat", "2"});
+	BOOST_TEST(found.exit_status == 0, found.err);
+	BOOST_TEST(found.out.find("bisect: 3 patches") != std::string::npos, found.out);
+	BOOST_TEST(found.out.find("first bad patch: 0002-" + series.filename().string() + " (2 of 3)") !=
+			   std::string::npos,
+		   found.out);
+
+	auto clean = test::run_cli({"bisect", "--patch", comments.string(), "--suite", suite.string(), "--decisions",
+				    "--repeat", "2"});
+	BOOST_TEST(clean.exit_status == 1, clean.err);
+	BOOST_TEST(clean.out.find("the whole series is good") != std::string::npos, clean.out);
+
+	auto neither = test::run_cli({"bisect", "--patch", series.string()});
+	BOOST_TEST(neither.exit_status == 2);
+	std::filesystem::remove_all(cache);
+	for (const auto &p : {series, comments, suite})
+		std::filesystem::remove(p);
+	::unsetenv("SCHED_HARNESS_CACHE");
+}
+
 // --idle-power charges each idle CPU of a domain for its idle time, on top
 // of the energy model's busy energy (0 W idle by default).
 BOOST_AUTO_TEST_CASE(idle_power_is_charged_for_idle_time)
