@@ -136,6 +136,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		("duration", po::value<std::string>()->value_name("T"), "as for run")
 		("fork-cpu", po::value<unsigned>()->value_name("CPU"), "as for run")
 		("idle-tick", po::value<std::string>()->value_name("kernel|retain|stop"), "as for run")
+		("jitter", po::value<std::string>()->value_name("X"), "as for run (default 1: seeds vary the runs)")
 		("repeat", po::value<unsigned>()->default_value(5)->value_name("N"),
 		 "runs per variant, with seeds 1..N")
 		("jobs", po::value<unsigned>()->value_name("J"),
@@ -196,7 +197,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	std::vector<Scenario> scenarios;
 	std::string suite_name;
 	if (vm.count("suite")) {
-		for (const auto *option : {"board", "overlay", "workload", "duration", "fork-cpu", "idle-tick"})
+		for (const auto *option : {"board", "overlay", "workload", "duration", "fork-cpu", "idle-tick", "jitter"})
 			if (!vm[option].defaulted() && vm.count(option))
 				throw UsageError{fmt::format("--suite and --{}: a suite names its scenarios", option)};
 		try {
@@ -213,7 +214,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		if (vm.count("overlay"))
 			for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
 				one.insert(one.end(), {"--overlay", o});
-		for (const auto *name : {"duration", "idle-tick"})
+		for (const auto *name : {"duration", "idle-tick", "jitter"})
 			if (vm.count(name))
 				one.insert(one.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
 		if (vm.count("fork-cpu"))

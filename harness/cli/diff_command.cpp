@@ -67,6 +67,7 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 		("workload", po::value<std::string>()->default_value("periodic:count=24,period=16ms,duty=10%"),
 		 "as for run")
 		("duration", po::value<std::string>()->value_name("T"), "as for run")
+		("jitter", po::value<std::string>()->value_name("X"), "as for run")
 		("seed", po::value<std::uint64_t>()->default_value(0), "the seed of both runs")
 		("context", po::value<unsigned>()->default_value(3)->value_name("N"),
 		 "common events shown before the first difference");
@@ -98,8 +99,9 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 	std::vector<std::string> scenario{"--board", vm["board"].as<std::string>(), "--workload",
 					  vm["workload"].as<std::string>(), "--seed",
 					  std::to_string(vm["seed"].as<std::uint64_t>())};
-	if (vm.count("duration"))
-		scenario.insert(scenario.end(), {"--duration", vm["duration"].as<std::string>()});
+	for (const auto *name : {"duration", "jitter"})
+		if (vm.count(name))
+			scenario.insert(scenario.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
 	const auto scratch = std::filesystem::temp_directory_path() / fmt::format("sched-harness-diff-{}", ::getpid());
 	std::filesystem::create_directories(scratch);
 	std::vector<RunSpec> specs;

@@ -90,6 +90,10 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		 "what an idle CPU does with its tick: what the kernel's idle loop decides (the default: "
 		 "kept on the first pass, stopped once a tick arrives while idle), or, for an experiment, "
 		 "always keep it or always stop it (tickless idle)")
+		("jitter", po::value<double>()->default_value(1.0)->value_name("X"),
+		 "run-to-run variation, drawn from --seed: each activation's work varies (sd 1%), threads "
+		 "start 0-200 us late, timer interrupts arrive late (mean 2 us); X scales all three, 0 "
+		 "gives the exact run")
 		("json", po::bool_switch(), "print every metric as JSON")
 		("trace", po::value<std::string>()->value_name("FILE"),
 		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
@@ -133,6 +137,9 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", sim_options.fork_cpu,
 					     platform.cpus.size() - 1)};
 	sim_options.duration_ns = duration.value_or(workload.duration_ns.value_or(default_duration_ns));
+	sim_options.jitter = vm["jitter"].as<double>();
+	if (!(sim_options.jitter >= 0 && sim_options.jitter <= 100))
+		throw UsageError{fmt::format("--jitter {}: a scale from 0 (none) to 100", sim_options.jitter)};
 	if (vm.count("idle-power"))
 		for (const auto &p : vm["idle-power"].as<std::vector<std::string>>())
 			idle_power_option(p, platform.frequency_domains.size(), sim_options.idle_power_uw);
@@ -148,6 +155,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		sim_options.pelt_events = true;
 	}
 	const auto boot = boot_options(vm);
+	sim_options.seed = boot.seed;
 	const auto kernel = kshim::boot(platform, boot);
 	auto result = sim::simulate(platform, kernel, workload, sim_options, trace ? &*trace : nullptr);
 	if (trace)

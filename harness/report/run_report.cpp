@@ -76,7 +76,13 @@ std::string run_text(const sim::Result &r)
 		s += fmt::format("Tick:       {} Hz on every CPU: idle CPUs keep their tick (--idle-tick retain)\n", hz);
 		break;
 	}
-	s += fmt::format("Seed:       {}\n", r.seed);
+	s += fmt::format("Seed:       {}; {}\n", r.seed,
+			 r.jitter > 0 ? fmt::format("jitter {} (work sd {:.1f}%, start 0-{:.0f} us, timer +{:.1f} us mean; "
+						    "--jitter 0 for the exact run)",
+						    r.jitter, 100 * r.jitter * sim::jitter_run_sd,
+						    r.jitter * sim::jitter_start_max_ns / 1e3,
+						    r.jitter * sim::jitter_timer_mean_ns / 1e3)
+				      : "no jitter (the exact run)");
 
 	s += fmt::format("\nEnergy: per frequency domain, the power of the OPP in use (the kernel's energy model) "
 			 "x busy time, plus idle power x idle time:\n");
@@ -221,6 +227,8 @@ std::string run_json(const sim::Result &r)
 	w.Uint64(r.tick_ns);
 	key(w, "idle_tick");
 	str(w, sim::to_string(r.idle_tick));
+	key(w, "jitter");
+	w.Double(r.jitter);
 	key(w, "energy_unit");
 	str(w, r.power_in_microwatts ? "J" : "abstract");
 	key(w, "energy_complete");

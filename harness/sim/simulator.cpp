@@ -14,10 +14,12 @@
 #include <kshim/sched.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <fmt/format.h>
 #include <map>
 #include <queue>
+#include <random>
 #include <unordered_map>
 
 namespace sh::sim {
@@ -206,6 +208,31 @@ private:
 	}
 	std::priority_queue<TimedEvent, std::vector<TimedEvent>, std::greater<>> queue_;
 	std::uint64_t seq_ = 0;
+	// The jitter's random numbers: mt19937_64's output is fixed by the
+	// standard, and the transforms below are ours, so a seed gives the
+	// same run with any standard library.
+	std::mt19937_64 rng_;
+	double uniform() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }	// [0, 1)
+	double normal()		// Box-Muller
+	{
+		const double u1 = 1.0 - uniform(), u2 = uniform();
+		return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+	}
+	// an activation's amount of work or time, varied
+	std::int64_t jittered(std::int64_t amount)
+	{
+		if (options_.jitter <= 0)
+			return amount;
+		const double f = 1.0 + options_.jitter * jitter_run_sd * std::clamp(normal(), -3.0, 3.0);
+		return std::max<std::int64_t>(1, std::llround(static_cast<double>(amount) * f));
+	}
+	// how late a timer's interrupt arrives
+	std::int64_t timer_latency()
+	{
+		if (options_.jitter <= 0)
+			return 0;
+		return std::llround(-std::log(1.0 - uniform()) * options_.jitter * jitter_timer_mean_ns);
+	}
 	unsigned long calibration_capacity_ = 0;
 	bool overutilized_ = false;
 	std::size_t live_threads_ = 0;
@@ -250,9 +277,11 @@ private:
 	{
 		queue_.push({time, seq_++, kind, index, khz});
 	}
-	// A thread's wake-up timer: on a board an hrtimer on the CPU it sleeps on.
+	// A thread's wake-up timer: on a board an hrtimer on the CPU it sleeps
+	// on, whose interrupt arrives a little after the expiry.
 	void arm_timer(Thread &th, std::int64_t time)
 	{
+		time += timer_latency();
 		th.timer_at = time;
 		push(Timed::wake, time, static_cast<int>(th.index));
 	}
@@ -760,8 +789,12 @@ void Simulator::step(Thread &th, int cpu)
 							  workload_.name, th.task->name));
 		if (!th.delay_done) {
 			th.delay_done = true;
-			if (th.task->delay_ns > 0) {
-				arm_timer(th, now_ + th.task->delay_ns);
+			// the thread's launch: rt-app's delay, and the jitter's start
+			const auto start = options_.jitter > 0
+						   ? std::llround(uniform() * options_.jitter * jitter_start_max_ns)
+						   : 0;
+			if (th.task->delay_ns > 0 || start > 0) {
+				arm_timer(th, now_ + th.task->delay_ns + start);
 				block(th, cpu, "delay");
 				continue;
 			}
@@ -781,13 +814,13 @@ void Simulator::step(Thread &th, int cpu)
 		auto &res = resources_[static_cast<std::size_t>(std::max(rid, 0))];
 		switch (e.kind) {
 		case EventKind::run:
-			th.work_left = e.amount * static_cast<std::int64_t>(calibration_capacity_);
+			th.work_left = jittered(e.amount) * static_cast<std::int64_t>(calibration_capacity_);
 			th.state = Thread::State::computing;
 			cpus_[static_cast<std::size_t>(cpu)].done_at.reset();
 			advance();
 			break;
 		case EventKind::runtime:
-			th.runtime_end = now_ + e.amount;
+			th.runtime_end = now_ + jittered(e.amount);
 			th.state = Thread::State::computing;
 			cpus_[static_cast<std::size_t>(cpu)].done_at.reset();
 			advance();
@@ -916,6 +949,7 @@ void Simulator::step(Thread &th, int cpu)
 Result Simulator::run()
 {
 	start_ = now_ = static_cast<std::int64_t>(kshim_now());
+	rng_.seed(options_.seed ^ 0x6a09e667f3bcc909ULL);
 	end_ = start_ + options_.duration_ns;
 	setup();
 	resolve_resources();
@@ -1063,6 +1097,7 @@ Result Simulator::collect()
 	r.eas_reason = kernel_.eas_reason;
 	r.tick_ns = static_cast<unsigned long long>(tick_ns_);
 	r.idle_tick = options_.idle_tick;
+	r.jitter = options_.jitter;
 	r.finite = true;
 	for (const auto &t : workload_.tasks) {
 		bool infinite = t.loop < 0;

@@ -52,7 +52,20 @@ struct Options {
 	// after a tick arrived while idle stops it), or an experiment forces
 	// it (retain, stop). Busy CPUs always tick.
 	IdleTick idle_tick = IdleTick::kernel;
+	// Run-to-run variation of the board and the workload, as repeated runs
+	// on a board vary, drawn from `seed` (the same seed, the same run):
+	// each activation's work varies (normal, sd 1 %), each thread starts
+	// 0-200 us late (uniform: its launch), each timer interrupt arrives
+	// late (exponential, mean 2 us). `jitter` scales all three; 0 is the
+	// exact, jitter-free run.
+	double jitter = 1.0;
+	std::uint64_t seed = 0;
 };
+
+// The levels of Options::jitter at 1 (README, docs/architecture.md).
+inline constexpr double jitter_run_sd = 0.01;
+inline constexpr double jitter_start_max_ns = 200'000;
+inline constexpr double jitter_timer_mean_ns = 2'000;
 
 // Receives every tracepoint hit with the task then current on its CPU (the
 // TASK-PID column of an ftrace line). Implemented by the trace writer.
@@ -127,6 +140,7 @@ struct Result {
 	std::string kernel;		// kernel version (filled by the caller)
 	std::string workload;
 	std::uint64_t seed = 0;
+	double jitter = 0;
 	std::int64_t duration_ns = 0;		// asked for
 	std::int64_t simulated_ns = 0;		// done (less when a finite workload completed)
 	bool finite = false;			// every task has a finite loop

@@ -150,6 +150,11 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 			continue;
 		if (key == "board" || key == "workload" || key == "duration" || key == "cmdline")
 			option(("--" + key).c_str());
+		else if (key == "jitter") {
+			if (!val.IsNumber())
+				throw Error(fmt::format("{}: \"jitter\" must be a number", where));
+			s.run_args.insert(s.run_args.end(), {"--jitter", fmt::format("{}", val.GetDouble())});
+		}
 		else if (key == "idle_tick")
 			option("--idle-tick");
 		else if (key == "fork_cpu") {
@@ -169,7 +174,7 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 				s.expect.push_back(assertion(a, where));
 		} else {
 			throw Error(fmt::format("{}: key \"{}\" unknown (name, board, workload, duration, fork_cpu, "
-						"idle_tick, cmdline, sysctl, feature, overlay, expect)",
+						"idle_tick, jitter, cmdline, sysctl, feature, overlay, expect)",
 						where, key));
 		}
 	}

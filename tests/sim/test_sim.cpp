@@ -227,7 +227,9 @@ BOOST_AUTO_TEST_CASE(debian_rt_app_unsupported_examples_are_rejected)
 
 BOOST_AUTO_TEST_CASE(rt_app_threads_wake_each_other)
 {
-	auto r = run_json({"--workload", test::fixture("workload/handshake.json").string()});
+	// rt-app's semantics exactly: no jitter (it varies the work and delays
+	// each thread's start, a wake-up of its own)
+	auto r = run_json({"--workload", test::fixture("workload/handshake.json").string(), "--jitter", "0"});
 	BOOST_REQUIRE(r.json["completion_ns"].IsInt64());
 	const auto completion = r.json["completion_ns"].GetInt64();
 	const auto &consumer = task(r, "consumer");
@@ -254,6 +256,28 @@ BOOST_AUTO_TEST_CASE(rt_app_timers_start_from_a_shared_t_zero)
 	BOOST_TEST(late <= 7'000'000);
 	BOOST_TEST(late >= 6'900'000);	// the 10 us run, at whatever OPP
 	BOOST_TEST(early - late >= 2'900'000);
+}
+
+// The jitter model: seeds give different runs of the default scenario
+// (work, starts and timer interrupts vary), --jitter 0 gives the exact run
+// whatever the seed, and a seed gives the same run twice.
+BOOST_AUTO_TEST_CASE(seeds_vary_runs_through_the_jitter)
+{
+	auto fingerprint = [](std::initializer_list<std::string> args) {
+		auto r = run_json(args);
+		return std::string(r.json["fingerprint"].GetString());
+	};
+	const auto s1 = fingerprint({"--duration", "1s", "--seed", "1"});
+	const auto s2 = fingerprint({"--duration", "1s", "--seed", "2"});
+	BOOST_TEST(s1 != s2);
+	BOOST_TEST(s1 == fingerprint({"--duration", "1s", "--seed", "1"}));
+	const auto e1 = fingerprint({"--duration", "1s", "--seed", "1", "--jitter", "0"});
+	BOOST_TEST(e1 != s1);
+	auto exact = run_json({"--duration", "1s", "--seed", "1", "--jitter", "0"});
+	BOOST_TEST(exact.json["jitter"].GetDouble() == 0.0);
+	auto bad = test::run_cli({"run", "--jitter", "-1"});
+	BOOST_TEST(bad.exit_status == 2);
+	BOOST_TEST(bad.err.find("--jitter -1: a scale from 0 (none) to 100") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(same_inputs_same_bytes)
