@@ -11,6 +11,7 @@
 #include "harness/cli/cli.h"
 
 #include "dts/tools.h"
+#include "harness/cli/runs.h"
 #include "sched/image/image.h"
 
 #include <boost/program_options.hpp>
@@ -62,15 +63,6 @@ std::vector<std::filesystem::path> split_series(const std::vector<std::string> &
 	return patches;
 }
 
-std::vector<std::string> self_with(const Context &ctx)
-{
-	std::vector<std::string> argv{std::filesystem::read_symlink("/proc/self/exe").string(), "--kernel-src",
-				      ctx.kernel_tree.string()};
-	if (ctx.arch)
-		argv.insert(argv.end(), {"--arch", *ctx.arch == dts::Arch::arm ? "arm" : "arm64"});
-	return argv;
-}
-
 } // namespace
 
 int bisect_command(const Context &ctx, const std::vector<std::string> &args)
@@ -110,7 +102,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 	const auto scratch = image::cache_dir() / "bisect" / std::to_string(::getpid());
 	std::filesystem::create_directories(scratch);
 	const auto series = split_series(vm["patch"].as<std::vector<std::string>>(), scratch);
-	const auto self = self_with(ctx);
+	const auto self = self_command(ctx);
 	const std::string jobs = std::to_string(vm.count("jobs") ? vm["jobs"].as<unsigned>() : 0);
 
 	std::map<std::size_t, std::string> ids;	// prefix length -> image

@@ -72,27 +72,6 @@ const Metric metrics[] = {
 	 }},
 };
 
-// The options of one variant: --cmdline (one string), --sysctl and
-// --feature (repeatable), the common ones first.
-std::vector<std::string> variant_args(const po::variables_map &vm, const std::string &prefix)
-{
-	std::vector<std::string> args;
-	for (const std::string name : {"sysctl", "feature"}) {
-		for (const auto &key : {name, prefix + name})
-			if (vm.count(key))
-				for (const auto &v : vm[key].as<std::vector<std::string>>())
-					args.insert(args.end(), {"--" + name, v});
-	}
-	// one command line: the common words, then the variant's
-	std::string cmdline;
-	for (const auto &key : {std::string("cmdline"), prefix + "cmdline"})
-		if (vm.count(key))
-			cmdline += (cmdline.empty() ? "" : " ") + vm[key].as<std::string>();
-	if (!cmdline.empty())
-		args.insert(args.end(), {"--cmdline", cmdline});
-	return args;
-}
-
 std::string describe(const std::vector<std::string> &args)
 {
 	if (args.empty())

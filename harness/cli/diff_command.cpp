@@ -44,18 +44,6 @@ std::vector<std::string> decisions(const std::filesystem::path &trace)
 	return events;
 }
 
-std::vector<std::string> side_args(const po::variables_map &vm, const std::string &prefix)
-{
-	std::vector<std::string> args;
-	for (const std::string name : {"sysctl", "feature"})
-		if (vm.count(prefix + name))
-			for (const auto &v : vm[prefix + name].as<std::vector<std::string>>())
-				args.insert(args.end(), {"--" + name, v});
-	if (vm.count(prefix + "cmdline"))
-		args.insert(args.end(), {"--cmdline", vm[prefix + "cmdline"].as<std::string>()});
-	return args;
-}
-
 } // namespace
 
 int diff_command(const Context &ctx, const std::vector<std::string> &args)
@@ -109,7 +97,7 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 	for (int side = 0; side < 2; side++) {
 		const std::string prefix = side ? "b-" : "a-";
 		RunSpec spec{fmt::format("run {}", side ? 'B' : 'A'), scenario};
-		append_run_args(spec.args, side_args(vm, prefix));
+		append_run_args(spec.args, variant_args(vm, prefix));
 		spec.args.insert(spec.args.end(), {"--trace", (scratch / fmt::format("{}.txt", side)).string()});
 		if (vm.count(prefix + "kernel")) {
 			try {
@@ -121,7 +109,7 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 		std::vector<std::string> shown = spec.global;
 		if (!shown.empty())
 			shown[1] = image::read_manifest(shown[1]).id;
-		const auto own = side_args(vm, prefix);
+		const auto own = variant_args(vm, prefix);
 		shown.insert(shown.end(), own.begin(), own.end());
 		described[side] = shown.empty() ? "(the defaults)" : fmt::format("{}", fmt::join(shown, " "));
 		specs.push_back(std::move(spec));

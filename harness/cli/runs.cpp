@@ -15,13 +15,36 @@
 
 namespace sh::cli {
 
-std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const RunSpec> specs, unsigned jobs)
+std::vector<std::string> self_command(const Context &ctx)
 {
-	// The tool itself, with the global options it was given.
 	std::vector<std::string> self{std::filesystem::read_symlink("/proc/self/exe").string(), "--kernel-src",
 				      ctx.kernel_tree.string()};
 	if (ctx.arch)
 		self.insert(self.end(), {"--arch", *ctx.arch == dts::Arch::arm ? "arm" : "arm64"});
+	return self;
+}
+
+std::vector<std::string> variant_args(const boost::program_options::variables_map &vm, const std::string &prefix)
+{
+	std::vector<std::string> args;
+	for (const std::string name : {"sysctl", "feature"}) {
+		for (const auto &key : {name, prefix + name})
+			if (vm.count(key))
+				for (const auto &v : vm[key].as<std::vector<std::string>>())
+					args.insert(args.end(), {"--" + name, v});
+	}
+	std::string cmdline;
+	for (const auto &key : {std::string("cmdline"), prefix + "cmdline"})
+		if (vm.count(key))
+			cmdline += (cmdline.empty() ? "" : " ") + vm[key].as<std::string>();
+	if (!cmdline.empty())
+		args.insert(args.end(), {"--cmdline", cmdline});
+	return args;
+}
+
+std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const RunSpec> specs, unsigned jobs)
+{
+	const auto self = self_command(ctx);
 
 	std::vector<rapidjson::Document> reports(specs.size());
 	std::atomic<std::size_t> next{0};

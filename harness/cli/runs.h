@@ -32,6 +32,15 @@ struct RunFailed {
 // first that fails. A progress line goes to stderr when it is a terminal.
 std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const RunSpec> specs, unsigned jobs);
 
+// This program, with the global options it was given (--kernel-src,
+// --arch), to run a subcommand as a child process.
+std::vector<std::string> self_command(const Context &ctx);
+
+// A variant's kernel options from `vm`: --sysctl and --feature of both
+// variants then of `prefix` ("a-", "b-"), and one --cmdline joining the
+// common words and the variant's. Options `vm` does not have are skipped.
+std::vector<std::string> variant_args(const boost::program_options::variables_map &vm, const std::string &prefix);
+
 // Adds run options to `args`; a second --cmdline joins the first (one
 // kernel command line: the scenario's words, then the variant's).
 void append_run_args(std::vector<std::string> &args, const std::vector<std::string> &more);
