@@ -19,6 +19,7 @@
 #include <ostream>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #ifndef SH_IMAGE_BUILD_DIR
 #error "SH_IMAGE_BUILD_DIR: the build directory whose commands images reuse"
@@ -290,7 +291,9 @@ Image build(const std::vector<fs::path> &patches, std::ostream &log)
 	if (fs::exists(dir / "manifest.json"))
 		return {dir, read_manifest(dir), true};
 
-	const auto work = cache_dir() / "images" / (id + ".tmp");
+	// each build in its own work directory: two builds of one image do not
+	// collide, the first to finish provides it
+	const auto work = cache_dir() / "images" / fmt::format("{}.tmp.{}", id, ::getpid());
 	fs::remove_all(work);
 	fs::create_directories(work);
 	const auto overlay = work / "tree";
@@ -426,8 +429,13 @@ Image build(const std::vector<fs::path> &patches, std::ostream &log)
 	}
 	manifest.created = now_utc();
 	write_manifest(work, manifest);
-	fs::remove_all(dir);
-	fs::rename(work, dir);
+	std::error_code ec;
+	fs::rename(work, dir, ec);
+	if (ec) {	// another build of the same image finished first
+		fs::remove_all(work);
+		if (!fs::exists(dir / "manifest.json"))
+			throw BuildError(fmt::format("cannot store the image in {}: {}", dir.string(), ec.message()));
+	}
 	log << fmt::format("kernel build: image {} ({} object{} compiled again)\n", id, manifest.recompiled.size(),
 			   manifest.recompiled.size() == 1 ? "" : "s");
 	return {dir, read_manifest(dir), false};
@@ -440,7 +448,8 @@ std::vector<Image> list()
 	if (!fs::is_directory(root))
 		return images;
 	for (const auto &entry : fs::directory_iterator(root))
-		if (fs::exists(entry.path() / "manifest.json"))
+		if (entry.path().filename().string().find(".tmp") == std::string::npos &&
+		    fs::exists(entry.path() / "manifest.json"))
 			images.push_back({entry.path(), read_manifest(entry.path()), true});
 	std::sort(images.begin(), images.end(),
 		  [](const Image &a, const Image &b) { return a.manifest.created > b.manifest.created; });
