@@ -20,6 +20,7 @@
 
 #include <fstream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -106,16 +107,27 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 	const std::string jobs = std::to_string(vm.count("jobs") ? vm["jobs"].as<unsigned>() : 0);
 
 	std::map<std::size_t, std::string> ids;	// prefix length -> image
+	std::map<std::size_t, std::string> unbuildable;	// prefix length -> why
+	// The image of the first n patches; a prefix that does not apply or
+	// compile is skipped, as git bisect skips a commit (exit 125).
+	struct Unbuildable {
+		std::string why;
+	};
 	auto image_of = [&](std::size_t n) -> std::string {
 		if (n == 0)
 			return "";
+		if (unbuildable.count(n))
+			throw Unbuildable{unbuildable[n]};
 		if (!ids.count(n)) {
 			const std::vector<std::filesystem::path> prefix(series.begin(), series.begin() + static_cast<long>(n));
 			try {
 				ids[n] = image::build(prefix, ctx.err).manifest.id;
 			} catch (const image::BadPatch &e) {
-				throw UsageError{fmt::format("the series up to {} does not build: {}",
-							     series[n - 1].filename().string(), e.what())};
+				std::string why = e.what();
+				if (const auto nl = why.find('\n'); nl != std::string::npos)
+					why.resize(nl);
+				unbuildable[n] = why;
+				throw Unbuildable{why};
 			}
 		}
 		return ids[n];
@@ -175,18 +187,30 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 							    vm["suite"].as<std::string>())
 					      : fmt::format("a metric of {} changes beyond noise from the unpatched kernel's",
 							    vm["suite"].as<std::string>()));
-	auto step = [&](std::size_t n) {
-		const auto [is_bad, why] = bad(n);
-		out += fmt::format("  {:>3}/{} {:<40} {}{}\n", n, series.size(),
-				   n ? series[n - 1].filename().string() : "(unpatched)",
-				   is_bad ? "bad" : "good", why.empty() ? "" : " — " + why);
-		return std::pair{is_bad, why};
+	// a prefix: bad, good, or nullopt when it does not build (skipped)
+	auto step = [&](std::size_t n) -> std::optional<std::pair<bool, std::string>> {
+		const auto name = n ? series[n - 1].filename().string() : std::string("(unpatched)");
+		try {
+			const auto [is_bad, why] = bad(n);
+			out += fmt::format("  {:>3}/{} {:<40} {}{}\n", n, series.size(), name, is_bad ? "bad" : "good",
+					   why.empty() ? "" : " — " + why);
+			return std::pair{is_bad, why};
+		} catch (const Unbuildable &u) {
+			out += fmt::format("  {:>3}/{} {:<40} skipped — it does not build: {}\n", n, series.size(), name,
+					   u.why);
+			return std::nullopt;
+		}
 	};
-	if (vm.count("expect") && step(0).first) {
+	if (vm.count("expect") && step(0)->first) {
 		ctx.out << out << "the unpatched kernel is bad already: nothing to bisect\n";
 		return 1;
 	}
-	const auto [whole_bad, whole_why] = step(series.size());
+	const auto whole = step(series.size());
+	if (!whole) {
+		ctx.out << out;
+		throw UsageError{fmt::format("the whole series does not build: {}", unbuildable[series.size()])};
+	}
+	const auto [whole_bad, whole_why] = *whole;
 	if (!whole_bad) {
 		ctx.out << out << "the whole series is good: no patch changes the behaviour\n";
 		std::filesystem::remove_all(scratch);
@@ -195,13 +219,33 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 	std::size_t good = 0, first_bad = series.size();
 	std::string why = whole_why;
 	while (first_bad - good > 1) {
+		// the middle prefix, or the nearest one that builds
 		const std::size_t mid = good + (first_bad - good) / 2;
-		const auto [is_bad, reason] = step(mid);
-		if (is_bad) {
-			first_bad = mid;
-			why = reason;
+		std::vector<std::size_t> order;
+		for (std::size_t n = mid; n < first_bad; n++)
+			order.push_back(n);
+		for (std::size_t n = mid; n-- > good + 1;)
+			order.push_back(n);
+		std::optional<std::pair<std::size_t, std::pair<bool, std::string>>> tested;
+		for (const auto n : order)
+			if (auto result = step(n); result) {
+				tested.emplace(n, *result);
+				break;
+			}
+		if (!tested) {
+			out += fmt::format("the first bad patch is one of {} to {} ({} of {}): the prefixes between "
+					   "do not build\n",
+					   series[good].filename().string(), series[first_bad - 1].filename().string(),
+					   good + 1, first_bad);
+			ctx.out << out;
+			std::filesystem::remove_all(scratch);
+			return exit_ok;
+		}
+		if (tested->second.first) {
+			first_bad = tested->first;
+			why = tested->second.second;
 		} else {
-			good = mid;
+			good = tested->first;
 		}
 	}
 	out += fmt::format("first bad patch: {} ({} of {}), image {}: {}\n", series[first_bad - 1].filename().string(),

@@ -721,6 +721,32 @@ BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
 	BOOST_TEST(clean.exit_status == 1, clean.err);
 	BOOST_TEST(clean.out.find("the whole series is good") != std::string::npos, clean.out);
 
+	// a prefix that does not compile is skipped, as git bisect skips
+	// (a semicolon removed, put back by the next patch)
+	const auto broken = one_line_patch("kernel/sched/fair.c",
+					   "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
+					   "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL");
+	std::string mended;	// the same hunk reversed
+	std::istringstream lines(broken);
+	for (std::string line; std::getline(lines, line);) {
+		if (line.starts_with("-") && !line.starts_with("---"))
+			line[0] = '+';
+		else if (line.starts_with("+") && !line.starts_with("+++"))
+			line[0] = '-';
+		mended += line + "\n";
+	}
+	const auto gap = temp_path("gap.mbox");
+	std::ofstream(gap) << mail(1, "a comment", first) << mail(2, "a typo", broken) << mail(3, "the fix", mended)
+			   << mail(4, "the migration cost", cost);
+	auto skipped = test::run_cli({"bisect", "--patch", gap.string(), "--suite", suite.string(), "--decisions",
+				      "--repeat", "2"});
+	BOOST_TEST(skipped.exit_status == 0, skipped.err);
+	BOOST_TEST(skipped.out.find("skipped — it does not build") != std::string::npos, skipped.out);
+	BOOST_TEST(skipped.out.find("first bad patch: 0004-" + gap.filename().string() + " (4 of 4)") !=
+			   std::string::npos,
+		   skipped.out);
+	std::filesystem::remove(gap);
+
 	auto neither = test::run_cli({"bisect", "--patch", series.string()});
 	BOOST_TEST(neither.exit_status == 2);
 	std::filesystem::remove_all(cache);
