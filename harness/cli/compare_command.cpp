@@ -214,13 +214,15 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			}
 		}
 	}
-	auto describe_variant = [&](int side) {
+	// each variant as the user would write it (the image by its id)
+	std::string described[2];
+	for (int side = 0; side < 2; side++) {
 		std::vector<std::string> all;
 		if (!kernel[side].empty())
 			all = {"--kernel", image::read_manifest(kernel[side][1]).id};
 		all.insert(all.end(), variant[side].begin(), variant[side].end());
-		return describe(all);
-	};
+		described[side] = describe(all);
+	}
 	// Every scenario, seed and variant (A and B interleaved, so that a
 	// partial result is never lopsided): one process each.
 	std::vector<RunSpec> specs;
@@ -229,7 +231,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			for (int side = 0; side < 2; side++) {
 				RunSpec spec{fmt::format("{}variant {} seed {} ({})",
 							 sc.name.empty() ? "" : "scenario " + sc.name + ", ",
-							 side ? 'B' : 'A', seed, describe_variant(side)),
+							 side ? 'B' : 'A', seed, described[side]),
 					     {"--seed", std::to_string(seed)},
 					     kernel[side]};
 				append_run_args(spec.args, sc.args);
@@ -395,7 +397,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	std::string text = fmt::format("sched-harness compare: {}{} runs per variant and scenario (seeds 1-{})\n",
 				       suite_name.empty() ? "" : fmt::format("suite {}, ", suite_name), repeat, repeat);
 	for (int side = 0; side < 2; side++)
-		text += fmt::format("  {}: {}\n", side ? 'B' : 'A', describe_variant(side));
+		text += fmt::format("  {}: {}\n", side ? 'B' : 'A', described[side]);
 	std::vector<std::string> warnings;
 	for (const auto &result : results) {
 		text += fmt::format("\n{}{} on {}, {} s\n  decisions (fingerprints): {}; distinct runs A {}, B {}\n",
