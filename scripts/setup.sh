@@ -13,8 +13,9 @@ packages=(
 	libboost-dev
 	libfmt-dev rapidjson-dev
 	rt-app
-	# kernel build --patch applies patches with GNU patch
-	patch
+	# kernel build --patch applies patches with GNU patch; bisect --tree
+	# reads commits with git archive
+	patch git
 	linux-source-6.1 linux-source-6.12
 )
 

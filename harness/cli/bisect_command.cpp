@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// sched-harness bisect --patch FILE... (--expect SUITE | --suite SUITE [--decisions])
+// sched-harness bisect (--patch FILE... | --tree GITDIR --good REF --bad REF)
+//                      (--expect SUITE | --suite SUITE [--decisions])
 //
-// Which patch of a series changes the behaviour: the series' prefixes are
-// kernel images (kernel build), bisected on a predicate — an expectations
-// file that starts failing (check), or a suite whose outcome against the
-// unpatched kernel changes (compare: a metric beyond noise, or with
+// Which patch of a series, or which commit of a git history, changes the
+// behaviour: the series' prefixes (the commits) are kernel images (kernel
+// build), bisected on a predicate — an expectations file that starts
+// failing (check), or a suite whose outcome against the unpatched kernel
+// (the good commit's) changes (compare: a metric beyond noise, or with
 // --decisions any decision of any seed). Each step costs the image of a
-// prefix (only the objects its patches change are compiled) and the runs.
+// prefix or commit (only the objects whose input differs from the build's
+// are compiled) and the runs.
 #include "harness/cli/cli.h"
 
 #include "dts/tools.h"
@@ -19,6 +22,7 @@
 #include <rapidjson/document.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -73,6 +77,11 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		("help,h", "show this help")
 		("patch", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
 		 "the series, in order: patch files, or an mbox/format-patch --stdout file holding several")
+		("tree", po::value<std::string>()->value_name("GITDIR"),
+		 "instead of a series: the commits of this git repository's kernel tree from --good to --bad "
+		 "(first-parent history; the repository's checkout is not touched)")
+		("good", po::value<std::string>()->value_name("REF"), "with --tree: a commit that behaves as expected")
+		("bad", po::value<std::string>()->value_name("REF"), "with --tree: a later commit that does not")
 		("expect", po::value<std::string>()->value_name("SUITE"),
 		 "bad: the suite's expectations fail with the prefix applied (as 'check')")
 		("suite", po::value<std::string>()->value_name("SUITE"),
@@ -86,23 +95,78 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(
 		ctx, args, options, hidden, positional,
-		"usage: sched-harness bisect --patch FILE... (--expect SUITE | --suite SUITE [--decisions])\n\n"
-		"Finds the first patch of a series after which the behaviour changes: each prefix of the\n"
-		"series is a kernel image, and a prefix is bad when the expectations fail (--expect) or\n"
-		"the suite's outcome differs from the unpatched kernel's (--suite). Prints the first bad\n"
-		"patch; exit 0 when one is found, 1 when the whole series is good.\n"
-		"Over git history instead, 'git bisect run' with a script that builds the tree\n"
-		"(scripts/build.sh, KERNEL_SRC=...) and runs 'sched-harness check' works the same way.\n");
+		"usage: sched-harness bisect (--patch FILE... | --tree GITDIR --good REF --bad REF)\n"
+		"                            (--expect SUITE | --suite SUITE [--decisions])\n\n"
+		"Finds the first patch of a series, or the first commit of a git history, after which\n"
+		"the behaviour changes: each prefix of the series (each commit) is a kernel image, and it\n"
+		"is bad when the expectations fail (--expect) or the suite's outcome differs from the\n"
+		"unpatched kernel's (the good commit's) (--suite). A prefix or commit that does not build\n"
+		"is skipped. Prints the first bad patch or commit; exit 0 when one is found, 1 when all\n"
+		"are good.\n"
+		"'git bisect run sched-harness --kernel . check SUITE' in a kernel checkout works too\n"
+		"(exit 0 good, 1 bad, 125 when the commit does not build).\n");
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
-	if (!vm.count("patch"))
-		throw UsageError{"bisect: give the series (--patch FILE...)"};
+	if (vm.count("patch") == vm.count("tree"))
+		throw UsageError{"bisect: give the series (--patch FILE...) or a git history (--tree GITDIR --good REF "
+				 "--bad REF)"};
+	if (vm.count("tree") && (!vm.count("good") || !vm.count("bad")))
+		throw UsageError{"bisect --tree: give --good REF and --bad REF"};
 	if (vm.count("expect") == vm.count("suite"))
 		throw UsageError{"bisect: give one predicate, --expect SUITE or --suite SUITE"};
 	const auto scratch = image::cache_dir() / "bisect" / std::to_string(::getpid());
 	std::filesystem::create_directories(scratch);
-	const auto series = split_series(vm["patch"].as<std::vector<std::string>>(), scratch);
+	struct RemoveScratch {
+		std::filesystem::path dir;
+		~RemoveScratch() { std::error_code ec; std::filesystem::remove_all(dir, ec); }
+	} remove_scratch{scratch};
+
+	// The steps: names[0] the reference (the unpatched kernel, the good
+	// commit), names[n] the n-th patch or commit; recipe(n) its kernel.
+	std::vector<std::string> names;
+	std::function<image::Recipe(std::size_t)> recipe;
+	std::vector<std::filesystem::path> series;
+	std::vector<std::string> commits;
+	const bool history = vm.count("tree") > 0;
+	if (history) {
+		const std::filesystem::path git = vm["tree"].as<std::string>();
+		const auto good = vm["good"].as<std::string>(), bad = vm["bad"].as<std::string>();
+		try {
+			commits.push_back(image::git_tree(git, good, scratch / "trees").second);
+			image::git_tree(git, bad, scratch / "trees");	// names a bad ref now, not after a build
+		} catch (const image::BadPatch &e) {
+			throw UsageError{e.what()};
+		}
+		if (dts::run_tool(std::vector<std::string>{"git", "-C", git.string(), "merge-base", "--is-ancestor", good,
+							   bad})
+			    .exit_status != 0)
+			throw UsageError{fmt::format("bisect: {} is not an ancestor of {} in {}", good, bad, git.string())};
+		const auto log = dts::run_tool(std::vector<std::string>{"git", "-C", git.string(), "log", "--first-parent",
+									"--reverse", "--format=%H %s", good + ".." + bad});
+		if (log.exit_status != 0)
+			throw UsageError{fmt::format("git log {}..{} in {}: {}", good, bad, git.string(), log.err)};
+		names.push_back(fmt::format("{} (good)", commits[0].substr(0, 12)));
+		std::istringstream lines(log.out);
+		for (std::string line; std::getline(lines, line);) {
+			commits.push_back(line.substr(0, line.find(' ')));
+			names.push_back(line.substr(0, 12) + line.substr(std::min(line.size(), std::size_t{40})));
+		}
+		recipe = [&, git](std::size_t n) {
+			return image::Recipe{image::git_tree(git, commits[n], scratch / "trees").first, {}};
+		};
+	} else {
+		series = split_series(vm["patch"].as<std::vector<std::string>>(), scratch);
+		names.push_back("(unpatched)");
+		for (const auto &p : series)
+			names.push_back(p.filename().string());
+		recipe = [&](std::size_t n) {
+			return image::Recipe{{}, {series.begin(), series.begin() + static_cast<long>(n)}};
+		};
+	}
+	const std::size_t steps = names.size() - 1;
+	if (steps == 0)
+		throw UsageError{"bisect: nothing between good and bad"};
 	const auto self = self_command(ctx);
 	const std::string jobs = std::to_string(vm.count("jobs") ? vm["jobs"].as<unsigned>() : 0);
 
@@ -114,14 +178,13 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		std::string why;
 	};
 	auto image_of = [&](std::size_t n) -> std::string {
-		if (n == 0)
-			return "";
+		if (n == 0 && !history)
+			return "";	// the build's own kernel
 		if (unbuildable.count(n))
 			throw Unbuildable{unbuildable[n]};
 		if (!ids.count(n)) {
-			const std::vector<std::filesystem::path> prefix(series.begin(), series.begin() + static_cast<long>(n));
 			try {
-				ids[n] = image::build(prefix, ctx.err).manifest.id;
+				ids[n] = image::build(recipe(n), ctx.err).manifest.id;
 			} catch (const image::BadPatch &e) {
 				std::string why = e.what();
 				if (const auto nl = why.find('\n'); nl != std::string::npos)
@@ -152,10 +215,12 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 					failed += (failed.empty() ? "" : "; ") + line.substr(11);
 			return {r.exit_status == 1, failed};
 		}
-		if (id.empty())
-			return {false, ""};	// the unpatched kernel is the reference
+		if (n == 0)
+			return {false, ""};	// the reference
 		argv.insert(argv.end(), {"compare", "--json", "--suite", vm["suite"].as<std::string>(), "--repeat",
 					 std::to_string(vm["repeat"].as<unsigned>()), "--b-kernel", id});
+		if (const auto reference = image_of(0); !reference.empty())
+			argv.insert(argv.end(), {"--a-kernel", reference});
 		if (jobs != "0")
 			argv.insert(argv.end(), {"--jobs", jobs});
 		const auto r = dts::run_tool(argv);
@@ -180,43 +245,51 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		return {!changed.empty(), changed};
 	};
 
-	std::string out = fmt::format("bisect: {} patch{}, bad when {}\n", series.size(), series.size() == 1 ? "" : "es",
-				      vm.count("expect") ? fmt::format("the expectations of {} fail", vm["expect"].as<std::string>())
-				      : vm["decisions"].as<bool>()
-					      ? fmt::format("a decision of {} differs from the unpatched kernel's",
-							    vm["suite"].as<std::string>())
-					      : fmt::format("a metric of {} changes beyond noise from the unpatched kernel's",
-							    vm["suite"].as<std::string>()));
+	const std::string unit = history ? "commit" : "patch";
+	const std::string reference = history ? "the good commit's" : "the unpatched kernel's";
+	std::string out = fmt::format(
+		"bisect: {} {}{}, bad when {}\n", steps, unit, steps == 1 ? "" : history ? "s" : "es",
+		vm.count("expect") ? fmt::format("the expectations of {} fail", vm["expect"].as<std::string>())
+		: vm["decisions"].as<bool>()
+			? fmt::format("a decision of {} differs from {}", vm["suite"].as<std::string>(), reference)
+			: fmt::format("a metric of {} changes beyond noise from {}", vm["suite"].as<std::string>(), reference));
 	// a prefix: bad, good, or nullopt when it does not build (skipped)
 	auto step = [&](std::size_t n) -> std::optional<std::pair<bool, std::string>> {
-		const auto name = n ? series[n - 1].filename().string() : std::string("(unpatched)");
 		try {
 			const auto [is_bad, why] = bad(n);
-			out += fmt::format("  {:>3}/{} {:<40} {}{}\n", n, series.size(), name, is_bad ? "bad" : "good",
+			out += fmt::format("  {:>3}/{} {:<40} {}{}\n", n, steps, names[n], is_bad ? "bad" : "good",
 					   why.empty() ? "" : " — " + why);
 			return std::pair{is_bad, why};
 		} catch (const Unbuildable &u) {
-			out += fmt::format("  {:>3}/{} {:<40} skipped — it does not build: {}\n", n, series.size(), name,
-					   u.why);
+			out += fmt::format("  {:>3}/{} {:<40} skipped — it does not build: {}\n", n, steps, names[n], u.why);
 			return std::nullopt;
 		}
 	};
-	if (vm.count("expect") && step(0)->first) {
-		ctx.out << out << "the unpatched kernel is bad already: nothing to bisect\n";
-		return 1;
+	if (history || vm.count("expect")) {
+		const auto first = step(0);
+		if (!first) {
+			ctx.out << out;
+			throw UsageError{fmt::format("the good commit does not build: {}", unbuildable[0])};
+		}
+		if (first->first) {
+			ctx.out << out << fmt::format("{} is bad already: nothing to bisect\n",
+						      history ? "the good commit" : "the unpatched kernel");
+			return 1;
+		}
 	}
-	const auto whole = step(series.size());
+	const auto whole = step(steps);
 	if (!whole) {
 		ctx.out << out;
-		throw UsageError{fmt::format("the whole series does not build: {}", unbuildable[series.size()])};
+		throw UsageError{fmt::format("the {} does not build: {}", history ? "bad commit" : "whole series",
+					     unbuildable[steps])};
 	}
 	const auto [whole_bad, whole_why] = *whole;
 	if (!whole_bad) {
-		ctx.out << out << "the whole series is good: no patch changes the behaviour\n";
-		std::filesystem::remove_all(scratch);
+		ctx.out << out << fmt::format("the whole {} is good: no {} changes the behaviour\n",
+					      history ? "history" : "series", unit);
 		return 1;
 	}
-	std::size_t good = 0, first_bad = series.size();
+	std::size_t good = 0, first_bad = steps;
 	std::string why = whole_why;
 	while (first_bad - good > 1) {
 		// the middle prefix, or the nearest one that builds
@@ -233,12 +306,9 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 				break;
 			}
 		if (!tested) {
-			out += fmt::format("the first bad patch is one of {} to {} ({} of {}): the prefixes between "
-					   "do not build\n",
-					   series[good].filename().string(), series[first_bad - 1].filename().string(),
-					   good + 1, first_bad);
+			out += fmt::format("the first bad {} is one of {} to {} ({} of {}): those between do not build\n",
+					   unit, names[good + 1], names[first_bad], good + 1, first_bad);
 			ctx.out << out;
-			std::filesystem::remove_all(scratch);
 			return exit_ok;
 		}
 		if (tested->second.first) {
@@ -248,10 +318,9 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			good = tested->first;
 		}
 	}
-	out += fmt::format("first bad patch: {} ({} of {}), image {}: {}\n", series[first_bad - 1].filename().string(),
-			   first_bad, series.size(), ids[first_bad], why);
+	out += fmt::format("first bad {}: {} ({} of {}), image {}: {}\n", unit, names[first_bad], first_bad, steps,
+			   ids[first_bad], why);
 	ctx.out << out;
-	std::filesystem::remove_all(scratch);
 	return exit_ok;
 }
 

@@ -28,6 +28,9 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_internal = 1;
 inline constexpr int exit_bad_input = 2;
 inline constexpr int exit_kernel_fault = 3;
+// --kernel names a tree or a patch that does not build: git bisect run's
+// "skip this commit".
+inline constexpr int exit_unbuildable = 125;
 
 // Options every subcommand sees.
 struct Context {

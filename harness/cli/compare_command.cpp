@@ -127,9 +127,10 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		 "a sysctl of both variants; repeatable")
 		("feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
 		 "a scheduler feature of both variants; repeatable")
-		("a-kernel", po::value<std::string>()->value_name("ID|DIR"),
-		 "variant A's kernel image (sched-harness kernel build); default: the build's own")
-		("b-kernel", po::value<std::string>()->value_name("ID|DIR"), "variant B's kernel image")
+		("a-kernel", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
+		 "variant A's kernel: an image (sched-harness kernel build), or a kernel tree or patch to "
+		 "build one from; default: the build's own")
+		("b-kernel", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"), "variant B's kernel")
 		("a-cmdline", po::value<std::string>()->value_name("ARGS"), "added to variant A's command line")
 		("a-sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
 		 "a sysctl of variant A only")
@@ -208,8 +209,10 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		const auto key = std::string(side ? "b" : "a") + "-kernel";
 		if (vm.count(key)) {
 			try {
-				kernel[side] = {"--kernel", image::resolve(vm[key].as<std::string>()).string()};
+				kernel[side] = {"--kernel", image::resolve(vm[key].as<std::string>(), ctx.err).string()};
 			} catch (const std::invalid_argument &e) {
+				throw UsageError{fmt::format("--{}: {}", key, e.what())};
+			} catch (const image::BadPatch &e) {
 				throw UsageError{fmt::format("--{}: {}", key, e.what())};
 			}
 		}

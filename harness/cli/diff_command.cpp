@@ -62,8 +62,8 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 	for (const std::string side : {"a", "b"}) {
 		const auto name = side == "a" ? 'A' : 'B';
 		options.add_options()
-			((side + "-kernel").c_str(), po::value<std::string>()->value_name("ID|DIR"),
-			 fmt::format("run {}'s kernel image", name).c_str())
+			((side + "-kernel").c_str(), po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
+			 fmt::format("run {}'s kernel (an image, or a tree or patch to build one from)", name).c_str())
 			((side + "-cmdline").c_str(), po::value<std::string>()->value_name("ARGS"),
 			 fmt::format("run {}'s kernel command line", name).c_str())
 			((side + "-sysctl").c_str(), po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
@@ -101,9 +101,12 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 		spec.args.insert(spec.args.end(), {"--trace", (scratch / fmt::format("{}.txt", side)).string()});
 		if (vm.count(prefix + "kernel")) {
 			try {
-				spec.global = {"--kernel", image::resolve(vm[prefix + "kernel"].as<std::string>()).string()};
+				spec.global = {"--kernel",
+					       image::resolve(vm[prefix + "kernel"].as<std::string>(), ctx.err).string()};
 			} catch (const std::invalid_argument &e) {
 				throw UsageError{e.what()};
+			} catch (const image::BadPatch &e) {
+				throw UsageError{fmt::format("--{}kernel: {}", prefix, e.what())};
 			}
 		}
 		std::vector<std::string> shown = spec.global;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// sched-harness kernel info | kernel build [--patch FILE]... | kernel list
+// sched-harness kernel info | kernel build [--tree DIR] [--patch FILE]... | kernel list | kernel files
 #include "harness/cli/cli.h"
 
 #include "kernel-shim/kernel.h"
@@ -23,6 +23,9 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	po::options_description options("kernel options");
 	options.add_options()
 		("help,h", "show this help")
+		("tree", po::value<std::string>()->value_name("DIR"),
+		 "kernel build: the kernel tree of the image (a checkout of the same series); default: the "
+		 "tree sched-harness was built from")
 		("patch", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
 		 "kernel build: a patch to apply (unified diff, git format-patch file or mbox series); "
 		 "repeatable, applied in order");
@@ -30,25 +33,32 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	hidden.add_options()("action", po::value<std::string>());
 	po::positional_options_description positional;
 	positional.add("action", 1);
-	auto vm = parse_subcommand(ctx, args, options, hidden, positional,
-				   "usage: sched-harness kernel info | kernel build --patch FILE... | kernel list\n\n"
-				   "info:  the kernel tree sched-harness was built from (or the --kernel image), and\n"
-				   "       each of its files compiled in, with the sha256 of the bytes compiled.\n"
-				   "build: a kernel image of that tree with the patches applied, cached by content;\n"
-				   "       prints its id, for --kernel ID (run, compare --a-kernel/--b-kernel, check).\n"
-				   "       Only the objects whose preprocessed input the patches change are compiled.\n"
-				   "list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness).\n");
+	auto vm = parse_subcommand(
+		ctx, args, options, hidden, positional,
+		"usage: sched-harness kernel info | kernel build [--tree DIR] [--patch FILE]... | kernel list\n"
+		"       | kernel files\n\n"
+		"info:  the kernel tree sched-harness was built from (or the --kernel image), and\n"
+		"       each of its files compiled in, with the sha256 of the bytes compiled.\n"
+		"build: a kernel image of that tree (or --tree DIR) with the patches applied, cached by\n"
+		"       content; prints its id, for --kernel ID (run, compare --a-kernel/--b-kernel, check).\n"
+		"       Only the objects whose preprocessed input differs from the build's are compiled.\n"
+		"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness).\n"
+		"files: the files of the tree the kernel side reads (sources and headers): what a\n"
+		"       --tree must hold, and all that an image depends on.\n");
 	if (!vm)
 		return exit_ok;
 	const auto action = vm->count("action") ? (*vm)["action"].as<std::string>() : "";
 	if (action == "build") {
-		if (!vm->count("patch"))
-			throw UsageError{"kernel build: give the patches (--patch FILE...)"};
-		std::vector<std::filesystem::path> patches;
-		for (const auto &p : (*vm)["patch"].as<std::vector<std::string>>())
-			patches.emplace_back(p);
+		image::Recipe recipe;
+		if (vm->count("tree"))
+			recipe.tree = (*vm)["tree"].as<std::string>();
+		if (vm->count("patch"))
+			for (const auto &p : (*vm)["patch"].as<std::vector<std::string>>())
+				recipe.patches.emplace_back(p);
+		if (recipe.tree.empty() && recipe.patches.empty())
+			throw UsageError{"kernel build: give the tree (--tree DIR) or the patches (--patch FILE...)"};
 		try {
-			const auto image = image::build(patches, ctx.err);
+			const auto image = image::build(recipe, ctx.err);
 			ctx.out << image.manifest.id << "\n";
 		} catch (const image::BadPatch &e) {
 			throw UsageError{e.what()};
@@ -58,22 +68,30 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	if (action == "list") {
 		std::string text;
 		for (const auto &image : image::list())
-			text += fmt::format("{}  {}  {} object(s) compiled again  patches: {}\n", image.manifest.id,
-					    image.manifest.created, image.manifest.recompiled.size(),
+			text += fmt::format("{}  {}  {} object(s) compiled again  tree {}{}{}\n", image.manifest.id,
+					    image.manifest.created, image.manifest.recompiled.size(), image.manifest.tree,
+					    image.manifest.patches.empty() ? "" : "  patches: ",
 					    fmt::join(image.manifest.patches, " "));
 		ctx.out << (text.empty() ? fmt::format("no kernel images in {}\n", (image::cache_dir() / "images").string())
 					 : text);
 		return exit_ok;
 	}
+	if (action == "files") {
+		for (const auto &f : image::read_files())
+			ctx.out << f << "\n";
+		return exit_ok;
+	}
 	if (action != "info")
-		throw UsageError{"kernel: say info, build or list"};
+		throw UsageError{"kernel: say info, build, list or files"};
 
 	auto info = kshim::build_info();
 	std::string text;
 	if (const char *image = std::getenv("SCHED_HARNESS_IMAGE"); image && *image) {
 		const auto manifest = image::read_manifest(image);
-		text += fmt::format("Image        {} ({}): the tree with {}\n", manifest.id, image,
-				    fmt::join(manifest.patches, ", "));
+		text += fmt::format("Image        {} ({}): the tree {}{}{}; {} file(s) read differ from the "
+				    "build's tree\n",
+				    manifest.id, image, manifest.tree, manifest.patches.empty() ? "" : " with ",
+				    fmt::join(manifest.patches, ", "), manifest.files.size());
 	}
 	text += fmt::format("Kernel tree  {}\nVersion      Linux {}\nFlavour      {} (boards of arch/{}; "
 				       "'sched-harness --arch {} kernel info' for the other)\n",
@@ -86,7 +104,7 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 			text += fmt::format("               {:<38} {} here, {} in the defconfig\n", d.option,
 					    d.harness, d.defconfig);
 	}
-	text += std::getenv("SCHED_HARNESS_IMAGE") ? "\nCompiled (the patched files' hashes are the patched bytes'):\n"
+	text += std::getenv("SCHED_HARNESS_IMAGE") ? "\nCompiled (the changed files' hashes are the image's bytes):\n"
 						   : "\nCompiled unchanged from the tree:\n";
 	for (const auto &file : info.files)
 		text += fmt::format("  {}  {}\n", file.sha256, file.path);

@@ -74,13 +74,14 @@ std::filesystem::path kernel_tree(const po::variables_map &vm)
 // The same command line in this program, with the image's kernel: the
 // dynamic loader takes libksched.so from LD_LIBRARY_PATH before the
 // program's RUNPATH.
-int run_image(const std::filesystem::path &dir, char **argv)
+int run_image(const std::filesystem::path &dir, const std::string &what, char **argv)
 {
 	std::string path = dir.string();
 	if (const char *old = std::getenv("LD_LIBRARY_PATH"); old && *old)
 		path += std::string(":") + old;
 	setenv("LD_LIBRARY_PATH", path.c_str(), 1);
 	setenv("SCHED_HARNESS_IMAGE", dir.c_str(), 1);
+	setenv("SCHED_HARNESS_IMAGE_FOR", what.c_str(), 1);	// resolved: the program again does not
 	std::error_code ec;
 	const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
 	if (ec)
@@ -101,9 +102,10 @@ int run(int argc, char **argv)
 		("kernel-src", po::value<std::string>()->value_name("DIR"),
 		 "kernel tree for board names and DT includes (default: the tree sched-harness was built "
 		 "with, or $SCHED_HARNESS_KERNEL_SRC)")
-		("kernel", po::value<std::string>()->value_name("ID|DIR"),
+		("kernel", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
 		 "run with this kernel image ('sched-harness kernel build'/'kernel list') instead of the "
-		 "build's own")
+		 "build's own; a kernel tree or a patch builds its image first (exit 125 when it does not "
+		 "build: 'git bisect run' skips the commit)")
 		("arch", po::value<std::string>()->value_name("arm|arm64"),
 		 "boot boards with this kernel flavour instead of their own architecture's (32-bit arm "
 		 "boards boot the arm flavour, the others arm64); with 'kernel info', the flavour shown");
@@ -139,15 +141,21 @@ int run(int argc, char **argv)
 
 	// --kernel: this program again, loading the image's libksched.so
 	if (vm.count("kernel")) {
-		std::filesystem::path dir;
-		try {
-			dir = image::resolve(vm["kernel"].as<std::string>());
-		} catch (const std::invalid_argument &e) {
-			throw UsageError{e.what()};
+		const auto what = vm["kernel"].as<std::string>();
+		const char *loaded_for = std::getenv("SCHED_HARNESS_IMAGE_FOR");
+		if (!loaded_for || what != loaded_for) {
+			std::filesystem::path dir;
+			try {
+				dir = image::resolve(what, std::cerr);
+			} catch (const std::invalid_argument &e) {
+				throw UsageError{e.what()};
+			} catch (const image::BadPatch &e) {
+				std::cerr << "sched-harness: error: --kernel " << what << " does not build: " << e.what()
+					  << "\n";
+				return exit_unbuildable;
+			}
+			return run_image(dir, what, argv);
 		}
-		const char *loaded = std::getenv("SCHED_HARNESS_IMAGE");
-		if (!loaded || dir != loaded)
-			return run_image(dir, argv);
 	}
 
 	auto name = vm["command"].as<std::string>();

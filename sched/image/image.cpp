@@ -227,6 +227,42 @@ void write_manifest(const fs::path &dir, const Manifest &m)
 	write_file(dir / "manifest.json", std::string(buf.GetString()) + "\n");
 }
 
+
+// The tree files an object's depfile names (absolute, as the build names them).
+std::vector<std::string> depfile_inputs(const fs::path &object, const std::string &tree_prefix)
+{
+	std::vector<std::string> inputs;
+	std::istringstream words(read_file(fs::path(object.string() + ".d")));
+	for (std::string w; words >> w;)
+		if (w.starts_with(tree_prefix))
+			inputs.push_back(w);
+	return inputs;
+}
+
+// Whether the flavour's kernel objects include this compile command's output.
+bool is_kernel_object(const CompileCommand &c)
+{
+	return std::any_of(std::begin(flavours), std::end(flavours), [&](const Flavour &f) {
+		return c.output.starts_with(fmt::format("CMakeFiles/{}.dir/", f.objects));
+	});
+}
+
+bool same_content(const fs::path &a, const fs::path &b)
+{
+	std::error_code ea, eb;
+	const auto size_a = fs::file_size(a, ea), size_b = fs::file_size(b, eb);
+	if (ea || eb)
+		return static_cast<bool>(ea) == static_cast<bool>(eb);
+	return size_a == size_b && read_file(a) == read_file(b);
+}
+
+std::string trim_output(std::string text)
+{
+	while (!text.empty() && text.back() == '\n')
+		text.pop_back();
+	return text;
+}
+
 } // namespace
 
 fs::path cache_dir()
@@ -264,70 +300,184 @@ Manifest read_manifest(const fs::path &dir)
 	return m;
 }
 
-Image build(const std::vector<fs::path> &patches, std::ostream &log)
+std::vector<std::string> read_files()
+{
+	const std::string tree_prefix = kernel_tree.string() + "/";
+	std::set<std::string> files;
+	for (const auto &c : compile_commands()) {
+		if (!is_kernel_object(c))
+			continue;
+		if (c.file.string().starts_with(tree_prefix))
+			files.insert(c.file.string().substr(tree_prefix.size()));
+		for (const auto &input : depfile_inputs(c.directory / c.output, tree_prefix))
+			files.insert(fs::path(input).lexically_normal().string().substr(tree_prefix.size()));
+	}
+	return {files.begin(), files.end()};
+}
+
+bool is_kernel_tree(const fs::path &dir)
+{
+	return fs::is_regular_file(dir / "Makefile") && fs::is_directory(dir / "kernel" / "sched");
+}
+
+std::pair<fs::path, std::string> git_tree(const fs::path &git_dir, const std::string &ref, const fs::path &under)
+{
+	const auto commit = dts::run_tool(std::vector<std::string>{"git", "-C", git_dir.string(), "rev-parse",
+								   "--verify", "--quiet", ref + "^{commit}"});
+	if (commit.exit_status != 0)
+		throw BadPatch(fmt::format("{}: no commit {} in it{}", git_dir.string(), ref,
+					   commit.err.empty() ? "" : ": " + trim_output(commit.err)));
+	const auto sha = trim_output(commit.out);
+	const auto dest = under / sha;
+	if (fs::exists(dest / "Makefile"))
+		return {dest, sha};
+	// the directories of the files read, two levels deep (include/linux,
+	// kernel/sched, lib/...): a header the commit adds beside the others
+	// comes with them; those the commit lacks are left out
+	std::set<std::string> dirs{"Makefile"};
+	for (const auto &f : read_files()) {
+		const fs::path rel(f);
+		auto it = rel.begin();
+		fs::path dir = *it++;
+		if (it != rel.end() && std::next(it) != rel.end())
+			dir /= *it;
+		dirs.insert(dir.string());
+	}
+	std::vector<std::string> ls{"git", "-C", git_dir.string(), "ls-tree", "--name-only", sha, "--"};
+	ls.insert(ls.end(), dirs.begin(), dirs.end());
+	const auto present = dts::run_tool(ls);
+	if (present.exit_status != 0)
+		throw BuildError(fmt::format("git ls-tree in {} failed: {}", git_dir.string(), present.err));
+	std::string specs;
+	std::istringstream names(present.out);
+	for (std::string name; std::getline(names, name);)
+		specs += " '" + name + "'";
+	const auto work = under / fmt::format("{}.tmp.{}", sha, ::getpid());
+	fs::remove_all(work);
+	fs::create_directories(work);
+	const auto r = shell(work, fmt::format("git -C '{}' archive --format=tar {} --{} | tar -x -f -",
+					       fs::absolute(git_dir).string(), sha, specs));
+	if (r.exit_status != 0) {
+		fs::remove_all(work);
+		throw BuildError(fmt::format("extracting {} of {} failed: {}", sha, git_dir.string(), r.err));
+	}
+	std::error_code ec;
+	fs::rename(work, dest, ec);
+	if (ec)
+		fs::remove_all(work);	// extracted by another process meanwhile
+	return {dest, sha};
+}
+
+Image build(const Recipe &recipe, std::ostream &log)
 {
 	if (!fs::exists(build_dir / "compile_commands.json"))
 		throw BuildError(fmt::format("{} has no compile_commands.json: images are built from this build's own "
 					     "commands",
 					     build_dir.string()));
-	// The id: this build's images (what unpatched objects and the glue
-	// are) and the patches, byte for byte.
-	std::uint64_t id_hash = fnv1a(SH_IMAGE_KERNEL_SERIES);
-	for (const auto &f : flavours)
-		id_hash = fnv1a(read_file(build_dir / "kernel-shim" / fmt::format("lib{}.so", f.library)), id_hash);
-	std::vector<std::string> patch_texts;
-	std::vector<std::string> files;
-	for (const auto &p : patches) {
+	if (!recipe.tree.empty() && !is_kernel_tree(recipe.tree))
+		throw BadPatch(fmt::format("--tree {}: not a kernel tree (no Makefile and kernel/sched/)",
+					   recipe.tree.string()));
+	std::error_code same_ec;
+	const fs::path base = recipe.tree.empty() || fs::equivalent(recipe.tree, kernel_tree, same_ec)
+				      ? kernel_tree
+				      : fs::canonical(recipe.tree);
+	std::vector<std::string> patch_files;
+	for (const auto &p : recipe.patches) {
 		if (!fs::is_regular_file(p))
 			throw BadPatch(fmt::format("{}: no such patch file", p.string()));
-		patch_texts.push_back(read_file(p));
-		id_hash = fnv1a(patch_texts.back(), id_hash);
-		for (auto &f : touched_files(patch_texts.back(), p))
-			if (std::find(files.begin(), files.end(), f) == files.end())
-				files.push_back(std::move(f));
+		for (auto &f : touched_files(read_file(p), p))
+			if (std::find(patch_files.begin(), patch_files.end(), f) == patch_files.end())
+				patch_files.push_back(std::move(f));
 	}
-	const auto id = fmt::format("{:016x}", id_hash);
-	const auto dir = cache_dir() / "images" / id;
-	if (fs::exists(dir / "manifest.json"))
-		return {dir, read_manifest(dir), true};
 
 	// each build in its own work directory: two builds of one image do not
 	// collide, the first to finish provides it
-	const auto work = cache_dir() / "images" / fmt::format("{}.tmp.{}", id, ::getpid());
+	const auto images = cache_dir() / "images";
+	const auto work = images / fmt::format("tmp.{}", ::getpid());
 	fs::remove_all(work);
 	fs::create_directories(work);
+	struct Cleanup {
+		fs::path dir;
+		~Cleanup() { std::error_code ec; fs::remove_all(dir, ec); }
+	} cleanup{work};
 	const auto overlay = work / "tree";
-	Manifest manifest;
-	manifest.id = id;
-	manifest.tree = kernel_tree.string();
-	for (const auto &p : patches)
-		manifest.patches.push_back(fs::absolute(p).string());
-	manifest.files = files;
 
-	// The overlay: a copy of each file the patches touch, symlinks for the rest.
-	for (const auto &f : files)
-		own_file(overlay, kernel_tree, f);
-	for (std::size_t i = 0; i < patches.size(); i++) {
+	// The overlay: a copy of each file the patches touch, symlinks into
+	// the tree for the rest.
+	make_real_dir(overlay, base);
+	for (const auto &f : patch_files)
+		own_file(overlay, base, f);
+	for (const auto &patch : recipe.patches) {
 		const auto r = dts::run_tool(std::vector<std::string>{
 			"patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r", "-", "-d",
-			overlay.string(), "-i", fs::absolute(patches[i]).string()});
+			overlay.string(), "-i", fs::absolute(patch).string()});
 		if (r.exit_status != 0) {
-			fs::remove_all(work);
-			auto what = r.out + r.err;
-			while (!what.empty() && what.back() == '\n')
-				what.pop_back();
+			auto what = trim_output(r.out + r.err);
 			replace_all(what, "\n", "; ");
-			throw BadPatch(fmt::format("{} does not apply to {}: {}", patches[i].string(), kernel_tree.string(),
-						   what));
+			throw BadPatch(fmt::format("{} does not apply to {}: {}", patch.string(), base.string(), what));
 		}
 	}
-	log << fmt::format("kernel build: {} patch{} on {}, touching {}\n", patches.size(),
-			   patches.size() == 1 ? "" : "es", kernel_tree.string(), fmt::join(files, ", "));
 
-	std::set<std::string> patched_paths;	// as the build's commands and depfiles name them
-	for (const auto &f : files)
-		patched_paths.insert((kernel_tree / f).string());
+	// What the image changes: the files read that differ from the build's
+	// tree (a file the tree lacks counts as changed: its includer changed too).
+	// Files new beside them count too (a header a changed source includes
+	// now), as do the files the patches touch.
+	std::set<std::string> changed_set;
+	if (base != kernel_tree) {
+		std::set<fs::path> dirs;
+		for (const auto &f : read_files()) {
+			if (!same_content(kernel_tree / f, overlay / f))
+				changed_set.insert(f);
+			dirs.insert(fs::path(f).parent_path());
+		}
+		for (const auto &d : dirs) {
+			std::error_code ec;
+			for (const auto &entry : fs::directory_iterator(base / d, ec))
+				if (entry.is_regular_file() && !fs::exists(kernel_tree / d / entry.path().filename()))
+					changed_set.insert((d / entry.path().filename()).string());
+		}
+	}
+	for (const auto &f : patch_files)
+		if (!same_content(kernel_tree / f, overlay / f))
+			changed_set.insert(f);
+	const std::vector<std::string> changed(changed_set.begin(), changed_set.end());
+	std::uint64_t id_hash = fnv1a(SH_IMAGE_KERNEL_SERIES);
+	for (const auto &f : flavours)
+		id_hash = fnv1a(read_file(build_dir / "kernel-shim" / fmt::format("lib{}.so", f.library)), id_hash);
+	for (const auto &f : changed) {
+		id_hash = fnv1a(f + '\0', id_hash);
+		id_hash = fnv1a(fs::exists(overlay / f) ? read_file(overlay / f) + '\1' : std::string("\2"), id_hash);
+	}
+	const auto id = fmt::format("{:016x}", id_hash);
+	const auto dir = images / id;
+	if (fs::exists(dir / "manifest.json"))
+		return {dir, read_manifest(dir), true};
+
+	Manifest manifest;
+	manifest.id = id;
+	manifest.tree = base.string();
+	for (const auto &p : recipe.patches)
+		manifest.patches.push_back(fs::absolute(p).string());
+	manifest.files = changed;
+	std::string shown;
+	for (std::size_t i = 0; i < changed.size() && i < 8; i++)
+		shown += (i ? ", " : ": ") + changed[i];
+	if (changed.size() > 8)
+		shown += fmt::format(", ... ({} more)", changed.size() - 8);
+	const auto n = recipe.patches.size();
+	log << fmt::format("kernel build: {}{}; {} differ{} from {}{}\n", base.string(),
+			   n ? fmt::format(" + {} patch{}", n, n == 1 ? "" : "es") : "",
+			   changed.size() == 1 ? "1 file" : fmt::format("{} files", changed.size()),
+			   changed.size() == 1 ? "s" : "", kernel_tree.string(), shown);
+
+	std::set<std::string> changed_paths;	// as the build's commands and depfiles name them
+	for (const auto &f : changed)
+		changed_paths.insert((kernel_tree / f).string());
 	const std::string tree_prefix = kernel_tree.string() + "/", overlay_prefix = overlay.string() + "/";
+	// __FILE__ names the tree the image is of; the comparison with the
+	// build's own input maps it to the build's tree
+	const auto compile_map = fmt::format(" -fmacro-prefix-map={}={}/", overlay_prefix, base.string());
+	const auto compare_map = fmt::format(" -fmacro-prefix-map={}={}", overlay_prefix, tree_prefix);
 	const auto commands = compile_commands();
 
 	for (const auto &flavour : flavours) {
@@ -341,41 +491,43 @@ Image build(const std::vector<fs::path> &patches, std::ostream &log)
 				continue;
 			const auto object = c.directory / c.output;
 			kernel_objects.push_back(object);
-			const auto depfile = read_file(fs::path(object.string() + ".d"));
-			const bool affected = std::any_of(patched_paths.begin(), patched_paths.end(), [&](const auto &p) {
-				return c.file.string() == p || depfile.find(p) != std::string::npos;
-			});
+			const auto inputs = depfile_inputs(object, tree_prefix);
+			const bool affected = changed_paths.count(c.file.string()) ||
+					      std::any_of(inputs.begin(), inputs.end(),
+							  [&](const auto &p) { return changed_paths.count(p) > 0; });
 			if (!affected)
 				continue;
 			std::string command = c.command;
 			replace_all(command, tree_prefix, overlay_prefix);
-			command += fmt::format(" -fmacro-prefix-map={}={}", overlay_prefix, tree_prefix);
 			// a change the compiler does not see (a comment) recompiles nothing
-			if (preprocessed(c, command) == preprocessed(c, c.command + fmt::format(
-										       " -fmacro-prefix-map={}={}",
-										       overlay_prefix, tree_prefix)))
+			if (preprocessed(c, command + compare_map) == preprocessed(c, c.command + compare_map))
 				continue;
 			upstream_changed = true;
 			const auto out = work / "obj" / flavour.name / c.output;
 			fs::create_directories(out.parent_path());
+			command += compile_map;
 			replace_all(command, " -o " + c.output + " ", " -o " + out.string() + " ");
 			log << fmt::format("kernel build: {}: compiling {}\n", flavour.name,
-					   fs::relative(c.file, source_root).string());
+					   c.file.string().starts_with(tree_prefix)
+						   ? c.file.string().substr(tree_prefix.size())
+						   : fs::relative(c.file, source_root).string());
 			const auto r = shell(c.directory, command);
 			if (r.exit_status != 0) {
-				fs::remove_all(work);
-				throw BadPatch(fmt::format("{} does not compile with the patches ({} flavour):\n{}",
-							   c.file.string(), flavour.name, r.err));
+				// the compiler's messages name the files of the tree, not the overlay
+				auto messages = r.err;
+				replace_all(messages, overlay_prefix, base.string() + "/");
+				throw BadPatch(fmt::format("{} does not compile in the image ({} flavour):\n{}",
+							   c.file.string(), flavour.name, messages));
 			}
 			replaced[c.output] = out.string();
 			kernel_objects.back() = out;
 			manifest.recompiled.push_back(fmt::format("{}: {}", flavour.name, c.output.substr(objects_dir.size())));
 		}
-		// kernel info lists the patched files' hashes (the runtime's generated header)
+		// kernel info lists the changed files' hashes (the runtime's generated header)
 		if (upstream_changed) {
 			const auto generated = build_dir / "kernel-shim" / fmt::format("generated-{}", flavour.name);
 			auto header = read_file(generated / "kshim" / "upstream_files.h");
-			for (const auto &f : files) {
+			for (const auto &f : changed) {
 				const auto r = dts::run_tool(std::vector<std::string>{"cmake", "-E", "sha256sum", (overlay / f).string()});
 				const auto at = header.find(fmt::format("{{\"{}\", \"", f));
 				if (r.exit_status != 0 || at == std::string::npos)
@@ -406,33 +558,36 @@ Image build(const std::vector<fs::path> &patches, std::ostream &log)
 						(source_root / "kernel-shim" / "glue" / flavour.undefined_list).string());
 		for (const auto &o : kernel_objects)
 			check += " '" + o.string() + "'";
-		if (const auto r = shell(build_dir, check); r.exit_status != 0) {
-			fs::remove_all(work);
-			throw BadPatch(fmt::format("the patched kernel needs symbols the glue does not provide "
+		if (const auto r = shell(build_dir, check); r.exit_status != 0)
+			throw BadPatch(fmt::format("the image's kernel needs symbols the glue does not provide "
 						   "({} flavour):\n{}{}",
 						   flavour.name, r.out, r.err));
-		}
 		// link as the build links, with the image's objects
-		auto link = read_file(build_dir / "kernel-shim" / "CMakeFiles" / fmt::format("{}.dir", flavour.library) /
-				      "link.txt");
-		while (!link.empty() && (link.back() == '\n' || link.back() == '\r'))
+		auto link = trim_output(read_file(build_dir / "kernel-shim" / "CMakeFiles" /
+						  fmt::format("{}.dir", flavour.library) / "link.txt"));
+		while (!link.empty() && link.back() == '\r')
 			link.pop_back();
 		link += " ";
 		for (const auto &[from, to] : replaced)
 			replace_all(link, " " + from + " ", " " + to + " ");
 		const auto so = fmt::format("lib{}.so", flavour.library);
 		replace_all(link, " -o " + so + " ", " -o " + (work / so).string() + " ");
-		if (const auto r = shell(build_dir / "kernel-shim", link); r.exit_status != 0) {
-			fs::remove_all(work);
+		if (const auto r = shell(build_dir / "kernel-shim", link); r.exit_status != 0)
 			throw BuildError(fmt::format("linking the {} image failed:\n{}", flavour.name, r.err));
-		}
 	}
 	manifest.created = now_utc();
-	write_manifest(work, manifest);
+	// the image holds its libraries and manifest, not the overlay and objects
+	const auto done = images / fmt::format("{}.tmp.{}", id, ::getpid());
+	fs::create_directories(done);
+	for (const auto &flavour : flavours) {
+		const auto so = fmt::format("lib{}.so", flavour.library);
+		fs::rename(work / so, done / so);
+	}
+	write_manifest(done, manifest);
 	std::error_code ec;
-	fs::rename(work, dir, ec);
+	fs::rename(done, dir, ec);
 	if (ec) {	// another build of the same image finished first
-		fs::remove_all(work);
+		fs::remove_all(done);
 		if (!fs::exists(dir / "manifest.json"))
 			throw BuildError(fmt::format("cannot store the image in {}: {}", dir.string(), ec.message()));
 	}
@@ -448,7 +603,7 @@ std::vector<Image> list()
 	if (!fs::is_directory(root))
 		return images;
 	for (const auto &entry : fs::directory_iterator(root))
-		if (entry.path().filename().string().find(".tmp") == std::string::npos &&
+		if (entry.path().filename().string().find("tmp.") == std::string::npos &&
 		    fs::exists(entry.path() / "manifest.json"))
 			images.push_back({entry.path(), read_manifest(entry.path()), true});
 	std::sort(images.begin(), images.end(),
@@ -456,21 +611,26 @@ std::vector<Image> list()
 	return images;
 }
 
-fs::path resolve(const std::string &id_or_dir)
+fs::path resolve(const std::string &what, std::ostream &log)
 {
-	if (fs::exists(fs::path(id_or_dir) / "libksched.so"))
-		return fs::absolute(id_or_dir);
+	if (fs::exists(fs::path(what) / "libksched.so"))
+		return fs::absolute(what);
 	std::vector<fs::path> matches;
-	for (const auto &image : list())
-		if (image.manifest.id.starts_with(id_or_dir) && !id_or_dir.empty())
-			matches.push_back(image.dir);
+	if (!what.empty() && what.find_first_not_of("0123456789abcdef") == std::string::npos)
+		for (const auto &image : list())
+			if (image.manifest.id.starts_with(what))
+				matches.push_back(image.dir);
+	if (matches.size() > 1)
+		throw std::invalid_argument(fmt::format("--kernel {}: {} images start with it", what, matches.size()));
 	if (matches.size() == 1)
 		return matches.front();
-	if (matches.empty())
-		throw std::invalid_argument(fmt::format("--kernel {}: no such image in {} ('sched-harness kernel list'), "
-							"and no directory with a libksched.so",
-							id_or_dir, (cache_dir() / "images").string()));
-	throw std::invalid_argument(fmt::format("--kernel {}: {} images start with it", id_or_dir, matches.size()));
+	if (is_kernel_tree(what))
+		return build({fs::path(what), {}}, log).dir;
+	if (fs::is_regular_file(what))
+		return build({{}, {fs::path(what)}}, log).dir;
+	throw std::invalid_argument(fmt::format("--kernel {}: no such image in {} ('sched-harness kernel list'), "
+						"no image directory (with a libksched.so), kernel tree or patch file",
+						what, (cache_dir() / "images").string()));
 }
 
 } // namespace sh::image

@@ -6,12 +6,16 @@
 // sched-harness binary at run time (--kernel).
 //
 // An image is built from this build's own compile and link commands
-// (compile_commands.json, link.txt): the patches go into an overlay of the
-// tree that copies only the files they touch (the rest are symlinks into
-// the tree, which is never written), and only the objects whose
-// preprocessed input the patches change are compiled again; every other
-// object is this build's own. Then the images link as the build links
-// them, and their undefined symbols are checked against the glue's lists.
+// (compile_commands.json, link.txt) and named by what it compiles: the
+// files this build reads from its tree (the sources and every header their
+// depfiles list) that the image's tree and patches change, byte for byte.
+// The patches go into an overlay of the tree that copies only the files
+// they touch (the rest are symlinks into the tree, which is never
+// written); only the objects whose preprocessed input changes are compiled
+// again, every other object is this build's own. Then the images link as
+// the build links them, and their undefined symbols are checked against
+// the glue's lists. Another tree of the series (--tree: a checkout, a
+// commit of a git history) is a set of changed files like a patch.
 #pragma once
 
 #include <filesystem>
@@ -41,7 +45,7 @@ struct Manifest {
 	std::string id;
 	std::string tree;			// the tree the patches apply to
 	std::vector<std::string> patches;	// their file names, in order
-	std::vector<std::string> files;		// the tree's files they change
+	std::vector<std::string> files;		// the files read that differ from the build's tree
 	std::vector<std::string> recompiled;	// objects compiled again
 	std::string created;			// UTC, ISO 8601
 };
@@ -56,17 +60,39 @@ struct Image {
 // ~/.cache/sched-harness.
 std::filesystem::path cache_dir();
 
-// Builds (or finds in the cache) the image of this build's tree with the
-// patches applied in order (unified diffs, git format-patch files, mbox
-// series). Progress goes to `log`.
-Image build(const std::vector<std::filesystem::path> &patches, std::ostream &log);
+// What an image is made of.
+struct Recipe {
+	std::filesystem::path tree;			// empty: the build's own tree
+	std::vector<std::filesystem::path> patches;	// applied in order
+};
+
+// Builds (or finds in the cache) the image of the tree with the patches
+// applied in order (unified diffs, git format-patch files, mbox series).
+// Progress goes to `log`.
+Image build(const Recipe &recipe, std::ostream &log);
+
+// The files this build reads from its kernel tree, relative to it: what a
+// tree given to build() must hold (the rest of it does not matter).
+std::vector<std::string> read_files();
+
+// Whether `dir` looks like a kernel tree (a Makefile and kernel/sched/).
+bool is_kernel_tree(const std::filesystem::path &dir);
+
+// The files of a git commit that this build's images can read (the
+// directories of read_files() at that commit), extracted under `under`
+// (git archive): a tree for build(). Throws BadPatch for a ref git does
+// not know. Returns the directory and the full commit id.
+std::pair<std::filesystem::path, std::string> git_tree(const std::filesystem::path &git_dir,
+							 const std::string &ref,
+							 const std::filesystem::path &under);
 
 // The images in the cache, newest first.
 std::vector<Image> list();
 
-// An image named by its id (or a unique prefix) or by its directory.
-// Throws BadPatch-free std::invalid_argument naming what is there.
-std::filesystem::path resolve(const std::string &id_or_dir);
+// What --kernel names: an image by its id (or a unique prefix) or its
+// directory, or a kernel tree or a patch to build one from (BadPatch when
+// it does not build). Throws std::invalid_argument when it is none of these.
+std::filesystem::path resolve(const std::string &what, std::ostream &log);
 
 Manifest read_manifest(const std::filesystem::path &dir);
 

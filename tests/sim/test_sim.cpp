@@ -755,6 +755,91 @@ BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
 	::unsetenv("SCHED_HARNESS_CACHE");
 }
 
+// bisect over git history (--tree GITDIR --good --bad) and git bisect run
+// with `--kernel . check`: a repository holding the files the kernel side
+// reads (kernel files) gets a commit that does not compile, its fix, a
+// comment, EAS off by default (topology.c) and another comment. The
+// expectations of the EAS small-task suite fail from the fourth commit on;
+// the broken commit is skipped (exit 125 from check).
+BOOST_AUTO_TEST_CASE(bisect_over_git_history)
+{
+	const auto cache = temp_path("git-cache"), repo = temp_path("git-tree");
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	const auto files = test::run_cli({"kernel", "files"});
+	BOOST_REQUIRE_MESSAGE(files.exit_status == 0, files.err);
+	std::istringstream names(files.out + "Makefile\n");
+	for (std::string name; std::getline(names, name);) {
+		std::filesystem::create_directories((repo / name).parent_path());
+		std::filesystem::copy_file(std::filesystem::path(SH_TEST_KERNEL_TREE) / name, repo / name);
+	}
+	auto git = [&](std::vector<std::string> args) {
+		std::vector<std::string> argv{"git", "-C", repo.string(), "-c", "user.name=t", "-c", "user.email=t@e"};
+		argv.insert(argv.end(), args.begin(), args.end());
+		auto r = dts::run_tool(argv);
+		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, fmt::format("git {}: {}", fmt::join(args, " "), r.err));
+		return r.out;
+	};
+	// replaces one whole line of the file and commits
+	auto commit = [&](const std::string &rel, const std::string &from, const std::string &to,
+			  const std::string &subject) {
+		std::ifstream in(repo / rel);
+		std::string text, line;
+		bool found = false;
+		while (std::getline(in, line)) {
+			found |= line == from;
+			text += (line == from ? to : line) + "\n";
+		}
+		BOOST_REQUIRE_MESSAGE(found, rel << " has no line " << from);
+		std::ofstream(repo / rel) << text;
+		git({"commit", "-q", "-a", "-m", subject});
+	};
+	git({"init", "-q"});
+	git({"add", "-A"});
+	git({"commit", "-q", "-m", "base"});
+	const std::string eas = "static unsigned int sysctl_sched_energy_aware = 1;";
+	commit("kernel/sched/topology.c", eas, "static unsigned int sysctl_sched_energy_aware = 1", "a typo");
+	commit("kernel/sched/topology.c", "static unsigned int sysctl_sched_energy_aware = 1", eas, "the fix");
+	commit("kernel/sched/fair.c", " * CFS operations on generic schedulable entities:",
+	       " * CFS operations on generic schedulable entities (a comment):", "a comment");
+	commit("kernel/sched/topology.c", eas, "static unsigned int sysctl_sched_energy_aware = 0;",
+	       "EAS off by default");
+	commit("kernel/sched/fair.c", " * Targeted preemption latency for CPU-bound tasks:",
+	       " * Targeted preemption latency for CPU-bound tasks (another):", "another comment");
+	const auto culprit = git({"rev-parse", "HEAD~1"}).substr(0, 12);
+	const auto suite = test::fixture("suite/eas-small-task.json").string();
+
+	auto found = test::run_cli({"bisect", "--tree", repo.string(), "--good", "HEAD~5", "--bad", "HEAD", "--expect",
+				    suite});
+	BOOST_TEST(found.exit_status == 0, found.err);
+	BOOST_TEST(found.out.find("bisect: 5 commits") != std::string::npos, found.out);
+	BOOST_TEST(found.out.find("first bad commit: " + culprit + " EAS off by default (4 of 5)") != std::string::npos,
+		   found.out);
+	BOOST_TEST(git({"status", "--porcelain"}).empty());	// the checkout is not touched
+
+	// the same through git bisect run, with the tree checked out at each step
+	git({"bisect", "start", "HEAD", "HEAD~5"});
+	const auto run = git({"bisect", "run", SH_TEST_HARNESS_BIN, "--kernel", ".", "check", suite});
+	BOOST_TEST(run.find(culprit) != std::string::npos, run);
+	BOOST_TEST(run.find("is the first bad commit") != std::string::npos, run);
+	git({"bisect", "reset"});
+
+	// the broken commit itself: exit 125, the compiler's message naming the tree's file
+	git({"checkout", "-q", "HEAD~4"});
+	auto skip = test::run_cli({"--kernel", repo.string(), "check", suite});
+	BOOST_TEST(skip.exit_status == 125, skip.err);
+	BOOST_TEST(skip.err.find((repo / "kernel/sched/topology.c").string()) != std::string::npos, skip.err);
+	auto no_tree = test::run_cli({"kernel", "build", "--tree", cache.string()});
+	BOOST_TEST(no_tree.exit_status == 2);
+	BOOST_TEST(no_tree.err.find("not a kernel tree") != std::string::npos, no_tree.err);
+	auto no_ref = test::run_cli({"bisect", "--tree", repo.string(), "--good", "nosuchref", "--bad", "HEAD",
+				     "--expect", suite});
+	BOOST_TEST(no_ref.exit_status == 2);
+	BOOST_TEST(no_ref.err.find("no commit nosuchref") != std::string::npos, no_ref.err);
+	std::filesystem::remove_all(repo);
+	std::filesystem::remove_all(cache);
+	::unsetenv("SCHED_HARNESS_CACHE");
+}
+
 // diff: the same options are identical decision for decision; EAS off
 // parts at one event, shown with the common events before it and both
 // sides' event, then the metrics' differences.
