@@ -153,7 +153,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			names.push_back(line.substr(0, 12) + line.substr(std::min(line.size(), std::size_t{40})));
 		}
 		recipe = [&, git](std::size_t n) {
-			return image::Recipe{image::git_tree(git, commits[n], scratch / "trees").first, {}};
+			return image::Recipe{image::git_tree(git, commits[n], scratch / "trees").first, {}, {}};
 		};
 	} else {
 		series = split_series(vm["patch"].as<std::vector<std::string>>(), scratch);
@@ -161,7 +161,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		for (const auto &p : series)
 			names.push_back(p.filename().string());
 		recipe = [&](std::size_t n) {
-			return image::Recipe{{}, {series.begin(), series.begin() + static_cast<long>(n)}};
+			return image::Recipe{{}, {series.begin(), series.begin() + static_cast<long>(n)}, {}};
 		};
 	}
 	const std::size_t steps = names.size() - 1;

@@ -26,22 +26,30 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 		("tree", po::value<std::string>()->value_name("DIR"),
 		 "kernel build: the kernel tree of the image (a checkout of the same series); default: the "
 		 "tree sched-harness was built from")
+		("tarball", po::value<std::string>()->value_name("FILE"),
+		 "kernel build: the kernel tree of the image from a tar archive (.tar, .tar.xz, ...; only the "
+		 "directories the kernel side reads are extracted, once)")
 		("patch", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
 		 "kernel build: a patch to apply (unified diff, git format-patch file or mbox series); "
-		 "repeatable, applied in order");
+		 "repeatable, applied in order")
+		("config", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+		 "kernel build: a Kconfig option set on top of the build's configuration (y, n, m, a number or "
+		 "a \"string\"; CONFIG_ optional); repeatable. Kconfig's dependencies are not resolved: "
+		 "set what the option selects too");
 	po::options_description hidden;
 	hidden.add_options()("action", po::value<std::string>());
 	po::positional_options_description positional;
 	positional.add("action", 1);
 	auto vm = parse_subcommand(
 		ctx, args, options, hidden, positional,
-		"usage: sched-harness kernel info | kernel build [--tree DIR] [--patch FILE]... | kernel list\n"
-		"       | kernel files\n\n"
+		"usage: sched-harness kernel info | kernel list | kernel files\n"
+		"       | kernel build [--tree DIR | --tarball FILE] [--patch FILE]... [--config NAME=VALUE]...\n\n"
 		"info:  the kernel tree sched-harness was built from (or the --kernel image), and\n"
 		"       each of its files compiled in, with the sha256 of the bytes compiled.\n"
-		"build: a kernel image of that tree (or --tree DIR) with the patches applied, cached by\n"
-		"       content; prints its id, for --kernel ID (run, compare --a-kernel/--b-kernel, check).\n"
-		"       Only the objects whose preprocessed input differs from the build's are compiled.\n"
+		"build: a kernel image of that tree (or --tree DIR, --tarball FILE) with the patches applied\n"
+		"       and the options set, cached by content; prints its id, for --kernel ID (run, compare\n"
+		"       --a-kernel/--b-kernel, check). Only the objects whose preprocessed input differs from\n"
+		"       the build's are compiled.\n"
 		"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness).\n"
 		"files: the files of the tree the kernel side reads (sources and headers): what a\n"
 		"       --tree must hold, and all that an image depends on.\n");
@@ -50,14 +58,23 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	const auto action = vm->count("action") ? (*vm)["action"].as<std::string>() : "";
 	if (action == "build") {
 		image::Recipe recipe;
+		if (vm->count("tree") && vm->count("tarball"))
+			throw UsageError{"kernel build: give --tree or --tarball, not both"};
 		if (vm->count("tree"))
 			recipe.tree = (*vm)["tree"].as<std::string>();
 		if (vm->count("patch"))
 			for (const auto &p : (*vm)["patch"].as<std::vector<std::string>>())
 				recipe.patches.emplace_back(p);
-		if (recipe.tree.empty() && recipe.patches.empty())
-			throw UsageError{"kernel build: give the tree (--tree DIR) or the patches (--patch FILE...)"};
 		try {
+			if (vm->count("config"))
+				for (const auto &c : (*vm)["config"].as<std::vector<std::string>>())
+					recipe.config.push_back(image::parse_config(c));
+			if (vm->count("tarball"))
+				recipe.tree = image::tarball_tree((*vm)["tarball"].as<std::string>(),
+								  image::cache_dir() / "trees");
+			if (recipe.tree.empty() && recipe.patches.empty() && recipe.config.empty())
+				throw UsageError{"kernel build: give a tree (--tree DIR, --tarball FILE), patches (--patch "
+						 "FILE...) or options (--config NAME=VALUE...)"};
 			const auto image = image::build(recipe, ctx.err);
 			ctx.out << image.manifest.id << "\n";
 		} catch (const image::BadPatch &e) {
@@ -89,9 +106,10 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	if (const char *image = std::getenv("SCHED_HARNESS_IMAGE"); image && *image) {
 		const auto manifest = image::read_manifest(image);
 		text += fmt::format("Image        {} ({}): the tree {}{}{}; {} file(s) read differ from the "
-				    "build's tree\n",
+				    "build's tree{}{}\n",
 				    manifest.id, image, manifest.tree, manifest.patches.empty() ? "" : " with ",
-				    fmt::join(manifest.patches, ", "), manifest.files.size());
+				    fmt::join(manifest.patches, ", "), manifest.files.size(),
+				    manifest.config.empty() ? "" : "; config ", fmt::join(manifest.config, " "));
 	}
 	text += fmt::format("Kernel tree  {}\nVersion      Linux {}\nFlavour      {} (boards of arch/{}; "
 				       "'sched-harness --arch {} kernel info' for the other)\n",

@@ -11,6 +11,9 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -222,6 +225,7 @@ void write_manifest(const fs::path &dir, const Manifest &m)
 	strings("patches", m.patches);
 	strings("files", m.files);
 	strings("recompiled", m.recompiled);
+	strings("config", m.config);
 	w.Key("created"), w.String(m.created.c_str());
 	w.EndObject();
 	write_file(dir / "manifest.json", std::string(buf.GetString()) + "\n");
@@ -263,6 +267,46 @@ std::string trim_output(std::string text)
 	return text;
 }
 
+// autoconf.h with the options set as scripts/kconfig/confdata.c writes
+// them: y -> 1, m -> NAME_MODULE 1, n -> absent, else the value.
+std::string with_config(const std::string &autoconf, const std::vector<std::pair<std::string, std::string>> &config)
+{
+	std::string out;
+	std::istringstream lines(autoconf);
+	for (std::string line; std::getline(lines, line);) {
+		const bool set_here = std::any_of(config.begin(), config.end(), [&](const auto &option) {
+			return line.starts_with("#define " + option.first + " ") ||
+			       line.starts_with("#define " + option.first + "_MODULE ");
+		});
+		if (!set_here)
+			out += line + "\n";
+	}
+	for (const auto &[name, value] : config) {
+		if (value == "n")
+			continue;
+		out += value == "y" ? fmt::format("#define {} 1\n", name)
+		       : value == "m" ? fmt::format("#define {}_MODULE 1\n", name)
+				      : fmt::format("#define {} {}\n", name, value);
+	}
+	return out;
+}
+
+// fn(item) for each item, on as many threads as the machine has CPUs.
+template <typename T, typename Fn>
+void for_each_parallel(std::vector<T> &items, Fn fn)
+{
+	std::atomic<std::size_t> next{0};
+	auto worker = [&] {
+		for (std::size_t i; (i = next++) < items.size();)
+			fn(items[i]);
+	};
+	const auto n = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), items.size());
+	std::vector<std::jthread> threads;
+	for (std::size_t t = 1; t < n; t++)
+		threads.emplace_back(worker);
+	worker();
+}
+
 } // namespace
 
 fs::path cache_dir()
@@ -296,8 +340,33 @@ Manifest read_manifest(const fs::path &dir)
 	m.patches = strings("patches");
 	m.files = strings("files");
 	m.recompiled = strings("recompiled");
+	m.config = strings("config");
 	m.created = doc["created"].GetString();
 	return m;
+}
+
+std::pair<std::string, std::string> parse_config(const std::string &assignment)
+{
+	const auto eq = assignment.find('=');
+	auto name = assignment.substr(0, eq);
+	if (!name.starts_with("CONFIG_"))
+		name = "CONFIG_" + name;
+	const bool name_ok = name.size() > 7 && std::all_of(name.begin(), name.end(), [](char c) {
+		return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+	});
+	if (eq == std::string::npos || !name_ok)
+		throw BadPatch(fmt::format("--config {}: expected NAME=VALUE with a Kconfig option's name "
+					   "(CONFIG_HZ=250, SCHED_MC=n)",
+					   assignment));
+	const auto value = assignment.substr(eq + 1);
+	const bool number = !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+	const bool hex = value.size() > 2 && value.starts_with("0x") &&
+			 value.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
+	const bool string = value.size() >= 2 && value.front() == '"' && value.back() == '"' &&
+			    value.find('"', 1) == value.size() - 1 && value.find('\\') == std::string::npos;
+	if (value != "y" && value != "n" && value != "m" && !number && !hex && !string)
+		throw BadPatch(fmt::format("--config {}: the value must be y, n, m, a number or a \"string\"", assignment));
+	return {name, value};
 }
 
 std::vector<std::string> read_files()
@@ -320,6 +389,63 @@ bool is_kernel_tree(const fs::path &dir)
 	return fs::is_regular_file(dir / "Makefile") && fs::is_directory(dir / "kernel" / "sched");
 }
 
+static std::set<std::string> tree_directories()
+{
+	// the directories of the files read, two levels deep (include/linux,
+	// kernel/sched, lib/...): a header a tree adds beside the others comes
+	// with them
+	std::set<std::string> dirs{"Makefile"};
+	for (const auto &f : read_files()) {
+		const fs::path rel(f);
+		auto it = rel.begin();
+		fs::path dir = *it++;
+		if (it != rel.end() && std::next(it) != rel.end())
+			dir /= *it;
+		dirs.insert(dir.string());
+	}
+	return dirs;
+}
+
+fs::path tarball_tree(const fs::path &tarball, const fs::path &under)
+{
+	std::ifstream in(tarball, std::ios::binary);
+	if (!in || !fs::is_regular_file(tarball))
+		throw BadPatch(fmt::format("--tarball {}: cannot read it", tarball.string()));
+	std::uint64_t hash = fnv1a("tarball");
+	std::vector<char> chunk(1 << 20);
+	while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+		hash = fnv1a(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())), hash);
+	const auto dest = under / fmt::format("tarball-{:016x}", hash);
+	if (fs::exists(dest / "Makefile"))
+		return dest;
+	// the top directory the tree is in (linux-6.1.y/, linux-source-6.1/)
+	const auto list = shell(fs::current_path(), fmt::format("tar -tf '{}' | head -1", fs::absolute(tarball).string()));
+	const auto first = trim_output(list.out);
+	const auto top = first.substr(0, first.find('/'));
+	if (first.empty() || first.find('/') == std::string::npos)
+		throw BadPatch(fmt::format("--tarball {}: not a tar archive of a kernel tree in one directory{}",
+					   tarball.string(), list.err.empty() ? "" : ": " + trim_output(list.err)));
+	const auto work = under / fmt::format("tarball-{:016x}.tmp.{}", hash, ::getpid());
+	fs::remove_all(work);
+	fs::create_directories(work);
+	std::string members;
+	for (const auto &d : tree_directories())
+		members += fmt::format(" '{}/{}'", top, d);
+	// a directory this tree lacks is "not found in archive": the rest is extracted
+	const auto r = shell(work, fmt::format("tar -xf '{}' --strip-components=1{}", fs::absolute(tarball).string(),
+					       members));
+	if (!is_kernel_tree(work)) {
+		fs::remove_all(work);
+		throw BadPatch(fmt::format("--tarball {}: no kernel tree in it ({}/Makefile, {}/kernel/sched/): {}",
+					   tarball.string(), top, top, trim_output(r.err)));
+	}
+	std::error_code ec;
+	fs::rename(work, dest, ec);
+	if (ec)
+		fs::remove_all(work);
+	return dest;
+}
+
 std::pair<fs::path, std::string> git_tree(const fs::path &git_dir, const std::string &ref, const fs::path &under)
 {
 	const auto commit = dts::run_tool(std::vector<std::string>{"git", "-C", git_dir.string(), "rev-parse",
@@ -331,18 +457,8 @@ std::pair<fs::path, std::string> git_tree(const fs::path &git_dir, const std::st
 	const auto dest = under / sha;
 	if (fs::exists(dest / "Makefile"))
 		return {dest, sha};
-	// the directories of the files read, two levels deep (include/linux,
-	// kernel/sched, lib/...): a header the commit adds beside the others
-	// comes with them; those the commit lacks are left out
-	std::set<std::string> dirs{"Makefile"};
-	for (const auto &f : read_files()) {
-		const fs::path rel(f);
-		auto it = rel.begin();
-		fs::path dir = *it++;
-		if (it != rel.end() && std::next(it) != rel.end())
-			dir /= *it;
-		dirs.insert(dir.string());
-	}
+	// the directories the tree needs; those the commit lacks are left out
+	const auto dirs = tree_directories();
 	std::vector<std::string> ls{"git", "-C", git_dir.string(), "ls-tree", "--name-only", sha, "--"};
 	ls.insert(ls.end(), dirs.begin(), dirs.end());
 	const auto present = dts::run_tool(ls);
@@ -441,9 +557,38 @@ Image build(const Recipe &recipe, std::ostream &log)
 		if (!same_content(kernel_tree / f, overlay / f))
 			changed_set.insert(f);
 	const std::vector<std::string> changed(changed_set.begin(), changed_set.end());
+	// --config: each flavour's autoconf.h with the options set, where it
+	// changes (timeconst.h follows CONFIG_HZ, as Kbuild's filechk_gentimeconst)
+	std::map<std::string, fs::path> config_dirs;	// flavour -> the image's generated include dir
+	std::string config_bytes;
+	for (const auto &flavour : flavours) {
+		if (recipe.config.empty())
+			break;
+		const auto generated = build_dir / "kernel-shim" / fmt::format("arch-{}", flavour.name) / "include";
+		const auto original = read_file(generated / "generated" / "autoconf.h");
+		const auto configured = with_config(original, recipe.config);
+		if (configured == original)
+			continue;
+		const auto dir = work / fmt::format("config-{}", flavour.name);
+		fs::create_directories(dir / "generated");
+		write_file(dir / "generated" / "autoconf.h", configured);
+		config_bytes += configured;
+		for (const auto &[name, value] : recipe.config) {
+			if (name != "CONFIG_HZ")
+				continue;
+			const auto r = shell(work, fmt::format("echo '{}' | bc -q '{}'", value,
+							       (base / "kernel" / "time" / "timeconst.bc").string()));
+			if (r.exit_status != 0)
+				throw BadPatch(fmt::format("--config CONFIG_HZ={}: timeconst.bc fails: {}", value, r.err));
+			write_file(dir / "generated" / "timeconst.h", r.out);
+			config_bytes += r.out;
+		}
+		config_dirs[flavour.name] = dir;
+	}
 	std::uint64_t id_hash = fnv1a(SH_IMAGE_KERNEL_SERIES);
 	for (const auto &f : flavours)
 		id_hash = fnv1a(read_file(build_dir / "kernel-shim" / fmt::format("lib{}.so", f.library)), id_hash);
+	id_hash = fnv1a(config_bytes, id_hash);
 	for (const auto &f : changed) {
 		id_hash = fnv1a(f + '\0', id_hash);
 		id_hash = fnv1a(fs::exists(overlay / f) ? read_file(overlay / f) + '\1' : std::string("\2"), id_hash);
@@ -459,6 +604,13 @@ Image build(const Recipe &recipe, std::ostream &log)
 	for (const auto &p : recipe.patches)
 		manifest.patches.push_back(fs::absolute(p).string());
 	manifest.files = changed;
+	for (const auto &[name, value] : recipe.config)
+		manifest.config.push_back(name + "=" + value);
+	std::mutex log_mutex;
+	auto log_line = [&](const std::string &line) {
+		const std::lock_guard lock(log_mutex);
+		log << line << std::flush;
+	};
 	std::string shown;
 	for (std::size_t i = 0; i < changed.size() && i < 8; i++)
 		shown += (i ? ", " : ": ") + changed[i];
@@ -486,42 +638,73 @@ Image build(const Recipe &recipe, std::ostream &log)
 		std::map<std::string, std::string> replaced;	// object as link.txt names it -> the image's
 		std::vector<fs::path> kernel_objects;
 		bool upstream_changed = false;
+		// the flavour's generated headers, and the image's autoconf.h before them
+		const auto generated_include = fmt::format("-I{}/kernel-shim/arch-{}/include ", build_dir.string(),
+							   flavour.name);
+		const auto config_include = config_dirs.count(flavour.name)
+						    ? fmt::format("-I{} {}", config_dirs[flavour.name].string(),
+								  generated_include)
+						    : generated_include;
+		struct Job {
+			const CompileCommand *c;
+			std::string command;
+			fs::path out;
+			bool compiled = false;
+			std::string error;
+		};
+		std::vector<Job> jobs;
 		for (const auto &c : commands) {
 			if (!c.output.starts_with(objects_dir))
 				continue;
 			const auto object = c.directory / c.output;
 			kernel_objects.push_back(object);
 			const auto inputs = depfile_inputs(object, tree_prefix);
-			const bool affected = changed_paths.count(c.file.string()) ||
+			const bool affected = config_dirs.count(flavour.name) || changed_paths.count(c.file.string()) ||
 					      std::any_of(inputs.begin(), inputs.end(),
 							  [&](const auto &p) { return changed_paths.count(p) > 0; });
 			if (!affected)
 				continue;
 			std::string command = c.command;
 			replace_all(command, tree_prefix, overlay_prefix);
-			// a change the compiler does not see (a comment) recompiles nothing
-			if (preprocessed(c, command + compare_map) == preprocessed(c, c.command + compare_map))
+			replace_all(command, generated_include, config_include);
+			jobs.push_back({&c, command, work / "obj" / flavour.name / c.output, false, {}});
+		}
+		// in parallel: a change the compiler does not see (a comment)
+		// recompiles nothing
+		for_each_parallel(jobs, [&](Job &job) {
+			const auto &c = *job.c;
+			try {
+				if (preprocessed(c, job.command + compare_map) == preprocessed(c, c.command + compare_map))
+					return;
+			} catch (const BadPatch &e) {
+				job.error = e.what();
+				return;
+			}
+			job.compiled = true;
+			fs::create_directories(job.out.parent_path());
+			std::string command = job.command + compile_map;
+			replace_all(command, " -o " + c.output + " ", " -o " + job.out.string() + " ");
+			log_line(fmt::format("kernel build: {}: compiling {}\n", flavour.name,
+					     c.file.string().starts_with(tree_prefix)
+						     ? c.file.string().substr(tree_prefix.size())
+						     : fs::relative(c.file, source_root).string()));
+			if (const auto r = shell(c.directory, command); r.exit_status != 0)
+				job.error = fmt::format("{} does not compile in the image ({} flavour):\n{}", c.file.string(),
+							flavour.name, r.err);
+		});
+		for (auto &job : jobs) {
+			if (!job.error.empty()) {
+				// the compiler's messages name the files of the tree, not the overlay
+				replace_all(job.error, overlay_prefix, base.string() + "/");
+				throw BadPatch(job.error);
+			}
+			if (!job.compiled)
 				continue;
 			upstream_changed = true;
-			const auto out = work / "obj" / flavour.name / c.output;
-			fs::create_directories(out.parent_path());
-			command += compile_map;
-			replace_all(command, " -o " + c.output + " ", " -o " + out.string() + " ");
-			log << fmt::format("kernel build: {}: compiling {}\n", flavour.name,
-					   c.file.string().starts_with(tree_prefix)
-						   ? c.file.string().substr(tree_prefix.size())
-						   : fs::relative(c.file, source_root).string());
-			const auto r = shell(c.directory, command);
-			if (r.exit_status != 0) {
-				// the compiler's messages name the files of the tree, not the overlay
-				auto messages = r.err;
-				replace_all(messages, overlay_prefix, base.string() + "/");
-				throw BadPatch(fmt::format("{} does not compile in the image ({} flavour):\n{}",
-							   c.file.string(), flavour.name, messages));
-			}
-			replaced[c.output] = out.string();
-			kernel_objects.back() = out;
-			manifest.recompiled.push_back(fmt::format("{}: {}", flavour.name, c.output.substr(objects_dir.size())));
+			replaced[job.c->output] = job.out.string();
+			*std::find(kernel_objects.begin(), kernel_objects.end(), job.c->directory / job.c->output) = job.out;
+			manifest.recompiled.push_back(
+				fmt::format("{}: {}", flavour.name, job.c->output.substr(objects_dir.size())));
 		}
 		// kernel info lists the changed files' hashes (the runtime's generated header)
 		if (upstream_changed) {
@@ -625,9 +808,9 @@ fs::path resolve(const std::string &what, std::ostream &log)
 	if (matches.size() == 1)
 		return matches.front();
 	if (is_kernel_tree(what))
-		return build({fs::path(what), {}}, log).dir;
+		return build({fs::path(what), {}, {}}, log).dir;
 	if (fs::is_regular_file(what))
-		return build({{}, {fs::path(what)}}, log).dir;
+		return build({{}, {fs::path(what)}, {}}, log).dir;
 	throw std::invalid_argument(fmt::format("--kernel {}: no such image in {} ('sched-harness kernel list'), "
 						"no image directory (with a libksched.so), kernel tree or patch file",
 						what, (cache_dir() / "images").string()));

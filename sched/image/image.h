@@ -22,6 +22,7 @@
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sh::image {
@@ -47,6 +48,7 @@ struct Manifest {
 	std::vector<std::string> patches;	// their file names, in order
 	std::vector<std::string> files;		// the files read that differ from the build's tree
 	std::vector<std::string> recompiled;	// objects compiled again
+	std::vector<std::string> config;	// --config NAME=VALUE, in order
 	std::string created;			// UTC, ISO 8601
 };
 
@@ -64,7 +66,15 @@ std::filesystem::path cache_dir();
 struct Recipe {
 	std::filesystem::path tree;			// empty: the build's own tree
 	std::vector<std::filesystem::path> patches;	// applied in order
+	// Kconfig options set on top of the build's configuration, as they
+	// would be in .config (no Kconfig dependency resolution: an option
+	// whose code needs glue the build lacks fails the symbol check)
+	std::vector<std::pair<std::string, std::string>> config;
 };
+
+// "NAME=VALUE" (CONFIG_ optional) as a config entry of a Recipe; BadPatch
+// for a malformed one.
+std::pair<std::string, std::string> parse_config(const std::string &assignment);
 
 // Builds (or finds in the cache) the image of the tree with the patches
 // applied in order (unified diffs, git format-patch files, mbox series).
@@ -77,6 +87,11 @@ std::vector<std::string> read_files();
 
 // Whether `dir` looks like a kernel tree (a Makefile and kernel/sched/).
 bool is_kernel_tree(const std::filesystem::path &dir);
+
+// The directories of read_files() (two levels deep) from a tar archive of
+// a kernel tree (any compression tar reads), extracted once under `under`
+// (named by the archive's content): a tree for build().
+std::filesystem::path tarball_tree(const std::filesystem::path &tarball, const std::filesystem::path &under);
 
 // The files of a git commit that this build's images can read (the
 // directories of read_files() at that commit), extracted under `under`

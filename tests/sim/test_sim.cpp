@@ -755,6 +755,37 @@ BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
 	::unsetenv("SCHED_HARNESS_CACHE");
 }
 
+// kernel build --config: HZ=1000 on top of the build's configuration is an
+// image whose tick is 1 ms (the arm flavour's multi_v7_defconfig has HZ=100);
+// every object whose preprocessed input changes is compiled again. A
+// malformed option is bad input.
+BOOST_AUTO_TEST_CASE(kernel_image_with_config)
+{
+	const auto cache = temp_path("config-cache");
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	auto built = test::run_cli({"kernel", "build", "--config", "HZ=1000"});
+	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
+	const auto id = built.out.substr(0, 16);
+	auto tick = [](const dts::ToolResult &r) {
+		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+		rapidjson::Document doc;
+		doc.Parse(r.out.c_str());
+		BOOST_REQUIRE(!doc.HasParseError());
+		return doc["tick_ns"].GetInt64();
+	};
+	BOOST_TEST(tick(test::run_cli({"run", "--json", "--duration", "200ms"})) == 10'000'000);
+	BOOST_TEST(tick(test::run_cli({"--kernel", id, "run", "--json", "--duration", "200ms"})) == 1'000'000);
+	auto info = test::run_cli({"--kernel", id, "kernel", "info"});
+	BOOST_TEST(info.out.find("config CONFIG_HZ=1000") != std::string::npos, info.out);
+	for (const std::string bad : {"FOO", "hz=1", "HZ=1 0", "HZ=\"a\\\""}) {
+		auto refused = test::run_cli({"kernel", "build", "--config", bad});
+		BOOST_TEST(refused.exit_status == 2, bad);
+		BOOST_TEST(refused.err.find("--config " + bad) != std::string::npos, refused.err);
+	}
+	std::filesystem::remove_all(cache);
+	::unsetenv("SCHED_HARNESS_CACHE");
+}
+
 // bisect over git history (--tree GITDIR --good --bad) and git bisect run
 // with `--kernel . check`: a repository holding the files the kernel side
 // reads (kernel files) gets a commit that does not compile, its fix, a
@@ -815,6 +846,17 @@ BOOST_AUTO_TEST_CASE(bisect_over_git_history)
 	BOOST_TEST(found.out.find("first bad commit: " + culprit + " EAS off by default (4 of 5)") != std::string::npos,
 		   found.out);
 	BOOST_TEST(git({"status", "--porcelain"}).empty());	// the checkout is not touched
+
+	// the culprit as a tarball is the same image: named by what it compiles
+	const auto id_at = found.out.find(", image ");
+	BOOST_REQUIRE(id_at != std::string::npos);
+	const auto culprit_image = found.out.substr(id_at + 8, 16);
+	const auto tarball = temp_path("tree.tar.gz");
+	git({"archive", "--format=tar.gz", "--prefix=linux-test/", "-o", tarball.string(), "HEAD~1"});
+	auto from_tarball = test::run_cli({"kernel", "build", "--tarball", tarball.string()});
+	BOOST_TEST(from_tarball.exit_status == 0, from_tarball.err);
+	BOOST_TEST(from_tarball.out == culprit_image + "\n", from_tarball.out);
+	std::filesystem::remove(tarball);
 
 	// the same through git bisect run, with the tree checked out at each step
 	git({"bisect", "start", "HEAD", "HEAD~5"});
