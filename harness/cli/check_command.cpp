@@ -12,10 +12,13 @@
 
 #include "harness/cli/runs.h"
 #include "harness/suite/suite.h"
+#include "sched/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdint>
 #include <ostream>
 #include <set>
 
@@ -37,7 +40,10 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		("sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
 		 "a sysctl for every scenario; repeatable")
 		("feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
-		 "a scheduler feature for every scenario; repeatable");
+		 "a scheduler feature for every scenario; repeatable")
+		("baseline", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
+		 "the kernel that \"relative\" expectations compare with, run with the same scenario and seed "
+		 "(default: the build's own kernel)");
 	po::options_description hidden;
 	hidden.add_options()("suite", po::value<std::string>());
 	po::positional_options_description positional;
@@ -47,7 +53,10 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		"usage: sched-harness check SUITE [--scenario NAME]... [--seed N] [--sysctl ...] [--feature ...]\n\n"
 		"Runs each scenario of SUITE (a JSON file, see README) that has expectations and checks\n"
 		"them against the run's metrics; prints KTAP, one subtest per scenario and one test per\n"
-		"assertion. Exit status 0 when all hold, 1 when one fails (for git bisect run).\n");
+		"assertion. Exit status 0 when all hold, 1 when one fails (for git bisect run).\n"
+		"An expectation with \"relative\": true bounds the change in percent from the --baseline\n"
+		"kernel's run instead: 'sched-harness --kernel mine.patch check suite.json' tests a\n"
+		"patch against the unpatched kernel.\n");
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
@@ -89,6 +98,29 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	}
 	if (specs.empty())
 		throw UsageError{fmt::format("{}: no scenario has expectations (\"expect\")", suite.source)};
+	// the baseline's runs, for the scenarios with relative expectations
+	std::string baseline_dir;
+	std::vector<std::size_t> baseline_of(checked.size(), SIZE_MAX);	// index into the runs
+	for (std::size_t i = 0; i < checked.size(); i++) {
+		if (std::none_of(checked[i]->expect.begin(), checked[i]->expect.end(),
+				 [](const auto &a) { return a.relative; }))
+			continue;
+		if (baseline_dir.empty()) {
+			try {
+				baseline_dir = vm.count("baseline")
+						       ? image::resolve(vm["baseline"].as<std::string>(), ctx.err).string()
+						       : image::own_kernel_dir().string();
+			} catch (const std::invalid_argument &e) {
+				throw UsageError{fmt::format("--baseline: {}", e.what())};
+			} catch (const image::BadPatch &e) {
+				throw UsageError{fmt::format("--baseline: {}", e.what())};
+			}
+		}
+		baseline_of[i] = specs.size();
+		RunSpec spec{fmt::format("scenario {} (baseline)", checked[i]->name), specs[i].args,
+			     {"--kernel", baseline_dir}};
+		specs.push_back(std::move(spec));
+	}
 	std::vector<rapidjson::Document> runs;
 	try {
 		runs = run_reports(ctx, specs, jobs_option(vm));
@@ -104,14 +136,30 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		bool passed = true;
 		for (std::size_t j = 0; j < s.expect.size(); j++) {
 			const auto &a = s.expect[j];
-			std::optional<double> value;
+			std::optional<double> value, baseline;
 			try {
 				value = suite::measure(runs[i], a);
+				if (a.relative)
+					baseline = suite::measure(runs[baseline_of[i]], a);
 			} catch (const suite::Error &e) {
 				throw UsageError{fmt::format("{}: scenario \"{}\": {}", suite.source, s.name, e.what())};
 			}
-			const bool ok = value && (!a.min || *value >= *a.min) && (!a.max || *value <= *a.max);
-			if (!ok)
+			// a relative bound holds on the change in percent (a zero
+			// baseline: only an unchanged value is 0%)
+			std::optional<double> bounded = value;
+			if (a.relative)
+				bounded = value && baseline
+						  ? std::optional(*baseline != 0 ? 100.0 * (*value - *baseline) / std::abs(*baseline)
+						    : *value == 0 ? 0.0
+						    : std::copysign(HUGE_VAL, *value))
+						  : std::nullopt;
+			const bool ok = bounded && (!a.min || *bounded >= *a.min) && (!a.max || *bounded <= *a.max);
+			if (!ok && a.relative)
+				out += bounded ? fmt::format("    # {}: measured {}, baseline {}: {:+.2f}%\n", a.metric, *value,
+							     *baseline, *bounded)
+					       : fmt::format("    # {}: {} has no value for it\n", a.metric,
+							     value ? "the baseline's run" : "the run");
+			else if (!ok)
 				out += value ? fmt::format("    # {}: measured {}\n", a.metric, *value)
 					     : fmt::format("    # {}: the run has no value for it\n", a.metric);
 			out += fmt::format("    {} {} {}\n", ok ? "ok" : "not ok", j + 1, a.text());

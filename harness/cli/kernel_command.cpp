@@ -32,6 +32,8 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 		("patch", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
 		 "kernel build: a patch to apply (unified diff, git format-patch file or mbox series); "
 		 "repeatable, applied in order")
+		("keep", po::value<unsigned>()->default_value(20)->value_name("N"),
+		 "kernel prune: the newest images to keep")
 		("config", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
 		 "kernel build: a Kconfig option set on top of the build's configuration (y, n, m, a number or "
 		 "a \"string\"; CONFIG_ optional); repeatable. Kconfig's dependencies are not resolved: "
@@ -42,7 +44,7 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	positional.add("action", 1);
 	auto vm = parse_subcommand(
 		ctx, args, options, hidden, positional,
-		"usage: sched-harness kernel info | kernel list | kernel files\n"
+		"usage: sched-harness kernel info | kernel list | kernel files | kernel prune [--keep N]\n"
 		"       | kernel build [--tree DIR | --tarball FILE] [--patch FILE]... [--config NAME=VALUE]...\n\n"
 		"info:  the kernel tree sched-harness was built from (or the --kernel image), and\n"
 		"       each of its files compiled in, with the sha256 of the bytes compiled.\n"
@@ -51,6 +53,7 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 		"       --a-kernel/--b-kernel, check). Only the objects whose preprocessed input differs from\n"
 		"       the build's are compiled.\n"
 		"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness).\n"
+		"prune: removes all but the newest images (and extracted tarballs, interrupted builds).\n"
 		"files: the files of the tree the kernel side reads (sources and headers): what a\n"
 		"       --tree must hold, and all that an image depends on.\n");
 	if (!vm)
@@ -93,13 +96,21 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 					 : text);
 		return exit_ok;
 	}
+	if (action == "prune") {
+		const auto keep = (*vm)["keep"].as<unsigned>();
+		const auto removed = image::prune(keep);
+		ctx.out << fmt::format("removed {} image{} and the scratch left by interrupted builds; kept the {} "
+				       "newest\n",
+				       removed, removed == 1 ? "" : "s", keep);
+		return exit_ok;
+	}
 	if (action == "files") {
 		for (const auto &f : image::read_files())
 			ctx.out << f << "\n";
 		return exit_ok;
 	}
 	if (action != "info")
-		throw UsageError{"kernel: say info, build, list or files"};
+		throw UsageError{"kernel: say info, build, list, files or prune"};
 
 	auto info = kshim::build_info();
 	std::string text;

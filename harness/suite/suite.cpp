@@ -108,9 +108,11 @@ Assertion assertion(const rapidjson::Value &v, const std::string &where)
 			a.min = val.GetDouble();
 		else if (key == "max" && val.IsNumber())
 			a.max = val.GetDouble();
+		else if (key == "relative" && val.IsBool())
+			a.relative = val.GetBool();
 		else
 			throw Error(fmt::format("{}: expectation key \"{}\" unknown or of the wrong type (metric, task, cpus, "
-						"domain, khz, min, max)",
+						"domain, khz, min, max, relative)",
 						where, key));
 	}
 	if (std::find(std::begin(metrics), std::end(metrics), a.metric) == std::end(metrics))
@@ -256,6 +258,12 @@ std::string Assertion::text() const
 		subject = fmt::format("{}({})", metric, task);
 	else if (metric == "opp_share")
 		subject = fmt::format("{}(domain {}, {} kHz)", metric, domain, khz);
+	if (relative) {
+		subject = fmt::format("change of {} from the baseline", subject);
+		if (min && max)
+			return fmt::format("{:+}% <= {} <= {:+}%", *min, subject, *max);
+		return min ? fmt::format("{} >= {:+}%", subject, *min) : fmt::format("{} <= {:+}%", subject, *max);
+	}
 	if (min && max)
 		return fmt::format("{} <= {} <= {}", *min, subject, *max);
 	return min ? fmt::format("{} >= {}", subject, *min) : fmt::format("{} <= {}", subject, *max);

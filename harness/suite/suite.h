@@ -38,6 +38,9 @@ struct Assertion {
 	int domain = -1;		// opp_share
 	unsigned khz = 0;		// opp_share
 	std::optional<double> min, max;
+	// min/max bound the change in percent from the baseline kernel's run of
+	// the same scenario and seed (check --baseline), not the value
+	bool relative = false;
 	std::string text() const;	// "energy_j <= 4", "task_cpu_share(periodic-0, 0-3) >= 0.9"
 };
 

@@ -794,6 +794,34 @@ std::vector<Image> list()
 	return images;
 }
 
+std::size_t prune(std::size_t keep)
+{
+	const auto images = list();
+	std::size_t removed = 0;
+	for (std::size_t i = keep; i < images.size(); i++, removed++)
+		fs::remove_all(images[i].dir);
+	// scratch of builds no longer running (their pid is gone)
+	for (const auto &root : {cache_dir() / "images", cache_dir() / "bisect"}) {
+		std::error_code ec;
+		for (const auto &entry : fs::directory_iterator(root, ec)) {
+			const auto name = entry.path().filename().string();
+			const auto dot = name.rfind('.');
+			const auto pid = name.substr(dot == std::string::npos ? 0 : dot + 1);
+			if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos)
+				continue;
+			if (!fs::exists(fs::path("/proc") / pid))
+				fs::remove_all(entry.path());
+		}
+	}
+	fs::remove_all(cache_dir() / "trees");
+	return removed;
+}
+
+fs::path own_kernel_dir()
+{
+	return build_dir / "kernel-shim";
+}
+
 fs::path resolve(const std::string &what, std::ostream &log)
 {
 	if (fs::exists(fs::path(what) / "libksched.so"))

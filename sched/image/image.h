@@ -104,11 +104,19 @@ std::pair<std::filesystem::path, std::string> git_tree(const std::filesystem::pa
 // The images in the cache, newest first.
 std::vector<Image> list();
 
+// Removes all but the `keep` newest images, the extracted tarballs and
+// what interrupted builds left; the number of images removed.
+std::size_t prune(std::size_t keep);
+
 // What --kernel names: an image by its id (or a unique prefix) or its
 // directory, or a kernel tree or a patch to build one from (BadPatch when
 // it does not build). Throws std::invalid_argument when it is none of these.
 std::filesystem::path resolve(const std::string &what, std::ostream &log);
 
 Manifest read_manifest(const std::filesystem::path &dir);
+
+// Where this build's own kernel side is (an image directory for --kernel:
+// its libksched.so and libksched_arm.so).
+std::filesystem::path own_kernel_dir();
 
 } // namespace sh::image

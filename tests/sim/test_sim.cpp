@@ -674,6 +674,13 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 	BOOST_TEST(missing.exit_status == 2);
 	BOOST_TEST(missing.err.find("no such image") != std::string::npos, missing.err);
 
+	// prune keeps the newest (the comment's image, built last)
+	auto pruned = test::run_cli({"kernel", "prune", "--keep", "1"});
+	BOOST_TEST(pruned.out.find("removed 1 image ") != std::string::npos, pruned.out);
+	auto left = test::run_cli({"kernel", "list"});
+	BOOST_TEST(left.out.find(id) == std::string::npos, left.out);
+	BOOST_TEST(left.out.find(quiet_id) != std::string::npos, left.out);
+
 	std::filesystem::remove_all(cache);
 	for (const auto &p : {cost, comment, bad})
 		std::filesystem::remove(p);
@@ -757,8 +764,9 @@ BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
 
 // kernel build --config: HZ=1000 on top of the build's configuration is an
 // image whose tick is 1 ms (the arm flavour's multi_v7_defconfig has HZ=100);
-// every object whose preprocessed input changes is compiled again. A
-// malformed option is bad input.
+// every object whose preprocessed input changes is compiled again. check's
+// relative expectations compare it with the build's kernel. A malformed
+// option is bad input.
 BOOST_AUTO_TEST_CASE(kernel_image_with_config)
 {
 	const auto cache = temp_path("config-cache");
@@ -777,6 +785,20 @@ BOOST_AUTO_TEST_CASE(kernel_image_with_config)
 	BOOST_TEST(tick(test::run_cli({"--kernel", id, "run", "--json", "--duration", "200ms"})) == 1'000'000);
 	auto info = test::run_cli({"--kernel", id, "kernel", "info"});
 	BOOST_TEST(info.out.find("config CONFIG_HZ=1000") != std::string::npos, info.out);
+
+	// relative expectations: the build's kernel against itself changes
+	// nothing; HZ=1000 against it changes the energy by more than 1%
+	// (+1.25% measured on the default scenario, seed 0)
+	const auto relative = test::fixture("suite/relative-energy.json").string();
+	auto same = test::run_cli({"check", relative});
+	BOOST_TEST(same.exit_status == 0, same.out + same.err);
+	auto hz = test::run_cli({"--kernel", id, "check", relative});
+	BOOST_TEST(hz.exit_status == 1, hz.out + hz.err);
+	BOOST_TEST(hz.out.find("not ok 1 -1% <= change of energy_j from the baseline <= +1%") != std::string::npos,
+		   hz.out);
+	BOOST_TEST(hz.out.find("# energy_j: measured ") != std::string::npos, hz.out);
+	auto reversed = test::run_cli({"check", relative, "--baseline", id});
+	BOOST_TEST(reversed.exit_status == 1, reversed.out + reversed.err);
 	for (const std::string bad : {"FOO", "hz=1", "HZ=1 0", "HZ=\"a\\\""}) {
 		auto refused = test::run_cli({"kernel", "build", "--config", bad});
 		BOOST_TEST(refused.exit_status == 2, bad);
