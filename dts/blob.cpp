@@ -11,6 +11,10 @@
 #include <fstream>
 #include <iterator>
 #include <libfdt.h>
+#include <optional>
+#include <unistd.h>
+#include <vector>
+#include <cstdlib>
 
 #ifndef SCHED_HARNESS_CPP
 #define SCHED_HARNESS_CPP "cpp"
@@ -136,10 +140,115 @@ void FdtBlob::check() const
 					fdt_strerror(err)));
 }
 
+namespace {
+
+std::string bytes_of(const std::filesystem::path &file)
+{
+	const auto v = read_file(file);
+	return {v.begin(), v.end()};
+}
+
+// What identifies a tool's version without running it: its resolved path,
+// size and modification time.
+std::string tool_identity(const std::string &name)
+{
+	const char *path_env = std::getenv("PATH");
+	std::string_view dirs = path_env ? path_env : "/usr/bin:/bin";
+	while (!dirs.empty()) {
+		const auto colon = dirs.find(':');
+		const std::filesystem::path candidate = std::filesystem::path(dirs.substr(0, colon)) / name;
+		std::error_code ec;
+		if (std::filesystem::is_regular_file(candidate, ec)) {
+			const auto size = std::filesystem::file_size(candidate, ec);
+			const auto mtime = std::filesystem::last_write_time(candidate, ec).time_since_epoch().count();
+			return fmt::format("{} {} {}", candidate.string(), size, mtime);
+		}
+		dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+	}
+	return name;
+}
+
+// The files a cpp depfile (-MD) names, after the target.
+std::vector<std::string> depfile_inputs(const std::string &text)
+{
+	std::vector<std::string> files;
+	std::string word;
+	bool target = true;
+	for (std::size_t i = 0; i <= text.size(); i++) {
+		const char c = i < text.size() ? text[i] : ' ';
+		if (c == '\\' && i + 1 < text.size() && text[i + 1] == ' ') {
+			word += ' ';	// an escaped space in a path
+			i++;
+		} else if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+			i++;
+		} else if (c == ' ' || c == '\n' || c == '\t') {
+			if (!word.empty() && !target)
+				files.push_back(word);
+			if (!word.empty() && word.back() == ':')
+				target = false;
+			word.clear();
+		} else {
+			word += c;
+		}
+	}
+	return files;
+}
+
+// A compiled blob from the cache when the source, every file it included
+// and the tools are those it was compiled from (ccache's "direct mode").
+// The entry's index file: one line per input, "hash path".
+std::optional<std::vector<char>> cached_blob(const std::filesystem::path &entry)
+try {
+	std::ifstream index(entry / "inputs");
+	if (!index)
+		return std::nullopt;
+	std::string line;
+	while (std::getline(index, line)) {
+		const auto space = line.find(' ');
+		if (space == std::string::npos)
+			return std::nullopt;
+		std::error_code ec;
+		const std::filesystem::path input = line.substr(space + 1);
+		if (!std::filesystem::is_regular_file(input, ec) ||
+		    fmt::format("{:016x}", content_hash(bytes_of(input))) != line.substr(0, space))
+			return std::nullopt;
+	}
+	auto blob = read_file(entry / "blob.dtb");
+	if (blob.empty())
+		return std::nullopt;
+	return blob;
+} catch (const Error &) {
+	return std::nullopt;	// an entry half gone: compile again
+}
+
+void store_blob(const std::filesystem::path &entry, const std::vector<char> &blob, const std::string &depfile)
+try {
+	std::error_code ec;
+	const auto work = std::filesystem::path(entry.string() + fmt::format(".tmp.{}", ::getpid()));
+	std::filesystem::remove_all(work, ec);
+	std::filesystem::create_directories(work, ec);
+	if (ec)
+		return;		// no cache (a read-only home): compile each time
+	std::string index;
+	for (const auto &input : depfile_inputs(depfile))
+		index += fmt::format("{:016x} {}\n", content_hash(bytes_of(input)),
+				     std::filesystem::absolute(input).lexically_normal().string());
+	std::ofstream(work / "inputs") << index;
+	std::ofstream(work / "blob.dtb", std::ios::binary).write(blob.data(), static_cast<std::streamsize>(blob.size()));
+	std::filesystem::remove_all(entry, ec);
+	std::filesystem::rename(work, entry, ec);
+	if (ec)
+		std::filesystem::remove_all(work, ec);
+} catch (const std::exception &) {
+	// an input gone meanwhile, a full disk: the blob is simply not cached
+}
+
+} // namespace
+
 // Kbuild's cmd_dtc: "$(CPP) -nostdinc -I $(DTC_INCLUDE) -undef -D__DTS__
 // -x assembler-with-cpp" then "$(DTC) -b 0 -i $(dir $<) -i $(DTC_INCLUDE)".
 // dtc understands cpp's line markers, so its messages name the original
-// file and line.
+// file and line. Compiled blobs are cached by their inputs' content.
 FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 			 const std::filesystem::path &kernel_tree)
 {
@@ -148,26 +257,42 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 	TempDir scratch;
 	const auto preprocessed = (scratch.path() / "source.dts.tmp").string();
 	const auto compiled = (scratch.path() / "blob.dtb").string();
+	const auto depfile = (scratch.path() / "source.d").string();
 
-	const std::array cpp{
+	const std::vector<std::string> cpp{
 		std::string(SCHED_HARNESS_CPP), std::string("-nostdinc"),
 		"-I" + dir, "-I" + prefixes, "-I" + (kernel_tree / "include").string(),
 		std::string("-undef"), std::string("-D__DTS__"),
 		std::string("-x"), std::string("assembler-with-cpp"),
+		std::string("-MD"), std::string("-MF"), depfile,
 		std::string("-o"), preprocessed, source.string(),
 	};
-	auto pre = run_tool(cpp);
-	if (!pre.ok())
-		throw Error(fmt::format("{}: preprocessing failed: {}", source.string(),
-					first_error_line(pre.err)));
-
-	const std::array dtc{
+	const std::vector<std::string> dtc{
 		std::string(SCHED_HARNESS_DTC), std::string("-q"), std::string("-@"),
 		std::string("-I"), std::string("dts"), std::string("-O"), std::string("dtb"),
 		std::string("-b"), std::string("0"),
 		std::string("-i"), dir, std::string("-i"), prefixes,
 		std::string("-o"), compiled, preprocessed,
 	};
+
+	// the cache entry: the commands (but the scratch names), the tools, the source
+	std::uint64_t key = content_hash(tool_identity(SCHED_HARNESS_CPP) + "\n" + tool_identity(SCHED_HARNESS_DTC));
+	for (const auto &argv : {cpp, dtc})
+		for (const auto &arg : argv)
+			if (!arg.starts_with(scratch.path().string()))
+				key = content_hash(arg + '\0', key);
+	key = content_hash(std::filesystem::absolute(source).string(), key);
+	const auto entry = cache_dir() / "dtb" / fmt::format("{:016x}", key);
+	if (auto blob = cached_blob(entry)) {
+		FdtBlob cached(std::move(*blob), source.string());
+		cached.check();
+		return cached;
+	}
+
+	auto pre = run_tool(cpp);
+	if (!pre.ok())
+		throw Error(fmt::format("{}: preprocessing failed: {}", source.string(),
+					first_error_line(pre.err)));
 	auto dtc_run = run_tool(dtc);
 	if (!dtc_run.ok())
 		throw Error(fmt::format("{}: dtc: {}", source.string(),
@@ -175,6 +300,7 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 
 	FdtBlob blob(read_file(compiled), source.string());
 	blob.check();
+	store_blob(entry, blob.bytes_, bytes_of(depfile));
 	return blob;
 }
 

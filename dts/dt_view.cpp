@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <libfdt.h>
 
+#include <algorithm>
+
 namespace sh::dts {
 
 namespace {
@@ -33,7 +35,36 @@ std::uint32_t cell(const char *data, std::size_t index)
 
 } // namespace
 
-DtView::DtView(const FdtBlob &blob) : fdt_(blob.data()), origin_(blob.origin()) {}
+DtView::DtView(const FdtBlob &blob) : fdt_(blob.data()), origin_(blob.origin())
+{
+	std::vector<int> ancestors;	// by depth
+	int depth = 0;
+	for (int node = 0; node >= 0; node = fdt_next_node(fdt_, node, &depth)) {
+		if (depth < 0)
+			break;
+		ancestors.resize(static_cast<std::size_t>(depth) + 1);
+		ancestors[static_cast<std::size_t>(depth)] = static_cast<int>(nodes_.size());
+		const char *n = fdt_get_name(fdt_, node, nullptr);
+		if (depth == 0) {
+			nodes_.push_back({node, 0, "/"});
+		} else {
+			const auto &up = nodes_[static_cast<std::size_t>(ancestors[static_cast<std::size_t>(depth) - 1])];
+			nodes_.push_back({node, up.offset, (up.path == "/" ? "" : up.path) + "/" + (n ? n : "")});
+		}
+		if (const auto ph = fdt_get_phandle(fdt_, node); ph != 0 && ph != 0xffffffffu)
+			by_phandle_.emplace_back(ph, node);
+	}
+	// the first node of a phandle wins, as fdt_node_offset_by_phandle()
+	std::stable_sort(by_phandle_.begin(), by_phandle_.end(),
+			 [](const auto &a, const auto &b) { return a.first < b.first; });
+}
+
+const DtView::Node *DtView::indexed(int node) const
+{
+	const auto it = std::lower_bound(nodes_.begin(), nodes_.end(), node,
+					 [](const Node &n, int offset) { return n.offset < offset; });
+	return it != nodes_.end() && it->offset == node ? &*it : nullptr;
+}
 
 Error DtView::error(int node, std::string_view what) const
 {
@@ -58,10 +89,9 @@ std::optional<int> DtView::child(int node, std::string_view name) const
 
 std::optional<int> DtView::find_by_name(std::string_view name) const
 {
-	for (int node = fdt_next_node(fdt_, 0, nullptr); node >= 0;
-	     node = fdt_next_node(fdt_, node, nullptr))
-		if (base_name(node) == name)
-			return node;
+	for (std::size_t i = 1; i < nodes_.size(); i++)
+		if (base_name(nodes_[i].offset) == name)
+			return nodes_[i].offset;
 	return std::nullopt;
 }
 
@@ -76,16 +106,14 @@ std::vector<int> DtView::children(int node) const
 
 int DtView::parent(int node) const
 {
-	int off = fdt_parent_offset(fdt_, node);
-	return off < 0 ? 0 : off;
+	const auto *n = indexed(node);
+	return n ? n->parent : 0;
 }
 
 std::string DtView::path(int node) const
 {
-	char buf[1024];
-	if (fdt_get_path(fdt_, node, buf, sizeof(buf)) != 0)
-		return fmt::format("<node at offset {}>", node);
-	return buf;
+	const auto *n = indexed(node);
+	return n ? n->path : fmt::format("<node at offset {}>", node);
 }
 
 std::string DtView::name(int node) const
@@ -203,8 +231,12 @@ std::vector<std::string> DtView::strings(int node, std::string_view prop) const
 int DtView::resolve(std::uint32_t phandle, int node, std::string_view prop) const
 {
 	int target = -FDT_ERR_NOTFOUND;
-	if (phandle != 0 && phandle != 0xffffffffu)
-		target = fdt_node_offset_by_phandle(fdt_, phandle);
+	if (phandle != 0 && phandle != 0xffffffffu) {
+		const auto it = std::lower_bound(by_phandle_.begin(), by_phandle_.end(), phandle,
+						 [](const auto &entry, std::uint32_t ph) { return entry.first < ph; });
+		if (it != by_phandle_.end() && it->first == phandle)
+			target = it->second;
+	}
 	if (target < 0)
 		throw error(node, fmt::format("{} refers to phandle {:#x}, which no node has",
 					      prop, phandle));

@@ -68,6 +68,16 @@ public:
 private:
 	const void *fdt_;
 	std::string origin_;
+	// The blob indexed in one walk: libfdt's parent, path and phandle
+	// lookups each scan the blob from its start.
+	struct Node {
+		int offset;
+		int parent;
+		std::string path;
+	};
+	std::vector<Node> nodes_;	// in DT order: offsets ascending
+	std::vector<std::pair<std::uint32_t, int>> by_phandle_;	// sorted
+	const Node *indexed(int node) const;
 };
 
 } // namespace sh::dts

@@ -92,4 +92,24 @@ ToolResult run_tool(std::span<const std::string> argv)
 	return result;
 }
 
+std::filesystem::path cache_dir()
+{
+	if (const char *env = std::getenv("SCHED_HARNESS_CACHE"); env && *env)
+		return env;
+	if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+		return std::filesystem::path(xdg) / "sched-harness";
+	if (const char *home = std::getenv("HOME"); home && *home)
+		return std::filesystem::path(home) / ".cache" / "sched-harness";
+	return std::filesystem::temp_directory_path() / "sched-harness-cache";
+}
+
+std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed)
+{
+	for (const unsigned char c : bytes) {
+		seed ^= c;
+		seed *= 0x100000001b3ULL;
+	}
+	return seed;
+}
+
 } // namespace sh::dts

@@ -4,9 +4,11 @@
 // other program, without a shell: argv in, exit status and output out.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace sh::dts {
 
@@ -35,5 +37,14 @@ public:
 private:
 	std::filesystem::path path_;
 };
+
+// Where sched-harness keeps what it builds once (compiled device trees,
+// kernel images): $SCHED_HARNESS_CACHE, else $XDG_CACHE_HOME/sched-harness,
+// else ~/.cache/sched-harness.
+std::filesystem::path cache_dir();
+
+// A 64-bit FNV-1a hash of the bytes, continuing from `seed`: the names of
+// cached things (not a defence against a hostile cache).
+std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed = 0xcbf29ce484222325ULL);
 
 } // namespace sh::dts

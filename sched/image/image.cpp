@@ -70,11 +70,7 @@ void write_file(const fs::path &path, const std::string &text)
 
 std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL)
 {
-	for (unsigned char c : bytes) {
-		h ^= c;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
+	return dts::content_hash(bytes, h);
 }
 
 void replace_all(std::string &s, std::string_view from, std::string_view to)
@@ -311,13 +307,7 @@ void for_each_parallel(std::vector<T> &items, Fn fn)
 
 fs::path cache_dir()
 {
-	if (const char *env = std::getenv("SCHED_HARNESS_CACHE"); env && *env)
-		return env;
-	if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-		return fs::path(xdg) / "sched-harness";
-	if (const char *home = std::getenv("HOME"); home && *home)
-		return fs::path(home) / ".cache" / "sched-harness";
-	return fs::temp_directory_path() / "sched-harness-cache";
+	return dts::cache_dir();
 }
 
 Manifest read_manifest(const fs::path &dir)

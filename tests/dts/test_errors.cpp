@@ -6,12 +6,16 @@
 #include "print_values.h"
 #include "support.h"
 
+#include "dts/blob.h"
+#include "dts/tools.h"
+
 #include <algorithm>
 #include <array>
 #include <boost/test/unit_test.hpp>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <libfdt.h>
 #include <string>
 #include <vector>
 
@@ -368,3 +372,33 @@ BOOST_AUTO_TEST_CASE(cli_bad_overlay)
 }
 
 BOOST_AUTO_TEST_SUITE_END() // errors
+
+// Compiled sources are cached by the content of the source and of every
+// file it includes: an edited include is compiled again (and an error in
+// it reported), and the edit undone finds the first entry.
+BOOST_AUTO_TEST_CASE(compiled_blobs_follow_their_includes)
+{
+	dts::TempDir dir;
+	::setenv("SCHED_HARNESS_CACHE", (dir.path() / "cache").c_str(), 1);
+	const auto dts_file = dir.path() / "board.dts", dtsi = dir.path() / "part.dtsi";
+	std::ofstream(dts_file) << "/dts-v1/;\n#include \"part.dtsi\"\n/ { model = \"m\"; };\n";
+	auto model = [&] {
+		const auto blob = dts::FdtBlob::load(dts_file, test::kernel_tree());
+		const auto *value = static_cast<const char *>(fdt_getprop(blob.data(), 0, "compatible", nullptr));
+		return std::string(value ? value : "");
+	};
+	std::ofstream(dtsi) << "/ { compatible = \"first\"; };\n";
+	BOOST_TEST(model() == "first");
+	BOOST_TEST(model() == "first");	// from the cache
+	std::ofstream(dtsi) << "/ { compatible = \"second\"; };\n";
+	BOOST_TEST(model() == "second");
+	std::ofstream(dtsi) << "/ { compatible = ; };\n";
+	BOOST_CHECK_THROW(model(), dts::Error);
+	std::ofstream(dtsi) << "/ { compatible = \"first\"; };\n";
+	BOOST_TEST(model() == "first");
+	std::size_t entries = 0;
+	for ([[maybe_unused]] const auto &e : std::filesystem::directory_iterator(dir.path() / "cache" / "dtb"))
+		entries++;
+	BOOST_TEST(entries == 1u);	// one source, one entry: replaced as its inputs change
+	::unsetenv("SCHED_HARNESS_CACHE");
+}
