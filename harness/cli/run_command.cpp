@@ -94,6 +94,10 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		 "run-to-run variation, drawn from --seed: each activation's work varies (sd 1%), threads "
 		 "start 0-200 us late, timer interrupts arrive late (mean 2 us); X scales all three, 0 "
 		 "gives the exact run")
+		("count-eas", po::bool_switch(),
+		 "count the wake-ups find_energy_efficient_cpu() placed: asks it once more before each "
+		 "wake-up, on the same state (it has no tracepoint in this kernel); costs about a quarter "
+		 "of the run's instructions on an EAS board")
 		("json", po::bool_switch(), "print every metric as JSON")
 		("trace", po::value<std::string>()->value_name("FILE"),
 		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
@@ -137,6 +141,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", sim_options.fork_cpu,
 					     platform.cpus.size() - 1)};
 	sim_options.duration_ns = duration.value_or(workload.duration_ns.value_or(default_duration_ns));
+	sim_options.count_eas_decisions = vm["count-eas"].as<bool>();
 	sim_options.jitter = vm["jitter"].as<double>();
 	if (!(sim_options.jitter >= 0 && sim_options.jitter <= 100))
 		throw UsageError{fmt::format("--jitter {}: a scale from 0 (none) to 100", sim_options.jitter)};

@@ -110,8 +110,12 @@ std::string run_text(const sim::Result &r)
 	s += "\n";
 
 	s += fmt::format("\nScheduler:\n");
-	s += fmt::format("  wake-ups {}: EAS (find_energy_efficient_cpu() chose) {}, other {}, pinned {}\n",
-			 r.wakeups, r.eas_wakeups, r.non_eas_wakeups, r.pinned_wakeups);
+	if (r.eas_decisions_counted)
+		s += fmt::format("  wake-ups {}: EAS (find_energy_efficient_cpu() chose) {}, other {}, pinned {}\n",
+				 r.wakeups, r.eas_wakeups, r.non_eas_wakeups, r.pinned_wakeups);
+	else
+		s += fmt::format("  wake-ups {} ({} pinned; --count-eas counts those EAS placed)\n", r.wakeups,
+				 r.pinned_wakeups);
 	s += fmt::format("  overutilized {:.1f}% of the time, {} context switches, {} migrations, {} ticks\n",
 			 percent(r.overutilized_ns, r.simulated_ns), r.context_switches, r.migrations, r.ticks);
 	const auto &l = r.wakeup_latency_ns;
@@ -305,10 +309,12 @@ std::string run_json(const sim::Result &r)
 	str(w, r.cpuidle_governor);
 	key(w, "wakeups");
 	w.Uint64(r.wakeups);
-	key(w, "eas_wakeups");
-	w.Uint64(r.eas_wakeups);
+	key(w, "eas_decisions_counted");
+	w.Bool(r.eas_decisions_counted);
+	key(w, "eas_wakeups");	// null unless counted (--count-eas)
+	r.eas_decisions_counted ? w.Uint64(r.eas_wakeups) : w.Null();
 	key(w, "non_eas_wakeups");
-	w.Uint64(r.non_eas_wakeups);
+	r.eas_decisions_counted ? w.Uint64(r.non_eas_wakeups) : w.Null();
 	key(w, "pinned_wakeups");
 	w.Uint64(r.pinned_wakeups);
 	key(w, "overutilized_ns");

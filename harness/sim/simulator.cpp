@@ -712,7 +712,7 @@ void Simulator::wake(std::size_t index, int waker_cpu)
 	result_.wakeups++;
 	if (!th.task->cpus.empty() && th.task->cpus.size() == 1) {
 		result_.pinned_wakeups++;
-	} else if (eas_enabled_) {
+	} else if (eas_enabled_ && options_.count_eas_decisions) {
 		// select_task_rq_fair() asks find_energy_efficient_cpu() first; the
 		// same call on the same state, just before, says whether it chose.
 		struct kshim_task_info info {};
@@ -1098,6 +1098,7 @@ Result Simulator::collect()
 	r.tick_ns = static_cast<unsigned long long>(tick_ns_);
 	r.idle_tick = options_.idle_tick;
 	r.jitter = options_.jitter;
+	r.eas_decisions_counted = options_.count_eas_decisions;
 	r.finite = true;
 	for (const auto &t : workload_.tasks) {
 		bool infinite = t.loop < 0;

@@ -60,6 +60,10 @@ struct Options {
 	// exact, jitter-free run.
 	double jitter = 1.0;
 	std::uint64_t seed = 0;
+	// Count the wake-ups find_energy_efficient_cpu() placed by calling it
+	// once more, on the same state, before each wake-up (6.1 has no
+	// tracepoint that says): a quarter of an EAS run's instructions.
+	bool count_eas_decisions = false;
 };
 
 // The levels of Options::jitter at 1 (README, docs/architecture.md).
@@ -162,6 +166,7 @@ struct Result {
 	double throughput = 0;
 	std::int64_t overutilized_ns = 0;
 	std::size_t wakeups = 0;		// try_to_wake_up() of workload tasks
+	bool eas_decisions_counted = false;	// Options::count_eas_decisions
 	std::size_t eas_wakeups = 0;		// find_energy_efficient_cpu() chose
 	std::size_t non_eas_wakeups = 0;	// the rest of select_task_rq_fair()
 	std::size_t pinned_wakeups = 0;		// one allowed CPU: no choice made

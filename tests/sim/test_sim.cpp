@@ -97,9 +97,9 @@ BOOST_AUTO_TEST_SUITE(sim)
 BOOST_AUTO_TEST_CASE(odroid_xu3_small_task_runs_little_and_saves_energy)
 {
 	auto eas = run_json({"--workload", "periodic:count=1,period=16ms,duty=10%", "--duration", "2s",
-			     "--fork-cpu", "4"});
+			     "--fork-cpu", "4", "--count-eas"});
 	auto no_eas = run_json({"--workload", "periodic:count=1,period=16ms,duty=10%", "--duration", "2s",
-				"--fork-cpu", "4", "--sysctl", "kernel.sched_energy_aware=0"});
+				"--fork-cpu", "4", "--sysctl", "kernel.sched_energy_aware=0", "--count-eas"});
 	BOOST_TEST(eas.json["eas"].GetBool());
 	BOOST_TEST(!no_eas.json["eas"].GetBool());
 	const double little = share_on(task(eas, "periodic-0"), 0, 3);
@@ -140,8 +140,8 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_eight_cpu_bound_tasks_keep_every_cpu_busy)
 // behind, inefficient OPPs, arm64's single MC level); both are printed.
 BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_with_and_without_eas)
 {
-	auto eas = run_json({});
-	auto no_eas = run_json({"--sysctl", "kernel.sched_energy_aware=0"});
+	auto eas = run_json({"--count-eas"});
+	auto no_eas = run_json({"--sysctl", "kernel.sched_energy_aware=0", "--count-eas"});
 	BOOST_TEST(eas.json["board"].GetString() == std::string("odroid-xu3"));
 	BOOST_TEST(eas.json["workload"].GetString() == std::string("periodic:count=24,period=16ms,duty=10%,calibration=0"));
 	BOOST_TEST(eas.json["simulated_ns"].GetInt64() == 10'000'000'000LL);
@@ -165,6 +165,12 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_with_and_without_eas)
 		BOOST_TEST(r->json["throughput"].GetDouble() == 2.4, boost::test_tools::tolerance(0.01));
 	BOOST_TEST(eas.json["eas_wakeups"].GetUint64() > eas.json["non_eas_wakeups"].GetUint64());
 	BOOST_TEST(no_eas.json["eas_wakeups"].GetUint64() == 0u);
+	// counting asks feec() once more on the same state: no decision changes
+	auto uncounted = run_json({});
+	BOOST_TEST(!uncounted.json["eas_decisions_counted"].GetBool());
+	BOOST_TEST(uncounted.json["eas_wakeups"].IsNull());
+	BOOST_TEST(uncounted.json["fingerprint"].GetString() == std::string(eas.json["fingerprint"].GetString()));
+	BOOST_TEST(uncounted.json["energy_j"].GetDouble() == eas.json["energy_j"].GetDouble());
 }
 
 BOOST_AUTO_TEST_CASE(hikey960_hackbench_completes)
