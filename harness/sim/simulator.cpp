@@ -88,7 +88,7 @@ struct Thread {
 	// metrics
 	std::int64_t cpu_time = 0, runnable_wait = 0, work_done = 0;
 	std::int64_t runnable_since = -1, woken_at = -1;
-	std::vector<std::int64_t> latencies;
+	metrics::LatencyHistogram latencies;
 	std::size_t periods = 0, missed = 0;
 	std::int64_t slack_min = 0, slack_sum = 0;
 	std::size_t migrations = 0;
@@ -467,7 +467,7 @@ void Simulator::on_event(const kshim_trace_event &ev)
 				th->runnable_wait += t - th->runnable_since;
 			th->runnable_since = -1;
 			if (th->woken_at >= 0)
-				th->latencies.push_back(t - th->woken_at);
+				th->latencies.add(t - th->woken_at);
 			th->woken_at = -1;
 			th->cpus_used |= 1ULL << ev.cpu;
 		}
@@ -1063,27 +1063,6 @@ std::uint64_t Simulator::next_timer_on(int cpu) const
 	return next < 0 ? 0 : static_cast<std::uint64_t>(next);
 }
 
-Distribution distribution(std::vector<std::int64_t> samples)
-{
-	Distribution d;
-	d.count = samples.size();
-	if (samples.empty())
-		return d;
-	std::sort(samples.begin(), samples.end());
-	// nearest rank
-	auto rank = [&](double p) {
-		auto i = static_cast<std::size_t>(p * static_cast<double>(samples.size()) + 0.999999);
-		return samples[std::min(samples.size(), std::max<std::size_t>(i, 1)) - 1];
-	};
-	d.min = samples.front();
-	d.p50 = rank(0.50);
-	d.p90 = rank(0.90);
-	d.p99 = rank(0.99);
-	d.p999 = rank(0.999);
-	d.max = samples.back();
-	return d;
-}
-
 Result Simulator::collect()
 {
 	Result &r = result_;
@@ -1148,7 +1127,7 @@ Result Simulator::collect()
 				d.energy_j += r.cpus[c].energy_j;
 		r.domains.push_back(std::move(d));
 	}
-	std::vector<std::int64_t> all_latencies;
+	metrics::LatencyHistogram all_latencies;
 	std::int64_t work_done = 0;
 	for (const auto &th : threads_) {
 		TaskResult t;
@@ -1157,9 +1136,9 @@ Result Simulator::collect()
 		t.cpu_time_ns = th.cpu_time;
 		t.runnable_wait_ns = th.runnable_wait;
 		t.work_done = th.work_done;
-		all_latencies.insert(all_latencies.end(), th.latencies.begin(), th.latencies.end());
+		all_latencies += th.latencies;
 		work_done += th.work_done;
-		t.wakeup_latency_ns = distribution(th.latencies);
+		t.wakeup_latency_ns = th.latencies.summary();
 		t.periods = th.periods;
 		t.missed_periods = th.missed;
 		t.slack_min_ns = th.slack_min;
@@ -1186,7 +1165,7 @@ Result Simulator::collect()
 		}
 		r.tasks.push_back(std::move(t));
 	}
-	r.wakeup_latency_ns = distribution(std::move(all_latencies));
+	r.wakeup_latency_ns = all_latencies.summary();
 	if (r.simulated_ns > 0 && calibration_capacity_)
 		r.throughput = static_cast<double>(work_done) /
 			       (static_cast<double>(r.simulated_ns) * static_cast<double>(calibration_capacity_));

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "dts/platform.h"
+#include "harness/metrics/latency_histogram.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
 
@@ -79,10 +80,9 @@ public:
 	virtual void event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid) = 0;
 };
 
-struct Distribution {
-	std::size_t count = 0;
-	std::int64_t min = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
-};
+// Percentiles of a latency histogram: within 1 % above the exact value
+// (harness/metrics/latency_histogram.h); count, min and max exact.
+using Distribution = metrics::Percentiles;
 
 struct TaskResult {
 	std::string name;
