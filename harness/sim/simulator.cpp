@@ -14,6 +14,8 @@
 #include <kshim/sched.h>
 
 #include <algorithm>
+#include <bit>
+#include <utility>
 #include <cmath>
 #include <deque>
 #include <fmt/format.h>
@@ -152,7 +154,11 @@ struct Cpu {
 	// after a switch, a frequency change or new work.
 	std::optional<std::int64_t> done_at;
 	std::int64_t *busy_bucket = nullptr;	// busy_at[hw_khz]
-	std::int64_t next_hrtimer = 0;		// earliest kernel hrtimer, 0: none
+	std::int64_t next_hrtimer = 0;		// earliest kernel hrtimer, 0: none (this instant's)
+	// The kernel's state of the CPU as last read: refreshed only when the
+	// kernel says it may have changed (kshim_take_touched_cpus()).
+	std::int64_t hrtimer_cached = 0;
+	std::int64_t waking_cached = 0;
 	std::string curr_comm;
 	bool idle_reported = false;
 	int domain = -1;
@@ -259,12 +265,15 @@ private:
 
 	Result result_;
 	Fingerprint fingerprint_;
+	metrics::LatencyHistogram all_latencies_;	// every wake-up of every task
+	bool switched_ = true;	// a sched_switch since dispatch() last looked for CPUs gone idle
 
 	void setup();
 	void fork_threads();
 	void on_event(const kshim_trace_event &ev);
 	void advance_to(std::int64_t t);
 	std::int64_t next_event_time();
+	void read_touched_cpus();
 	std::optional<std::int64_t> completion_time(const Cpu &cpu, const Thread &th) const;
 	void settle_and_dispatch();
 	void dispatch();
@@ -466,12 +475,15 @@ void Simulator::on_event(const kshim_trace_event &ev)
 			if (th->runnable_since >= 0)
 				th->runnable_wait += t - th->runnable_since;
 			th->runnable_since = -1;
-			if (th->woken_at >= 0)
+			if (th->woken_at >= 0) {
 				th->latencies.add(t - th->woken_at);
+				all_latencies_.add(t - th->woken_at);
+			}
 			th->woken_at = -1;
 			th->cpus_used |= 1ULL << ev.cpu;
 		}
 		cpu.curr = next;
+		switched_ = true;
 		cpu.curr_thread = thread_of(next);
 		cpu.curr_comm = next ? ev.comm[1] : "<idle>";
 		cpu.done_at.reset();
@@ -580,18 +592,30 @@ std::optional<std::int64_t> Simulator::completion_time(const Cpu &cpu, const Thr
 	return now_ + static_cast<std::int64_t>((num + den - 1) / den);
 }
 
+void Simulator::read_touched_cpus()
+{
+	for (auto touched = kshim_take_touched_cpus(); touched; touched &= touched - 1) {
+		const int c = std::countr_zero(touched);
+		if (static_cast<std::size_t>(c) >= cpus_.size())
+			continue;
+		cpus_[static_cast<std::size_t>(c)].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(c));
+		cpus_[static_cast<std::size_t>(c)].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(c));
+	}
+}
+
 std::int64_t Simulator::next_event_time()
 {
 	std::int64_t t = std::min(end_, next_tick_);
 	if (!queue_.empty())
 		t = std::min(t, queue_.top().time);
+	read_touched_cpus();
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		auto &cpu = cpus_[c];
 		// a CPU leaving an idle state handles its interrupts once out
-		const auto waking = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+		const auto waking = cpu.waking_cached;
 		if (waking)
 			t = std::min(t, std::max(now_, waking));
-		cpu.next_hrtimer = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+		cpu.next_hrtimer = cpu.hrtimer_cached;
 		if (cpu.next_hrtimer)
 			t = std::min(t, std::max({now_, cpu.next_hrtimer, waking}));
 		const auto *th = cpu.curr_thread;
@@ -634,8 +658,10 @@ void Simulator::dispatch()
 		}
 		// CPUs that became idle run do_idle() (nohz idle balance, tick
 		// stopped), which can pull work and so start the round again.
+		// Only a switch changes what a CPU runs.
 		bool entered_idle = false;
-		for (std::size_t c = 0; c < cpus_.size(); c++) {
+		const bool switched = std::exchange(switched_, false);
+		for (std::size_t c = 0; switched && c < cpus_.size(); c++) {
 			auto &cpu = cpus_[c];
 			const bool idle = cpu.curr == 0;
 			if (idle == cpu.idle_reported)
@@ -957,8 +983,12 @@ Result Simulator::run()
 		throw kshim::KernelFault("could not attach the PELT tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
 	kshim::set_timer_source([this](int cpu) { return next_timer_on(cpu); });
-	for (std::size_t c = 0; c < cpus_.size(); c++)
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		cpus_[c].idle_at_start = idle_states_of(static_cast<int>(c));
+		cpus_[c].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+	}
+	kshim_take_touched_cpus();
 	for (auto &cpu : cpus_) {
 		cpu.power_now = power_at(cpu);
 		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
@@ -993,8 +1023,9 @@ Result Simulator::run()
 			}
 		}
 		// CPUs now out of an idle state take the interrupts that woke them
+		read_touched_cpus();
 		for (std::size_t c = 0; c < cpus_.size(); c++) {
-			const auto waking = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+			const auto waking = cpus_[c].waking_cached;
 			if (waking && waking <= now_) {
 				kshim_settle();
 				break;
@@ -1127,7 +1158,6 @@ Result Simulator::collect()
 				d.energy_j += r.cpus[c].energy_j;
 		r.domains.push_back(std::move(d));
 	}
-	metrics::LatencyHistogram all_latencies;
 	std::int64_t work_done = 0;
 	for (const auto &th : threads_) {
 		TaskResult t;
@@ -1136,7 +1166,6 @@ Result Simulator::collect()
 		t.cpu_time_ns = th.cpu_time;
 		t.runnable_wait_ns = th.runnable_wait;
 		t.work_done = th.work_done;
-		all_latencies += th.latencies;
 		work_done += th.work_done;
 		t.wakeup_latency_ns = th.latencies.summary();
 		t.periods = th.periods;
@@ -1165,7 +1194,7 @@ Result Simulator::collect()
 		}
 		r.tasks.push_back(std::move(t));
 	}
-	r.wakeup_latency_ns = all_latencies.summary();
+	r.wakeup_latency_ns = all_latencies_.summary();
 	if (r.simulated_ns > 0 && calibration_capacity_)
 		r.throughput = static_cast<double>(work_done) /
 			       (static_cast<double>(r.simulated_ns) * static_cast<double>(calibration_capacity_));

@@ -57,6 +57,11 @@ void kshim_stopper_create(int cpu);
 bool kshim_run_stopper(void);
 bool kshim_run_kthread(void);	/* kthread.c: a worker thread's next pass */
 bool kshim_irq_work_pending(int cpu);	/* softirq.c */
+/* Something was raised for cpu (an IPI, a softirq, irq_work) or the harness
+ * entered it: kshim_settle() looks at it (sched/glue/drive.c). */
+void kshim_settle_mark(int cpu);
+/* What the harness reads of cpu (its hrtimers) changed: kshim_take_touched_cpus(). */
+void kshim_touch_cpu(int cpu);
 
 /* Time (time.c). */
 void kshim_init_hrtimers(void);

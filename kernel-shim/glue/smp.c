@@ -49,9 +49,15 @@ bool cpuhp_tasks_frozen;
 static DEFINE_PER_CPU(struct llist_head, call_single_queue);
 static unsigned long ipi_pending[BITS_TO_LONGS(NR_CPUS)];
 
-void arch_send_call_function_single_ipi(int cpu)
+static void raise_ipi(int cpu)
 {
 	set_bit(cpu, ipi_pending);
+	kshim_settle_mark(cpu);
+}
+
+void arch_send_call_function_single_ipi(int cpu)
+{
+	raise_ipi(cpu);
 }
 
 void arch_send_call_function_ipi_mask(const struct cpumask *mask)
@@ -59,12 +65,12 @@ void arch_send_call_function_ipi_mask(const struct cpumask *mask)
 	unsigned int cpu;
 
 	for_each_cpu(cpu, mask)
-		set_bit(cpu, ipi_pending);
+		raise_ipi(cpu);
 }
 
 void smp_send_reschedule(int cpu)
 {
-	set_bit(cpu, ipi_pending);
+	raise_ipi(cpu);
 }
 
 /* kernel/smp.c: queue, and interrupt the CPU if the queue was empty. */

@@ -30,6 +30,7 @@ void open_softirq(int nr, void (*action)(struct softirq_action *))
 void __raise_softirq_irqoff(unsigned int nr)
 {
 	__this_cpu_or(softirq_pending, 1UL << nr);
+	kshim_settle_mark(smp_processor_id());
 }
 
 /* No ksoftirqd: every softirq runs at the interrupt exit. */
@@ -76,6 +77,7 @@ bool irq_work_queue(struct irq_work *work)
 	    IRQ_WORK_PENDING)
 		return false;
 	llist_add(&work->node.llist, this_cpu_ptr(&raised_irq_work));
+	kshim_settle_mark(smp_processor_id());
 	return true;
 }
 

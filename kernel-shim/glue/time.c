@@ -114,6 +114,7 @@ static void dequeue(struct hrtimer *timer)
 {
 	if (timer->state & HRTIMER_STATE_ENQUEUED) {
 		timerqueue_del(&hrtimer_queues[timer->base->index], &timer->node);
+		kshim_touch_cpu(timer->base->index);
 		timer->state = HRTIMER_STATE_INACTIVE;
 	}
 }
@@ -130,6 +131,7 @@ void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 delta_ns,
 	timer->base = &hrtimer_bases[smp_processor_id()];
 	timer->state = HRTIMER_STATE_ENQUEUED;
 	timerqueue_add(&hrtimer_queues[timer->base->index], &timer->node);
+	kshim_touch_cpu(timer->base->index);
 }
 
 int hrtimer_try_to_cancel(struct hrtimer *timer)

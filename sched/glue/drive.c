@@ -38,10 +38,46 @@
 /* On hardware __schedule() does not return to a dead task; core_export.c. */
 void kshim_do_task_dead(void);
 
-static void enter_cpu(int cpu)
+/*
+ * The CPUs kshim_settle() looks at: those the harness entered and those
+ * something was raised for since (an IPI, a softirq, irq_work). Any other
+ * CPU has nothing to do, and visiting it, as a poll of every CPU would,
+ * changes nothing: the cost of settling stays with the CPUs involved.
+ */
+static DECLARE_BITMAP(settle_cpus, NR_CPUS);
+/* and for the harness, until it asks (kshim_take_touched_cpus()) */
+static u64 touched_cpus;
+
+void kshim_settle_mark(int cpu)
+{
+	BUILD_BUG_ON(NR_CPUS > 64);
+	__set_bit(cpu, settle_cpus);
+	touched_cpus |= 1ULL << cpu;
+}
+
+void kshim_touch_cpu(int cpu)
+{
+	touched_cpus |= 1ULL << cpu;
+}
+
+unsigned long long kshim_take_touched_cpus(void)
+{
+	u64 touched = touched_cpus;
+
+	touched_cpus = 0;
+	return touched;
+}
+
+static void switch_cpu(int cpu)
 {
 	shim_cpu = cpu;
 	shim_current = cpu_rq(cpu)->curr;
+}
+
+static void enter_cpu(int cpu)
+{
+	switch_cpu(cpu);
+	kshim_settle_mark(cpu);
 }
 
 /* arch: the stack switch. Only current changes. */
@@ -292,8 +328,10 @@ unsigned long long kshim_cpu_interrupt_at(int cpu)
 
 	if (!il->waiting)
 		return now;
-	if (!il->awake_at)
+	if (!il->awake_at) {
 		il->awake_at = max(now, il->entered_at) + il->exit_ns;
+		kshim_touch_cpu(cpu);
+	}
 	return il->awake_at;
 }
 
@@ -419,17 +457,30 @@ void kshim_settle(void)
 	int rounds = 0;
 	bool busy;
 
+	/* CPUs in an idle state with an interrupt they cannot take yet */
+	static DECLARE_BITMAP(exiting, NR_CPUS);
+
 	do {
 		int cpu;
 
 		busy = false;
-		for_each_online_cpu(cpu) {
+		/* in CPU order, as a poll would: a CPU marked while a lower one
+		 * runs is seen in this round, one below it in the next */
+		for (cpu = find_first_bit(settle_cpus, nr_cpu_ids); cpu < nr_cpu_ids;
+		     cpu = find_next_bit(settle_cpus, nr_cpu_ids, cpu + 1)) {
 			struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+			bool ran = false;
 
-			enter_cpu(cpu);
-			/* a CPU in an idle state does nothing until it is out */
-			if (il->waiting && (!interrupt_pending(cpu) || !idle_interrupt_ready(cpu)))
+			__clear_bit(cpu, settle_cpus);
+			if (!cpu_online(cpu))
 				continue;
+			switch_cpu(cpu);
+			/* a CPU in an idle state does nothing until it is out */
+			if (il->waiting && (!interrupt_pending(cpu) || !idle_interrupt_ready(cpu))) {
+				if (interrupt_pending(cpu))
+					__set_bit(cpu, exiting);
+				continue;
+			}
 			/* what arrived while it left its idle state, at once */
 			if (interrupt_pending(cpu)) {
 				kshim_irq_enter();
@@ -440,14 +491,18 @@ void kshim_settle(void)
 				kshim_deliver_ipi();
 				kshim_irq_exit();
 				idle_loop_after_interrupt();
-				busy = true;
+				ran = true;
 			}
 			if (need_resched_on(cpu)) {
 				resched_if_needed();
-				busy = true;
+				ran = true;
 			}
 			if (kshim_run_stopper() || kshim_run_kthread())
+				ran = true;
+			if (ran) {
 				busy = true;
+				__set_bit(cpu, settle_cpus);	/* look again next round */
+			}
 		}
 		if (++rounds > SETTLE_MAX_ROUNDS)
 			shim_fatal("kernel hang: the CPUs kept rescheduling or interrupting each other");
@@ -459,6 +514,8 @@ void kshim_settle(void)
 			busy = true;
 		}
 	} while (busy);
+	bitmap_or(settle_cpus, settle_cpus, exiting, nr_cpu_ids);
+	bitmap_zero(exiting, nr_cpu_ids);
 	kshim_rcu_free_deferred();
 }
 

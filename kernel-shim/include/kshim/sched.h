@@ -117,6 +117,12 @@ void kshim_cpu_idle(int cpu, int entering, int tick_policy);
 unsigned long long kshim_cpu_interrupt_at(int cpu);
 /* When a CPU leaving an idle state is out of it (ns), 0 if none is. */
 unsigned long long kshim_cpu_waking_at(int cpu);
+/* The CPUs (bit n: CPU n) whose kernel state may have changed since the
+ * last call: those entered, interrupted or raised an IPI, softirq or
+ * irq_work for, and those kshim_cpu_interrupt_at() started waking. What
+ * the harness reads of a CPU (its idle state, hrtimers) can change only
+ * for these; the call clears the set. */
+unsigned long long kshim_take_touched_cpus(void);
 /* The CPU's cpuidle states as its driver registered them, and how the
  * kernel counted their use (struct cpuidle_state_usage); 0 states when no
  * cpuidle driver is registered (the default idle path). */
