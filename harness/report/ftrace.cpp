@@ -3,9 +3,14 @@
 
 #include <kshim/api.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
+#include <fmt/compile.h>
 #include <fmt/format.h>
+
+#include <iterator>
 #include <stdexcept>
 
 namespace sh::report {
@@ -49,40 +54,65 @@ std::string cpu_list(unsigned long long mask)
 	return s;
 }
 
-std::string fields(const kshim_trace_event &ev)
+// n at p in a field of `width` (20 digits at most), right-aligned (or
+// left), padded with `fill`; returns the end
+char *put_number(char *p, long long n, std::size_t width, char fill, bool right)
 {
+	char digits[24];
+	const auto end = std::to_chars(digits, digits + sizeof(digits), n).ptr;
+	const auto len = static_cast<std::size_t>(end - digits);
+	const std::size_t pad = len < width ? width - len : 0;
+	if (right)
+		p = std::fill_n(p, pad, fill);
+	p = std::copy(digits, end, p);
+	if (!right)
+		p = std::fill_n(p, pad, fill);
+	return p;
+}
+
+// The event's fields as its TP_printk() prints them, appended to out.
+void append_fields(fmt::memory_buffer &out, const kshim_trace_event &ev)
+{
+	const auto to = std::back_inserter(out);
 	const std::string_view name(ev.name);
 	const auto *a = ev.args;
-	if (name == "sched_switch")
-		return fmt::format("prev_comm={} prev_pid={} prev_prio={} prev_state={} ==> next_comm={} "
-				   "next_pid={} next_prio={}",
-				   ev.comm[0], a[0], a[1], task_state(a[2]), ev.comm[1], a[3], a[4]);
-	if (name == "sched_wakeup" || name == "sched_wakeup_new")
-		return fmt::format("comm={} pid={} prio={} target_cpu={:03}", ev.comm[0], a[0], a[1], a[2]);
-	if (name == "sched_migrate_task")
-		return fmt::format("comm={} pid={} prio={} orig_cpu={} dest_cpu={}", ev.comm[0], a[0], a[1], a[2],
-				   a[3]);
-	if (name == "cpu_frequency" || name == "cpu_idle")
-		return fmt::format("state={} cpu_id={}", static_cast<unsigned long long>(a[0]) & 0xffffffffULL, a[1]);
-	if (name == "sched_overutilized")
-		return fmt::format("overutilized={} span={}", a[0], cpu_list(static_cast<unsigned long long>(a[1])));
-	if (name == "sched_pelt_cfs")
-		return fmt::format("cpu={} path=/ load={} runnable={} util={} update_time={}", a[0], a[1], a[2], a[3],
-				   a[4]);
-	if (name == "sched_pelt_se")
-		return fmt::format("cpu={} path=(null) comm={} pid={} load={} runnable={} util={} update_time={}", a[0],
-				   ev.comm[0], a[1], a[2], a[3], a[4], a[5]);
-	if (name == "sched_util_est_cfs")
-		return fmt::format("cpu={} path=/ enqueued={} ewma={} util={}", a[0], a[1], a[2], a[3]);
-	if (name == "sched_util_est_se")
-		return fmt::format("cpu={} path=(null) comm={} pid={} enqueued={} ewma={} util={}", a[0], ev.comm[0],
-				   a[1], a[2], a[3], a[4]);
-	if (name.starts_with("sched_pelt_"))
-		return fmt::format("cpu={} util={}", a[0], a[1]);
-	std::string s;
-	for (int i = 0; i < ev.nr_args; i++)
-		s += fmt::format("{}arg{}={}", i ? " " : "", i, a[i]);
-	return s;
+	if (name == "sched_switch") {
+		fmt::format_to(to,
+			       FMT_COMPILE("prev_comm={} prev_pid={} prev_prio={} prev_state={} ==> next_comm={} "
+					   "next_pid={} next_prio={}"),
+			       ev.comm[0], a[0], a[1], task_state(a[2]), ev.comm[1], a[3], a[4]);
+	} else if (name == "sched_wakeup" || name == "sched_wakeup_new") {
+		fmt::format_to(to, FMT_COMPILE("comm={} pid={} prio={} target_cpu={:03}"), ev.comm[0], a[0], a[1],
+			       a[2]);
+	} else if (name == "sched_migrate_task") {
+		fmt::format_to(to, FMT_COMPILE("comm={} pid={} prio={} orig_cpu={} dest_cpu={}"), ev.comm[0], a[0],
+			       a[1], a[2], a[3]);
+	} else if (name == "cpu_frequency" || name == "cpu_idle") {
+		fmt::format_to(to, FMT_COMPILE("state={} cpu_id={}"),
+			       static_cast<unsigned long long>(a[0]) & 0xffffffffULL, a[1]);
+	} else if (name == "sched_overutilized") {
+		fmt::format_to(to, FMT_COMPILE("overutilized={} span={}"), a[0],
+			       cpu_list(static_cast<unsigned long long>(a[1])));
+	} else if (name == "sched_pelt_cfs") {
+		fmt::format_to(to, FMT_COMPILE("cpu={} path=/ load={} runnable={} util={} update_time={}"), a[0],
+			       a[1], a[2], a[3], a[4]);
+	} else if (name == "sched_pelt_se") {
+		fmt::format_to(to,
+			       FMT_COMPILE("cpu={} path=(null) comm={} pid={} load={} runnable={} util={} "
+					   "update_time={}"),
+			       a[0], ev.comm[0], a[1], a[2], a[3], a[4], a[5]);
+	} else if (name == "sched_util_est_cfs") {
+		fmt::format_to(to, FMT_COMPILE("cpu={} path=/ enqueued={} ewma={} util={}"), a[0], a[1], a[2],
+			       a[3]);
+	} else if (name == "sched_util_est_se") {
+		fmt::format_to(to, FMT_COMPILE("cpu={} path=(null) comm={} pid={} enqueued={} ewma={} util={}"),
+			       a[0], ev.comm[0], a[1], a[2], a[3], a[4]);
+	} else if (name.starts_with("sched_pelt_")) {
+		fmt::format_to(to, FMT_COMPILE("cpu={} util={}"), a[0], a[1]);
+	} else {
+		for (int i = 0; i < ev.nr_args; i++)
+			fmt::format_to(to, FMT_COMPILE("{}arg{}={}"), i ? " " : "", i, a[i]);
+	}
 }
 
 } // namespace
@@ -114,15 +144,46 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 	const auto us = ev.time_ns / 1000;
 	// The events fire with the runqueue locked: interrupts off, preempt
 	// count 2, as most scheduler events show on hardware.
-	fmt::print(file_.get(), "{:>16}-{:<7} [{:03}] d..2. {:5}.{:06}: {}: {}\n",
-		   current_pid ? current_comm : std::string_view("<idle>"), current_pid, ev.cpu, us / 1000000,
-		   us % 1000000, ev.name, fields(ev));
+	// "{:>16}-{:<7} [{:03}] d..2. {:5}.{:06}: {}: ", written out: most of
+	// a trace's cost is in this line head
+	const auto comm = current_pid ? current_comm : std::string_view("<idle>");
+	if (comm.size() < 16)
+		buffer_.append(std::string_view("                ").substr(comm.size()));
+	buffer_.append(comm);
+	char head[96];
+	char *p = head;
+	*p++ = '-';
+	p = put_number(p, current_pid, 7, ' ', false);
+	p = std::copy_n(" [", 2, p);
+	p = put_number(p, ev.cpu, 3, '0', true);
+	p = std::copy_n("] d..2. ", 8, p);
+	p = put_number(p, static_cast<long long>(us / 1000000), 5, ' ', true);
+	*p++ = '.';
+	p = put_number(p, static_cast<long long>(us % 1000000), 6, '0', true);
+	*p++ = ':';
+	*p++ = ' ';
+	buffer_.append(head, p);
+	buffer_.append(std::string_view(ev.name));
+	buffer_.append(std::string_view(": "));
+	append_fields(buffer_, ev);
+	buffer_.push_back('\n');
+	if (buffer_.size() >= flush_at)
+		flush();
+}
+
+void FtraceWriter::flush()
+{
+	if (buffer_.size() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) != buffer_.size())
+		throw std::runtime_error(fmt::format("{}: writing the trace failed: {}", path_.string(),
+						     std::strerror(errno)));
+	buffer_.clear();
 }
 
 void FtraceWriter::close()
 {
 	if (!file_)
 		return;
+	flush();
 	const bool failed = std::ferror(file_.get()) != 0;
 	if (std::fclose(file_.release()) != 0 || failed)
 		throw std::runtime_error(fmt::format("{}: writing the trace failed", path_.string()));

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <memory>
 
+#include <fmt/format.h>
+
 namespace sh::report {
 
 class FtraceWriter : public sim::EventSink {
@@ -27,6 +29,11 @@ public:
 	void close();
 
 private:
+	// Lines are formatted into a buffer and written in blocks of this size.
+	static constexpr std::size_t flush_at = 1 << 16;
+	void flush();
+
+	fmt::memory_buffer buffer_;
 	struct Closer {
 		void operator()(std::FILE *f) const { std::fclose(f); }
 	};
