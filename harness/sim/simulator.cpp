@@ -10,6 +10,8 @@
 // OPP schedutil asked for, sched_overutilized when the root domain tips.
 #include "harness/sim/simulator.h"
 
+#include "harness/sim/board.h"
+
 #include <kshim/api.h>
 #include <kshim/sched.h>
 
@@ -40,9 +42,6 @@ int idle_tick_policy(IdleTick policy)
 	}
 	return KSHIM_IDLE_TICK_KERNEL;
 }
-
-// Work x f_max and power x time overflow 64 bits on long runs.
-__extension__ typedef unsigned __int128 u128;
 
 using workload::Event;
 using workload::EventKind;
@@ -143,17 +142,14 @@ std::vector<kshim_idle_state> idle_states_of(int cpu)
 	return states;
 }
 
+// What the loop knows of a CPU: the task the kernel runs on it, and the
+// kernel's idle and timer state as last read. The hardware is the Board's.
 struct Cpu {
-	unsigned long capacity = 1024;
-	unsigned max_khz = 0;
-	unsigned hw_khz = 0;		// the frequency the hardware runs at now
-	std::int64_t latency_ns = 0;
 	int curr = 0;			// pid the kernel switched to (0: idle)
 	Thread *curr_thread = nullptr;	// the workload thread it runs, if any
 	// When curr_thread's work runs out at the present speed; recomputed
 	// after a switch, a frequency change or new work.
 	std::optional<std::int64_t> done_at;
-	std::int64_t *busy_bucket = nullptr;	// busy_at[hw_khz]
 	std::int64_t next_hrtimer = 0;		// earliest kernel hrtimer, 0: none (this instant's)
 	// The kernel's state of the CPU as last read: refreshed only when the
 	// kernel says it may have changed (kshim_take_touched_cpus()).
@@ -161,22 +157,7 @@ struct Cpu {
 	std::int64_t waking_cached = 0;
 	std::string curr_comm;
 	bool idle_reported = false;
-	int domain = -1;
-	std::vector<std::pair<unsigned, std::uint64_t>> power_uw;	// EM: kHz -> power
-	std::uint64_t power_now = 0;
-	std::uint64_t idle_power = 0;
-	std::int64_t busy_ns = 0;
-	u128 energy = 0;	// power unit x ns
 	std::vector<kshim_idle_state> idle_at_start;	// the kernel's counters
-	std::map<unsigned, std::int64_t> busy_at;	// kHz -> busy ns
-};
-
-struct Domain {
-	std::vector<unsigned> cpus;
-	std::map<unsigned, std::int64_t> residency;
-	std::int64_t *bucket = nullptr;		// residency[the first CPU's hw_khz]
-	std::size_t changes = 0;
-	bool has_em = false;
 };
 
 class Simulator {
@@ -198,8 +179,8 @@ private:
 
 	std::int64_t start_ = 0, now_ = 0, end_ = 0;
 	std::int64_t tick_ns_ = 0, next_tick_ = 0;
+	std::optional<Board> board_;
 	std::vector<Cpu> cpus_;
-	std::vector<Domain> domains_;
 	std::vector<Thread> threads_;
 	std::unordered_map<int, std::size_t> by_pid_;
 	std::vector<std::pair<const char *, Tracepoint>> tracepoints_;
@@ -274,7 +255,7 @@ private:
 	void advance_to(std::int64_t t);
 	std::int64_t next_event_time();
 	void read_touched_cpus();
-	std::optional<std::int64_t> completion_time(const Cpu &cpu, const Thread &th) const;
+	std::optional<std::int64_t> completion_time(std::size_t cpu, const Thread &th) const;
 	void settle_and_dispatch();
 	void dispatch();
 	void step(Thread &th, int cpu);
@@ -308,46 +289,12 @@ private:
 void Simulator::setup()
 {
 	const auto n = kernel_.cpus.size();
+	board_.emplace(platform_, kernel_, options_.idle_power_uw);
 	cpus_.resize(n);
 	for (std::size_t c = 0; c < n; c++) {
-		auto &cpu = cpus_[c];
-		const int id = static_cast<int>(c);
-		cpu.capacity = kernel_.cpus[c].capacity;
-		cpu.max_khz = kshim_cpufreq_max(id);
-		cpu.hw_khz = kshim_cpufreq_cur(id);
-		cpu.latency_ns = static_cast<std::int64_t>(kshim_cpufreq_transition_latency(id));
 		struct kshim_cpu_info info {};
-		kshim_cpu_info(id, &info);
-		cpu.curr = info.curr_pid;
-	}
-	for (std::size_t d = 0; d < platform_.frequency_domains.size(); d++) {
-		Domain dom;
-		dom.cpus = platform_.frequency_domains[d].cpus;
-		for (unsigned c : dom.cpus) {
-			if (c >= n)
-				continue;
-			cpus_[c].domain = static_cast<int>(d);
-			if (d < options_.idle_power_uw.size())
-				cpus_[c].idle_power = options_.idle_power_uw[d];
-		}
-		domains_.push_back(std::move(dom));
-	}
-	result_.power_in_microwatts = true;
-	for (const auto &pd : kernel_.perf_domains) {
-		if (!pd.microwatts)
-			result_.power_in_microwatts = false;
-		for (unsigned c : pd.cpus) {
-			if (c >= n)
-				continue;
-			for (const auto &s : pd.states)
-				cpus_[c].power_uw.emplace_back(static_cast<unsigned>(s.frequency_khz), s.power);
-			if (cpus_[c].domain >= 0)
-				domains_[cpus_[c].domain].has_em = true;
-		}
-	}
-	for (auto &cpu : cpus_) {
-		if (cpu.power_uw.empty())
-			result_.energy_complete = false;
+		kshim_cpu_info(static_cast<int>(c), &info);
+		cpus_[c].curr = info.curr_pid;
 	}
 	if (options_.fork_cpu >= n)
 		throw workload::Error(fmt::format("the fork CPU {} does not exist on this board (CPU0-{})",
@@ -355,22 +302,10 @@ void Simulator::setup()
 	if (workload_.calibration_cpu >= n)
 		throw workload::Error(fmt::format("{}: calibration CPU{} does not exist on this board ({} CPUs)",
 						  workload_.name, workload_.calibration_cpu, n));
-	calibration_capacity_ = cpus_[workload_.calibration_cpu].capacity;
+	calibration_capacity_ = board_->cpu(workload_.calibration_cpu).capacity;
 	tick_ns_ = static_cast<std::int64_t>(kshim_tick_nsec());
 	eas_enabled_ = kshim_sched_energy_enabled() != 0;
 	overutilized_ = kshim_rd_overutilized(0) != 0;
-}
-
-// The power the CPU draws while busy at its current frequency.
-std::uint64_t power_at(const Cpu &cpu)
-{
-	for (const auto &[khz, uw] : cpu.power_uw)
-		if (khz == cpu.hw_khz)
-			return uw;
-	if (!cpu.power_uw.empty() && cpu.hw_khz)
-		throw kshim::KernelFault(fmt::format("the CPU runs at {} kHz, a frequency its energy model lacks",
-						     cpu.hw_khz));
-	return 0;
 }
 
 void Simulator::resolve_resources()
@@ -518,55 +453,32 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		fingerprint_.add(ev.args[0]);
 		fingerprint_.add(ev.args[1]);
 		if (target < cpus_.size())
-			push(Timed::frequency, t + cpus_[target].latency_ns, static_cast<int>(target),
+			push(Timed::frequency, t + board_->cpu(target).transition_latency_ns, static_cast<int>(target),
 			     static_cast<unsigned>(ev.args[0]));
 	} else if (tp == Tracepoint::sched_overutilized) {
 		overutilized_ = ev.args[0] != 0;
 	}
 }
 
-// Work done in dt at the CPU's present speed: dt x capacity x f / f_max.
-// 64-bit arithmetic when it cannot overflow (capacity < 2^11, f < 2^23 kHz).
-u128 work_in(const Cpu &cpu, std::int64_t dt)
-{
-	const bool scaled = cpu.max_khz && cpu.hw_khz;
-	if (dt < (1LL << 30) && cpu.capacity < 2048 && cpu.hw_khz < (1U << 23)) {
-		const std::uint64_t w = static_cast<std::uint64_t>(dt) * cpu.capacity;
-		return scaled ? w * cpu.hw_khz / cpu.max_khz : w;
-	}
-	const u128 w = static_cast<u128>(dt) * cpu.capacity;
-	return scaled ? w * cpu.hw_khz / cpu.max_khz : w;
-}
-
 void Simulator::advance_to(std::int64_t t)
 {
 	const std::int64_t dt = t - now_;
 	if (dt > 0) {
-		for (auto &cpu : cpus_) {
-			const bool busy = cpu.curr != 0;
-			if (busy) {
-				cpu.busy_ns += dt;
-				*cpu.busy_bucket += dt;
-				cpu.energy += static_cast<u128>(cpu.power_now) * static_cast<std::uint64_t>(dt);
-				if (auto *th = cpu.curr_thread) {
-					th->cpu_time += dt;
-					th->cpu_time_on[static_cast<std::size_t>(&cpu - cpus_.data())] += dt;
-					if (th->state == Thread::State::computing && !th->runtime_end) {
-						const u128 done = work_in(cpu, dt);
-						const auto d = done >= static_cast<u128>(th->work_left)
-								       ? th->work_left
-								       : static_cast<std::int64_t>(done);
-						th->work_left -= d;
-						th->work_done += d;
-					}
-				}
-			} else {
-				cpu.energy += static_cast<u128>(cpu.idle_power) * static_cast<std::uint64_t>(dt);
+		board_->run(dt, [&](std::size_t c) { return cpus_[c].curr != 0; });
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			auto *th = cpus_[c].curr_thread;
+			if (!cpus_[c].curr || !th)
+				continue;
+			th->cpu_time += dt;
+			th->cpu_time_on[c] += dt;
+			if (th->state == Thread::State::computing && !th->runtime_end) {
+				const u128 done = board_->work_in(c, dt);
+				const auto d = done >= static_cast<u128>(th->work_left) ? th->work_left
+											 : static_cast<std::int64_t>(done);
+				th->work_left -= d;
+				th->work_done += d;
 			}
 		}
-		for (auto &dom : domains_)
-			if (dom.bucket)
-				*dom.bucket += dt;
 		if (overutilized_)
 			result_.overutilized_ns += dt;
 	}
@@ -576,20 +488,14 @@ void Simulator::advance_to(std::int64_t t)
 
 // When the thread's work on `cpu` runs out at the CPU's present speed;
 // nullopt when it never will (a CPU of capacity 0).
-std::optional<std::int64_t> Simulator::completion_time(const Cpu &cpu, const Thread &th) const
+std::optional<std::int64_t> Simulator::completion_time(std::size_t cpu, const Thread &th) const
 {
 	if (th.runtime_end)
 		return std::max(now_, *th.runtime_end);
-	// ceil(work x f_max / (capacity x f))
-	u128 num = static_cast<u128>(th.work_left);
-	u128 den = cpu.capacity;
-	if (cpu.max_khz && cpu.hw_khz) {
-		num *= cpu.max_khz;
-		den *= cpu.hw_khz;
-	}
-	if (!den)
+	const auto needs = board_->time_for(cpu, th.work_left);
+	if (!needs)
 		return std::nullopt;
-	return now_ + static_cast<std::int64_t>((num + den - 1) / den);
+	return now_ + *needs;
 }
 
 void Simulator::read_touched_cpus()
@@ -624,7 +530,7 @@ std::int64_t Simulator::next_event_time()
 		// Progress is summed in pieces, each rounded down: the work can
 		// outlast its estimate by a few units, then it is estimated again.
 		if (!cpu.done_at || *cpu.done_at <= now_)
-			cpu.done_at = completion_time(cpu, *th).value_or(end_);
+			cpu.done_at = completion_time(c, *th).value_or(end_);
 		t = std::min(t, *cpu.done_at);
 	}
 	return t;
@@ -989,14 +895,8 @@ Result Simulator::run()
 		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
 	}
 	kshim_take_touched_cpus();
-	for (auto &cpu : cpus_) {
-		cpu.power_now = power_at(cpu);
+	for (auto &cpu : cpus_)
 		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
-		cpu.busy_bucket = &cpu.busy_at[cpu.hw_khz];
-	}
-	for (auto &dom : domains_)
-		if (!dom.cpus.empty() && dom.cpus.front() < cpus_.size())
-			dom.bucket = &dom.residency[cpus_[dom.cpus.front()].hw_khz];
 	next_tick_ = (now_ / tick_ns_ + 1) * tick_ns_;
 
 	fork_threads();
@@ -1010,16 +910,10 @@ Result Simulator::run()
 		while (!queue_.empty() && queue_.top().time <= now_ && queue_.top().kind == Timed::frequency) {
 			const auto ev = queue_.top();
 			queue_.pop();
-			auto &cpu = cpus_[static_cast<std::size_t>(ev.index)];
-			if (cpu.hw_khz != ev.khz) {
-				cpu.hw_khz = ev.khz;
-				cpu.power_now = power_at(cpu);
-				cpu.busy_bucket = &cpu.busy_at[cpu.hw_khz];
-				cpu.done_at.reset();
-				if (cpu.domain >= 0 && domains_[cpu.domain].cpus.front() == static_cast<unsigned>(ev.index))
-					domains_[cpu.domain].bucket = &domains_[cpu.domain].residency[cpu.hw_khz];
-				if (cpu.domain >= 0 && domains_[cpu.domain].cpus.front() == static_cast<unsigned>(ev.index))
-					domains_[cpu.domain].changes++;
+			const auto c = static_cast<std::size_t>(ev.index);
+			if (board_->cpu(c).khz != ev.khz) {
+				board_->set_frequency(c, ev.khz);
+				cpus_[c].done_at.reset();
 			}
 		}
 		// CPUs now out of an idle state take the interrupts that woke them
@@ -1116,48 +1010,22 @@ Result Simulator::collect()
 			infinite |= p.loop < 0 && !p.events.empty();
 		r.finite &= !infinite;
 	}
-	// energy: power (µW) x ns = 1e-15 J
-	constexpr double fj = 1e-15;
+	board_->report(r);
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		const auto &cpu = cpus_[c];
-		r.cpus.push_back({static_cast<unsigned>(c), cpu.busy_ns, static_cast<double>(cpu.energy) * fj, {}});
-		r.energy_j += r.cpus.back().energy_j;
 		const auto now = idle_states_of(static_cast<int>(c));
 		for (std::size_t i = 0; i < now.size(); i++) {
 			const auto &n = now[i];
 			const kshim_idle_state zero{};
 			const auto &s0 = i < cpu.idle_at_start.size() ? cpu.idle_at_start[i] : zero;
-			r.cpus.back().idle_states.push_back({n.name, n.exit_latency_ns, n.target_residency_ns,
-							     n.usage - s0.usage, n.time_ns - s0.time_ns,
-							     n.above - s0.above, n.below - s0.below});
+			r.cpus[c].idle_states.push_back({n.name, n.exit_latency_ns, n.target_residency_ns,
+							 n.usage - s0.usage, n.time_ns - s0.time_ns, n.above - s0.above,
+							 n.below - s0.below});
 		}
 	}
 	r.cpuidle_governor = kshim_cpuidle_governor();
 	if (std::all_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) { return c.idle_states.empty(); }))
 		r.cpuidle_governor.clear();
-	for (const auto &dom : domains_) {
-		DomainResult d;
-		d.cpus = dom.cpus;
-		d.has_energy_model = dom.has_em;
-		d.frequency_changes = dom.changes;
-		if (!dom.cpus.empty() && dom.cpus.front() < cpus_.size()) {
-			const auto &first = cpus_[dom.cpus.front()];
-			d.idle_power_uw = first.idle_power;
-			d.transition_latency_ns = static_cast<unsigned>(first.latency_ns);
-		}
-		for (const auto &[khz, ns] : dom.residency) {
-			OppResidency o{khz, ns, 0};
-			for (unsigned c : dom.cpus)
-				if (c < cpus_.size())
-					if (auto it = cpus_[c].busy_at.find(khz); it != cpus_[c].busy_at.end())
-						o.busy_ns += it->second;
-			d.residency.push_back(o);
-		}
-		for (unsigned c : dom.cpus)
-			if (c < cpus_.size())
-				d.energy_j += r.cpus[c].energy_j;
-		r.domains.push_back(std::move(d));
-	}
 	std::int64_t work_done = 0;
 	for (const auto &th : threads_) {
 		TaskResult t;

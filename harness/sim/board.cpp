@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/sim/board.h"
+
+#include "harness/sim/simulator.h"
+
+#include <kshim/sched.h>
+
+#include <fmt/format.h>
+
+namespace sh::sim {
+
+namespace {
+
+// The power the CPU draws while busy at its current frequency.
+std::uint64_t busy_power_at(const Board::Cpu &cpu)
+{
+	for (const auto &[khz, uw] : cpu.power)
+		if (khz == cpu.khz)
+			return uw;
+	if (!cpu.power.empty() && cpu.khz)
+		throw kshim::KernelFault(
+			fmt::format("the CPU runs at {} kHz, a frequency its energy model lacks", cpu.khz));
+	return 0;
+}
+
+} // namespace
+
+Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::span<const std::uint64_t> idle_power_uw)
+{
+	const auto n = kernel.cpus.size();
+	cpus_.resize(n);
+	for (std::size_t c = 0; c < n; c++) {
+		auto &cpu = cpus_[c];
+		const int id = static_cast<int>(c);
+		cpu.capacity = kernel.cpus[c].capacity;
+		cpu.max_khz = kshim_cpufreq_max(id);
+		cpu.khz = kshim_cpufreq_cur(id);
+		cpu.transition_latency_ns = static_cast<std::int64_t>(kshim_cpufreq_transition_latency(id));
+	}
+	for (std::size_t d = 0; d < platform.frequency_domains.size(); d++) {
+		Domain dom;
+		dom.cpus = platform.frequency_domains[d].cpus;
+		for (unsigned c : dom.cpus) {
+			if (c >= n)
+				continue;
+			cpus_[c].domain = static_cast<int>(d);
+			if (d < idle_power_uw.size())
+				cpus_[c].idle_power = idle_power_uw[d];
+		}
+		domains_.push_back(std::move(dom));
+	}
+	for (const auto &pd : kernel.perf_domains) {
+		if (!pd.microwatts)
+			power_in_microwatts_ = false;
+		for (unsigned c : pd.cpus) {
+			if (c >= n)
+				continue;
+			for (const auto &s : pd.states)
+				cpus_[c].power.emplace_back(static_cast<unsigned>(s.frequency_khz), s.power);
+			if (cpus_[c].domain >= 0)
+				domains_[static_cast<std::size_t>(cpus_[c].domain)].has_energy_model = true;
+		}
+	}
+	for (auto &cpu : cpus_) {
+		if (cpu.power.empty())
+			energy_complete_ = false;
+		cpu.busy_power = busy_power_at(cpu);
+		cpu.busy_bucket = &cpu.busy_at[cpu.khz];
+	}
+	for (auto &dom : domains_)
+		if (!dom.cpus.empty() && dom.cpus.front() < n)
+			dom.bucket = &dom.residency[cpus_[dom.cpus.front()].khz];
+}
+
+void Board::set_frequency(std::size_t c, unsigned khz)
+{
+	auto &cpu = cpus_[c];
+	if (cpu.khz == khz)
+		return;
+	cpu.khz = khz;
+	cpu.busy_power = busy_power_at(cpu);
+	cpu.busy_bucket = &cpu.busy_at[khz];
+	if (cpu.domain < 0)
+		return;
+	auto &dom = domains_[static_cast<std::size_t>(cpu.domain)];
+	if (dom.cpus.front() == c) {
+		dom.bucket = &dom.residency[khz];
+		dom.changes++;
+	}
+}
+
+// dt x capacity x f / f_max, in 64 bits when it cannot overflow
+// (capacity < 2^11, f < 2^23 kHz).
+u128 Board::work_in(std::size_t c, std::int64_t dt) const
+{
+	const auto &cpu = cpus_[c];
+	const bool scaled = cpu.max_khz && cpu.khz;
+	if (dt < (1LL << 30) && cpu.capacity < 2048 && cpu.khz < (1U << 23)) {
+		const std::uint64_t w = static_cast<std::uint64_t>(dt) * cpu.capacity;
+		return scaled ? w * cpu.khz / cpu.max_khz : w;
+	}
+	const u128 w = static_cast<u128>(dt) * cpu.capacity;
+	return scaled ? w * cpu.khz / cpu.max_khz : w;
+}
+
+// ceil(work x f_max / (capacity x f))
+std::optional<std::int64_t> Board::time_for(std::size_t c, std::int64_t work) const
+{
+	const auto &cpu = cpus_[c];
+	u128 num = static_cast<u128>(work);
+	u128 den = cpu.capacity;
+	if (cpu.max_khz && cpu.khz) {
+		num *= cpu.max_khz;
+		den *= cpu.khz;
+	}
+	if (!den)
+		return std::nullopt;
+	return static_cast<std::int64_t>((num + den - 1) / den);
+}
+
+void Board::report(Result &r) const
+{
+	r.power_in_microwatts = power_in_microwatts_;
+	r.energy_complete = energy_complete_;
+	// energy: power (µW) x ns = 1e-15 J
+	constexpr double fj = 1e-15;
+	r.cpus.clear();
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		r.cpus.push_back({static_cast<unsigned>(c), cpus_[c].busy_ns, static_cast<double>(cpus_[c].energy) * fj, {}});
+		r.energy_j += r.cpus.back().energy_j;
+	}
+	for (const auto &dom : domains_) {
+		DomainResult d;
+		d.cpus = dom.cpus;
+		d.has_energy_model = dom.has_energy_model;
+		d.frequency_changes = dom.changes;
+		if (!dom.cpus.empty() && dom.cpus.front() < cpus_.size()) {
+			const auto &first = cpus_[dom.cpus.front()];
+			d.idle_power_uw = first.idle_power;
+			d.transition_latency_ns = static_cast<unsigned>(first.transition_latency_ns);
+		}
+		for (const auto &[khz, ns] : dom.residency) {
+			OppResidency o{khz, ns, 0};
+			for (unsigned c : dom.cpus)
+				if (c < cpus_.size())
+					if (auto it = cpus_[c].busy_at.find(khz); it != cpus_[c].busy_at.end())
+						o.busy_ns += it->second;
+			d.residency.push_back(o);
+		}
+		for (unsigned c : dom.cpus)
+			if (c < cpus_.size())
+				d.energy_j += r.cpus[c].energy_j;
+		r.domains.push_back(std::move(d));
+	}
+}
+
+} // namespace sh::sim

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The simulated board's hardware, apart from the kernel that drives it and
+// the workload that runs on it: each CPU's speed (capacity x f / f_max),
+// the frequency it runs at (changed when a transition the kernel asked for
+// completes), the power it draws busy (its energy model's, at that OPP) or
+// idle, and what these add up to over a run: busy time and energy per CPU,
+// time at each OPP per frequency domain. Everything is an exact integer sum
+// of (rate x interval). The thermal and board power models join here.
+#pragma once
+
+#include "dts/platform.h"
+#include "kernel-shim/kernel.h"
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace sh::sim {
+
+struct Result;
+
+// Work x f_max and power x time overflow 64 bits on long runs.
+__extension__ typedef unsigned __int128 u128;
+
+class Board {
+public:
+	struct Cpu {
+		unsigned long capacity = 1024;
+		unsigned max_khz = 0;
+		unsigned khz = 0;			// the frequency it runs at now
+		std::int64_t transition_latency_ns = 0;
+		int domain = -1;			// index into domains()
+		std::vector<std::pair<unsigned, std::uint64_t>> power;	// EM: kHz -> busy power
+		std::uint64_t busy_power = 0;		// at khz
+		std::uint64_t idle_power = 0;
+		std::int64_t busy_ns = 0;
+		u128 energy = 0;			// power unit x ns
+		std::map<unsigned, std::int64_t> busy_at;	// kHz -> busy ns
+		std::int64_t *busy_bucket = nullptr;	// busy_at[khz]
+	};
+	struct Domain {
+		std::vector<unsigned> cpus;
+		std::map<unsigned, std::int64_t> residency;	// kHz of its first CPU -> ns
+		std::int64_t *bucket = nullptr;		// residency[khz now]
+		std::size_t changes = 0;
+		bool has_energy_model = false;
+	};
+
+	// The booted kernel's view of the board: capacities, the frequencies
+	// cpufreq set, the energy model; idle power per frequency domain (µW).
+	Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::span<const std::uint64_t> idle_power_uw);
+	Board(const Board &) = delete;
+	Board &operator=(const Board &) = delete;
+
+	std::size_t size() const { return cpus_.size(); }
+	const Cpu &cpu(std::size_t c) const { return cpus_[c]; }
+	bool power_in_microwatts() const { return power_in_microwatts_; }
+	bool energy_complete() const { return energy_complete_; }
+
+	// The board runs for dt ns; busy(c) says whether CPU c runs a task.
+	template <typename Busy>
+	void run(std::int64_t dt, Busy busy)
+	{
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			auto &cpu = cpus_[c];
+			if (busy(c)) {
+				cpu.busy_ns += dt;
+				*cpu.busy_bucket += dt;
+				cpu.energy += static_cast<u128>(cpu.busy_power) * static_cast<std::uint64_t>(dt);
+			} else {
+				cpu.energy += static_cast<u128>(cpu.idle_power) * static_cast<std::uint64_t>(dt);
+			}
+		}
+		for (auto &dom : domains_)
+			if (dom.bucket)
+				*dom.bucket += dt;
+	}
+
+	// A frequency transition of the CPU completes: it runs at khz from now.
+	// Throws kshim::KernelFault for a frequency its energy model lacks.
+	void set_frequency(std::size_t c, unsigned khz);
+
+	// Work done (capacity-ns) in dt at the CPU's present speed, rounded down.
+	u128 work_in(std::size_t c, std::int64_t dt) const;
+	// The time (ns, rounded up) the CPU takes for `work` at its present
+	// speed; nullopt when never (capacity 0).
+	std::optional<std::int64_t> time_for(std::size_t c, std::int64_t work) const;
+
+	// Busy time and energy per CPU, and per frequency domain with its OPP
+	// residency, into the run's result.
+	void report(Result &r) const;
+
+private:
+	std::vector<Cpu> cpus_;
+	std::vector<Domain> domains_;
+	bool power_in_microwatts_ = true;
+	bool energy_complete_ = true;
+};
+
+} // namespace sh::sim
