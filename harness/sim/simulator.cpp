@@ -11,6 +11,7 @@
 #include "harness/sim/simulator.h"
 
 #include "harness/sim/board.h"
+#include "harness/sim/metrics.h"
 
 #include <kshim/api.h>
 #include <kshim/sched.h>
@@ -46,23 +47,6 @@ int idle_tick_policy(IdleTick policy)
 using workload::Event;
 using workload::EventKind;
 
-// FNV-1a, 64 bit: a stable hash whose value does not depend on the
-// standard library (std::hash may differ between builds).
-class Fingerprint {
-public:
-	void add(std::int64_t v)
-	{
-		for (int i = 0; i < 8; i++) {
-			hash_ ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xff;
-			hash_ *= 0x100000001b3ULL;
-		}
-	}
-	std::uint64_t value() const { return hash_; }
-
-private:
-	std::uint64_t hash_ = 0xcbf29ce484222325ULL;
-};
-
 struct Thread {
 	std::string comm;
 	const workload::Task *task = nullptr;
@@ -85,17 +69,6 @@ struct Thread {
 	std::optional<std::pair<const char *, int>> pending_block;
 	int blocked_resource = -1;
 	std::vector<std::pair<bool, std::int64_t>> own_timers;	// "unique*" timers, by resource
-
-	// metrics
-	std::int64_t cpu_time = 0, runnable_wait = 0, work_done = 0;
-	std::int64_t runnable_since = -1, woken_at = -1;
-	metrics::LatencyHistogram latencies;
-	std::size_t periods = 0, missed = 0;
-	std::int64_t slack_min = 0, slack_sum = 0;
-	std::size_t migrations = 0;
-	std::uint64_t cpus_used = 0;
-	std::vector<std::int64_t> cpu_time_on;
-	std::optional<std::int64_t> exit_time;
 };
 
 bool advance_pc(Thread &th);
@@ -245,8 +218,7 @@ private:
 	void resolve_resources();
 
 	Result result_;
-	Fingerprint fingerprint_;
-	metrics::LatencyHistogram all_latencies_;	// every wake-up of every task
+	std::optional<RunMetrics> metrics_;
 	bool switched_ = true;	// a sched_switch since dispatch() last looked for CPUs gone idle
 
 	void setup();
@@ -290,6 +262,7 @@ void Simulator::setup()
 {
 	const auto n = kernel_.cpus.size();
 	board_.emplace(platform_, kernel_, options_.idle_power_uw);
+	metrics_.emplace(n);
 	cpus_.resize(n);
 	for (std::size_t c = 0; c < n; c++) {
 		struct kshim_cpu_info info {};
@@ -360,7 +333,6 @@ void Simulator::fork_threads()
 			Thread th;
 			th.comm = task.instances > 1 ? fmt::format("{}-{}", task.name, i) : task.name;
 			th.task = &task;
-			th.cpu_time_on.resize(n);
 			th.own_timers.resize(resources_.size());
 			th.index = threads_.size();
 			threads_.push_back(std::move(th));
@@ -369,7 +341,7 @@ void Simulator::fork_threads()
 			if (pid < 0)
 				throw kshim::KernelFault(fmt::format("fork of {} failed: {}", t.comm, pid));
 			t.pid = pid;
-			t.runnable_since = now_;
+			metrics_->add_task(now_);
 			start_pc(t);
 			by_pid_[pid] = threads_.size() - 1;
 			live_threads_++;
@@ -397,61 +369,31 @@ void Simulator::on_event(const kshim_trace_event &ev)
 
 	if (tp == Tracepoint::sched_switch) {
 		const int prev = static_cast<int>(ev.args[0]), next = static_cast<int>(ev.args[3]);
-		result_.fingerprint_events++;
-		fingerprint_.add(1);
-		fingerprint_.add(ev.cpu);
-		fingerprint_.add(t);
-		fingerprint_.add(prev);
-		fingerprint_.add(next);
-		result_.context_switches++;
-		if (auto *th = thread_of(prev); th && (ev.args[2] == 0 || ev.args[2] == KSHIM_SWITCH_PREEMPTED))
-			th->runnable_since = t;
-		if (auto *th = thread_of(next)) {
-			if (th->runnable_since >= 0)
-				th->runnable_wait += t - th->runnable_since;
-			th->runnable_since = -1;
-			if (th->woken_at >= 0) {
-				th->latencies.add(t - th->woken_at);
-				all_latencies_.add(t - th->woken_at);
-			}
-			th->woken_at = -1;
-			th->cpus_used |= 1ULL << ev.cpu;
-		}
+		auto *from = thread_of(prev), *to = thread_of(next);
+		metrics_->on_switch(t, ev.cpu, prev, next, from ? static_cast<int>(from->index) : -1,
+				    ev.args[2] == 0 || ev.args[2] == KSHIM_SWITCH_PREEMPTED,
+				    to ? static_cast<int>(to->index) : -1);
 		cpu.curr = next;
 		switched_ = true;
-		cpu.curr_thread = thread_of(next);
+		cpu.curr_thread = to;
 		cpu.curr_comm = next ? ev.comm[1] : "<idle>";
 		cpu.done_at.reset();
 	} else if (tp == Tracepoint::sched_wakeup || tp == Tracepoint::sched_wakeup_new) {
-		result_.fingerprint_events++;
-		fingerprint_.add(tp == Tracepoint::sched_wakeup ? 2 : 3);
-		fingerprint_.add(t);
-		fingerprint_.add(ev.args[0]);
-		fingerprint_.add(ev.args[2]);
-		if (auto *th = thread_of(static_cast<int>(ev.args[0]))) {
-			// woken by its timer: latency counts from the expiry, which
-			// precedes the wake-up by the exit latency of an idle state
-			th->woken_at = th->expired_at >= 0 ? th->expired_at : t;
+		// woken by its timer: latency counts from the expiry, which
+		// precedes the wake-up by the exit latency of an idle state
+		auto *th = thread_of(static_cast<int>(ev.args[0]));
+		metrics_->on_wakeup(t, tp == Tracepoint::sched_wakeup_new, static_cast<int>(ev.args[0]),
+				    static_cast<int>(ev.args[2]), th ? static_cast<int>(th->index) : -1,
+				    th && th->expired_at >= 0 ? th->expired_at : t);
+		if (th)
 			th->expired_at = -1;
-			th->runnable_since = t;
-		}
 	} else if (tp == Tracepoint::sched_migrate_task) {
-		result_.fingerprint_events++;
-		fingerprint_.add(4);
-		fingerprint_.add(t);
-		fingerprint_.add(ev.args[0]);
-		fingerprint_.add(ev.args[2]);
-		fingerprint_.add(ev.args[3]);
-		result_.migrations++;
-		if (auto *th = thread_of(static_cast<int>(ev.args[0])))
-			th->migrations++;
+		const auto *th = thread_of(static_cast<int>(ev.args[0]));
+		metrics_->on_migrate(t, static_cast<int>(ev.args[0]), static_cast<int>(ev.args[2]),
+				     static_cast<int>(ev.args[3]), th ? static_cast<int>(th->index) : -1);
 	} else if (tp == Tracepoint::cpu_frequency) {
 		const auto target = static_cast<std::size_t>(ev.args[1]);
-		result_.fingerprint_events++;
-		fingerprint_.add(5);
-		fingerprint_.add(t);
-		fingerprint_.add(ev.args[0]);
-		fingerprint_.add(ev.args[1]);
+		metrics_->on_frequency(t, ev.args[0], static_cast<int>(ev.args[1]));
 		if (target < cpus_.size())
 			push(Timed::frequency, t + board_->cpu(target).transition_latency_ns, static_cast<int>(target),
 			     static_cast<unsigned>(ev.args[0]));
@@ -469,15 +411,13 @@ void Simulator::advance_to(std::int64_t t)
 			auto *th = cpus_[c].curr_thread;
 			if (!cpus_[c].curr || !th)
 				continue;
-			th->cpu_time += dt;
-			th->cpu_time_on[c] += dt;
+			std::int64_t d = 0;
 			if (th->state == Thread::State::computing && !th->runtime_end) {
 				const u128 done = board_->work_in(c, dt);
-				const auto d = done >= static_cast<u128>(th->work_left) ? th->work_left
-											 : static_cast<std::int64_t>(done);
+				d = done >= static_cast<u128>(th->work_left) ? th->work_left : static_cast<std::int64_t>(done);
 				th->work_left -= d;
-				th->work_done += d;
 			}
+			metrics_->on_run(th->index, c, dt, d);
 		}
 		if (overutilized_)
 			result_.overutilized_ns += dt;
@@ -664,7 +604,7 @@ void Simulator::wake(std::size_t index, int waker_cpu)
 void Simulator::finish(Thread &th)
 {
 	th.state = Thread::State::exited;
-	th.exit_time = now_ - start_;
+	metrics_->on_exit(th.index, now_ - start_);
 	live_threads_--;
 	if (const int ret = kshim_task_exit(th.pid))
 		throw kshim::KernelFault(fmt::format("{} could not exit: {}", th.comm, ret));
@@ -774,13 +714,10 @@ void Simulator::step(Thread &th, int cpu)
 			}
 			timer.second += e.amount;
 			const std::int64_t slack = timer.second - now_;
-			th.periods++;
-			th.slack_sum += slack;
-			th.slack_min = th.periods == 1 ? slack : std::min(th.slack_min, slack);
+			metrics_->on_period(th.index, slack);
 			advance();
 			if (slack <= 0) {
 				// missed: rt-app does not sleep; a relative timer restarts from now
-				th.missed++;
 				if (!e.absolute)
 					timer.second = now_;
 				break;
@@ -1026,26 +963,11 @@ Result Simulator::collect()
 	r.cpuidle_governor = kshim_cpuidle_governor();
 	if (std::all_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) { return c.idle_states.empty(); }))
 		r.cpuidle_governor.clear();
-	std::int64_t work_done = 0;
 	for (const auto &th : threads_) {
 		TaskResult t;
 		t.name = th.comm;
 		t.pid = th.pid;
-		t.cpu_time_ns = th.cpu_time;
-		t.runnable_wait_ns = th.runnable_wait;
-		t.work_done = th.work_done;
-		work_done += th.work_done;
-		t.wakeup_latency_ns = th.latencies.summary();
-		t.periods = th.periods;
-		t.missed_periods = th.missed;
-		t.slack_min_ns = th.slack_min;
-		t.slack_mean_ns = th.periods ? th.slack_sum / static_cast<std::int64_t>(th.periods) : 0;
-		t.migrations = th.migrations;
-		for (unsigned c = 0; c < 64; c++)
-			if (th.cpus_used & (1ULL << c))
-				t.cpus_used.push_back(c);
-		t.exit_ns = th.exit_time;
-		t.cpu_time_by_cpu_ns = th.cpu_time_on;
+		metrics_->fill(th.index, t);
 		switch (th.state) {
 		case Thread::State::exited:
 			t.state = "exited";
@@ -1062,11 +984,14 @@ Result Simulator::collect()
 		}
 		r.tasks.push_back(std::move(t));
 	}
-	r.wakeup_latency_ns = all_latencies_.summary();
+	r.wakeup_latency_ns = metrics_->all_latencies().summary();
 	if (r.simulated_ns > 0 && calibration_capacity_)
-		r.throughput = static_cast<double>(work_done) /
+		r.throughput = static_cast<double>(metrics_->work_done()) /
 			       (static_cast<double>(r.simulated_ns) * static_cast<double>(calibration_capacity_));
-	r.fingerprint = fingerprint_.value();
+	r.fingerprint = metrics_->fingerprint();
+	r.fingerprint_events = metrics_->fingerprint_events();
+	r.context_switches = metrics_->context_switches();
+	r.migrations = metrics_->migrations();
 	r.kernel_warnings = kshim::kernel_warnings().size();
 	return r;
 }

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/sim/metrics.h"
+
+#include "harness/sim/simulator.h"
+
+#include <algorithm>
+
+namespace sh::sim {
+
+void RunMetrics::add_task(std::int64_t now)
+{
+	auto &m = tasks_.emplace_back();
+	m.cpu_time_on.resize(cpus_);
+	m.runnable_since = now;
+}
+
+void RunMetrics::on_switch(std::int64_t t, int cpu, int prev_pid, int next_pid, int prev_task, bool prev_runnable,
+			   int next_task)
+{
+	fingerprint_events_++;
+	fingerprint_.add(1);
+	fingerprint_.add(cpu);
+	fingerprint_.add(t);
+	fingerprint_.add(prev_pid);
+	fingerprint_.add(next_pid);
+	context_switches_++;
+	if (prev_task >= 0 && prev_runnable)
+		tasks_[static_cast<std::size_t>(prev_task)].runnable_since = t;
+	if (next_task < 0)
+		return;
+	auto &m = tasks_[static_cast<std::size_t>(next_task)];
+	if (m.runnable_since >= 0)
+		m.runnable_wait += t - m.runnable_since;
+	m.runnable_since = -1;
+	if (m.woken_at >= 0) {
+		m.latencies.add(t - m.woken_at);
+		all_latencies_.add(t - m.woken_at);
+	}
+	m.woken_at = -1;
+	m.cpus_used |= 1ULL << cpu;
+}
+
+void RunMetrics::on_wakeup(std::int64_t t, bool new_task, int pid, int target_cpu, int task, std::int64_t since)
+{
+	fingerprint_events_++;
+	fingerprint_.add(new_task ? 3 : 2);
+	fingerprint_.add(t);
+	fingerprint_.add(pid);
+	fingerprint_.add(target_cpu);
+	if (task < 0)
+		return;
+	auto &m = tasks_[static_cast<std::size_t>(task)];
+	m.woken_at = since;
+	m.runnable_since = t;
+}
+
+void RunMetrics::on_migrate(std::int64_t t, int pid, int orig_cpu, int dest_cpu, int task)
+{
+	fingerprint_events_++;
+	fingerprint_.add(4);
+	fingerprint_.add(t);
+	fingerprint_.add(pid);
+	fingerprint_.add(orig_cpu);
+	fingerprint_.add(dest_cpu);
+	migrations_++;
+	if (task >= 0)
+		tasks_[static_cast<std::size_t>(task)].migrations++;
+}
+
+void RunMetrics::on_frequency(std::int64_t t, long long khz, int cpu)
+{
+	fingerprint_events_++;
+	fingerprint_.add(5);
+	fingerprint_.add(t);
+	fingerprint_.add(khz);
+	fingerprint_.add(cpu);
+}
+
+void RunMetrics::on_period(std::size_t task, std::int64_t slack)
+{
+	auto &m = tasks_[task];
+	m.periods++;
+	m.slack_sum += slack;
+	m.slack_min = m.periods == 1 ? slack : std::min(m.slack_min, slack);
+	if (slack <= 0)
+		m.missed++;
+}
+
+std::int64_t RunMetrics::work_done() const
+{
+	std::int64_t work = 0;
+	for (const auto &m : tasks_)
+		work += m.work_done;
+	return work;
+}
+
+void RunMetrics::fill(std::size_t task, TaskResult &t) const
+{
+	const auto &m = tasks_[task];
+	t.cpu_time_ns = m.cpu_time;
+	t.runnable_wait_ns = m.runnable_wait;
+	t.work_done = m.work_done;
+	t.wakeup_latency_ns = m.latencies.summary();
+	t.periods = m.periods;
+	t.missed_periods = m.missed;
+	t.slack_min_ns = m.slack_min;
+	t.slack_mean_ns = m.periods ? m.slack_sum / static_cast<std::int64_t>(m.periods) : 0;
+	t.migrations = m.migrations;
+	for (unsigned c = 0; c < 64; c++)
+		if (m.cpus_used & (1ULL << c))
+			t.cpus_used.push_back(c);
+	t.exit_ns = m.exit_time;
+	t.cpu_time_by_cpu_ns = m.cpu_time_on;
+}
+
+} // namespace sh::sim

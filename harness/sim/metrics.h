@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// What a run measures, apart from how it runs: observers of the kernel's
+// tracepoints (switches, wake-ups, migrations, frequency requests) and of
+// the workload's progress that turn a run into the report's numbers — the
+// fingerprint of the kernel's decisions, each task's CPU time, wake-up
+// latency, runnable wait, migrations, rt-app slack — in memory that does
+// not grow with the run's length.
+#pragma once
+
+#include "harness/metrics/latency_histogram.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sh::sim {
+
+struct TaskResult;
+
+// FNV-1a, 64 bit: a stable hash whose value does not depend on the
+// standard library (std::hash may differ between builds).
+class Fingerprint {
+public:
+	void add(std::int64_t v)
+	{
+		for (int i = 0; i < 8; i++) {
+			hash_ ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xff;
+			hash_ *= 0x100000001b3ULL;
+		}
+	}
+	std::uint64_t value() const { return hash_; }
+
+private:
+	std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+// One task's measures. A task is an index into the workload's threads; the
+// tracepoint observers take -1 for a task that is not the workload's.
+struct TaskMetrics {
+	std::int64_t cpu_time = 0, runnable_wait = 0, work_done = 0;
+	std::int64_t runnable_since = -1, woken_at = -1;
+	metrics::LatencyHistogram latencies;	// sched_wakeup -> switched in
+	std::size_t periods = 0, missed = 0;
+	std::int64_t slack_min = 0, slack_sum = 0;
+	std::size_t migrations = 0;
+	std::uint64_t cpus_used = 0;		// bit n: CPU n
+	std::vector<std::int64_t> cpu_time_on;	// by CPU
+	std::optional<std::int64_t> exit_time;
+};
+
+class RunMetrics {
+public:
+	explicit RunMetrics(std::size_t cpus) : cpus_(cpus) {}
+
+	// A task joins (forked at `now`, runnable).
+	void add_task(std::int64_t now);
+	TaskMetrics &task(std::size_t task) { return tasks_[task]; }
+	const TaskMetrics &task(std::size_t task) const { return tasks_[task]; }
+
+	// The kernel's tracepoints. A task preempted (prev_runnable) waits
+	// from the switch; a wake-up's latency counts from `since` (the expiry
+	// of the timer that woke it, before the idle state's exit latency).
+	void on_switch(std::int64_t t, int cpu, int prev_pid, int next_pid, int prev_task, bool prev_runnable,
+		       int next_task);
+	void on_wakeup(std::int64_t t, bool new_task, int pid, int target_cpu, int task, std::int64_t since);
+	void on_migrate(std::int64_t t, int pid, int orig_cpu, int dest_cpu, int task);
+	void on_frequency(std::int64_t t, long long khz, int cpu);
+
+	// The workload's progress: a task ran on cpu for dt and did `work`
+	// (capacity-ns); a periodic timer fired with `slack` to spare
+	// (negative: the period was missed); the task exited.
+	void on_run(std::size_t task, std::size_t cpu, std::int64_t dt, std::int64_t work)
+	{
+		auto &m = tasks_[task];
+		m.cpu_time += dt;
+		m.cpu_time_on[cpu] += dt;
+		m.work_done += work;
+	}
+	void on_period(std::size_t task, std::int64_t slack);
+	void on_exit(std::size_t task, std::int64_t since_start) { tasks_[task].exit_time = since_start; }
+
+	std::uint64_t fingerprint() const { return fingerprint_.value(); }
+	std::size_t fingerprint_events() const { return fingerprint_events_; }
+	std::size_t context_switches() const { return context_switches_; }
+	std::size_t migrations() const { return migrations_; }
+	const metrics::LatencyHistogram &all_latencies() const { return all_latencies_; }
+	std::int64_t work_done() const;
+	// The task's measures as the report gives them (name, pid and state
+	// are the executor's).
+	void fill(std::size_t task, TaskResult &out) const;
+
+private:
+	std::size_t cpus_;
+	std::vector<TaskMetrics> tasks_;
+	Fingerprint fingerprint_;
+	std::size_t fingerprint_events_ = 0, context_switches_ = 0, migrations_ = 0;
+	metrics::LatencyHistogram all_latencies_;	// every wake-up of every task
+};
+
+} // namespace sh::sim
