@@ -11,6 +11,7 @@
 #include "harness/sim/simulator.h"
 
 #include "harness/sim/board.h"
+#include "harness/sim/executor.h"
 #include "harness/sim/metrics.h"
 
 #include <kshim/api.h>
@@ -43,36 +44,6 @@ int idle_tick_policy(IdleTick policy)
 	}
 	return KSHIM_IDLE_TICK_KERNEL;
 }
-
-using workload::Event;
-using workload::EventKind;
-
-struct Thread {
-	std::string comm;
-	const workload::Task *task = nullptr;
-	int pid = 0;
-	std::size_t phase = 0, event = 0;
-	long phase_iter = 0, loop_iter = 0;
-	enum class State { ready, computing, sleeping, exited } state = State::ready;
-	bool delay_done = false;
-	bool at_end = false;		// past its last event: exits when it next runs
-	std::int64_t work_left = 0;		// run: capacity-ns
-	std::optional<std::int64_t> runtime_end;	// runtime: wall-clock end
-	int armed_cpu = 0;			// where its wake-up timer was armed
-	std::int64_t timer_at = -1;		// when that timer expires (-1: none armed)
-	std::int64_t expired_at = -1;		// when it expired, until the wake-up
-	std::size_t index = 0;			// in Simulator::threads_
-	const char *blocked_on = nullptr;	// "sleep", "timer", ... while sleeping
-	// rt-app's wait (pthread_cond_wait) unlocked its mutex, and the waiter
-	// it woke preempted it before it could sleep: it sleeps when it runs
-	// again, unless the signal came first (the futex would not sleep then).
-	std::optional<std::pair<const char *, int>> pending_block;
-	int blocked_resource = -1;
-	std::vector<std::pair<bool, std::int64_t>> own_timers;	// "unique*" timers, by resource
-};
-
-bool advance_pc(Thread &th);
-void start_pc(Thread &th);
 
 enum class Timed { frequency, wake };
 
@@ -133,7 +104,7 @@ struct Cpu {
 	std::vector<kshim_idle_state> idle_at_start;	// the kernel's counters
 };
 
-class Simulator {
+class Simulator final : Executor::Host {
 public:
 	Simulator(const dts::Platform &platform, const kshim::Kernel &kernel, const workload::Workload &workload,
 		  const Options &options, EventSink *sink)
@@ -153,9 +124,9 @@ private:
 	std::int64_t start_ = 0, now_ = 0, end_ = 0;
 	std::int64_t tick_ns_ = 0, next_tick_ = 0;
 	std::optional<Board> board_;
+	std::optional<RunMetrics> metrics_;
+	std::optional<Executor> executor_;
 	std::vector<Cpu> cpus_;
-	std::vector<Thread> threads_;
-	std::unordered_map<int, std::size_t> by_pid_;
 	std::vector<std::pair<const char *, Tracepoint>> tracepoints_;
 
 	Tracepoint tracepoint_of(const char *name)
@@ -168,61 +139,14 @@ private:
 	}
 	std::priority_queue<TimedEvent, std::vector<TimedEvent>, std::greater<>> queue_;
 	std::uint64_t seq_ = 0;
-	// The jitter's random numbers: mt19937_64's output is fixed by the
-	// standard, and the transforms below are ours, so a seed gives the
-	// same run with any standard library.
-	std::mt19937_64 rng_;
-	double uniform() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }	// [0, 1)
-	double normal()		// Box-Muller
-	{
-		const double u1 = 1.0 - uniform(), u2 = uniform();
-		return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-	}
-	// an activation's amount of work or time, varied
-	std::int64_t jittered(std::int64_t amount)
-	{
-		if (options_.jitter <= 0)
-			return amount;
-		const double f = 1.0 + options_.jitter * jitter_run_sd * std::clamp(normal(), -3.0, 3.0);
-		return std::max<std::int64_t>(1, std::llround(static_cast<double>(amount) * f));
-	}
-	// how late a timer's interrupt arrives
-	std::int64_t timer_latency()
-	{
-		if (options_.jitter <= 0)
-			return 0;
-		return std::llround(-std::log(1.0 - uniform()) * options_.jitter * jitter_timer_mean_ns);
-	}
 	unsigned long calibration_capacity_ = 0;
 	bool overutilized_ = false;
-	std::size_t live_threads_ = 0;
 	bool eas_enabled_ = false;
 
-	// rt-app resources, by name as rt-app keeps them; events refer to them
-	// by index (resolved once, in setup).
-	struct Resource {
-		std::string name;
-		std::pair<bool, std::int64_t> timer;	// shared timer: started, next expiry
-		// suspend/wait waiters, each with the mutex it takes back when woken
-		std::deque<std::pair<std::size_t, int>> waiters;
-		int owner = -1;				// mutex
-		std::deque<std::size_t> lock_waiters;
-		std::size_t barrier_users = 0;
-		std::vector<std::size_t> barrier_waiting;
-		std::int64_t messages = 0;		// hackbench channel
-		std::optional<std::size_t> receiver;
-	};
-	std::vector<Resource> resources_;
-	// [task][phase][event] -> (resource, wait's mutex), -1 when none
-	std::vector<std::vector<std::vector<std::pair<int, int>>>> resource_ids_;
-	void resolve_resources();
-
 	Result result_;
-	std::optional<RunMetrics> metrics_;
 	bool switched_ = true;	// a sched_switch since dispatch() last looked for CPUs gone idle
 
 	void setup();
-	void fork_threads();
 	void on_event(const kshim_trace_event &ev);
 	void advance_to(std::int64_t t);
 	std::int64_t next_event_time();
@@ -230,32 +154,22 @@ private:
 	std::optional<std::int64_t> completion_time(std::size_t cpu, const Thread &th) const;
 	void settle_and_dispatch();
 	void dispatch();
-	void step(Thread &th, int cpu);
-	void next_event(Thread &th);
-	void block(Thread &th, int cpu, const char *why, int resource = -1);
-	void wake(std::size_t index, int waker_cpu);
-	void finish(Thread &th);
 	void push(Timed kind, std::int64_t time, int index, unsigned khz = 0)
 	{
 		queue_.push({time, seq_++, kind, index, khz});
 	}
-	// A thread's wake-up timer: on a board an hrtimer on the CPU it sleeps
-	// on, whose interrupt arrives a little after the expiry.
-	void arm_timer(Thread &th, std::int64_t time)
-	{
-		time += timer_latency();
-		th.timer_at = time;
-		push(Timed::wake, time, static_cast<int>(th.index));
-	}
-	std::uint64_t next_timer_on(int cpu) const;
-	Thread *thread_of(int pid)
-	{
-		auto it = by_pid_.find(pid);
-		return it == by_pid_.end() ? nullptr : &threads_[it->second];
-	}
-	void release_mutex(int mutex, int cpu);
-	void acquire_for_waiter(int mutex, std::size_t waiter, int cpu);
+	Thread *thread_of(int pid) { return executor_->thread_of(pid); }
 	Result collect();
+
+	// Executor::Host
+	std::int64_t now() const override { return now_; }
+	std::int64_t start() const override { return start_; }
+	int current_on(int cpu) const override { return cpus_[static_cast<std::size_t>(cpu)].curr; }
+	void work_changed(int cpu) override { cpus_[static_cast<std::size_t>(cpu)].done_at.reset(); }
+	void arm_wake(std::size_t thread, std::int64_t time) override
+	{
+		push(Timed::wake, time, static_cast<int>(thread));
+	}
 };
 
 void Simulator::setup()
@@ -279,84 +193,6 @@ void Simulator::setup()
 	tick_ns_ = static_cast<std::int64_t>(kshim_tick_nsec());
 	eas_enabled_ = kshim_sched_energy_enabled() != 0;
 	overutilized_ = kshim_rd_overutilized(0) != 0;
-}
-
-void Simulator::resolve_resources()
-{
-	std::map<std::string, int> by_name;
-	auto id = [&](const std::string &name) {
-		if (name.empty())
-			return -1;
-		auto [it, added] = by_name.emplace(name, static_cast<int>(resources_.size()));
-		if (added) {
-			Resource r;
-			r.name = name;
-			resources_.push_back(std::move(r));
-		}
-		return it->second;
-	};
-	for (const auto &task : workload_.tasks) {
-		auto &task_ids = resource_ids_.emplace_back();
-		for (const auto &phase : task.phases) {
-			auto &phase_ids = task_ids.emplace_back();
-			for (const auto &e : phase.events)
-				phase_ids.emplace_back(id(e.resource), id(e.mutex));
-		}
-	}
-}
-
-void Simulator::fork_threads()
-{
-	const auto n = cpus_.size();
-	// Threads stay where they are: CPUs point at the one they run.
-	std::size_t total = 0;
-	for (const auto &task : workload_.tasks)
-		total += static_cast<std::size_t>(task.instances);
-	threads_.reserve(total);
-	for (const auto &task : workload_.tasks) {
-		std::uint64_t mask = 0;
-		for (unsigned c : task.cpus) {
-			if (c >= n)
-				throw workload::Error(fmt::format("{}: task \"{}\": cpus names CPU{}, the board has CPU0-{}",
-								  workload_.name, task.name, c, n - 1));
-			mask |= 1ULL << c;
-		}
-		if (!mask)
-			mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
-		const auto &ids = resource_ids_[static_cast<std::size_t>(&task - workload_.tasks.data())];
-		for (std::size_t p = 0; p < task.phases.size(); p++)
-			for (std::size_t i = 0; i < task.phases[p].events.size(); i++)
-				if (task.phases[p].events[i].kind == EventKind::barrier)
-					resources_[static_cast<std::size_t>(ids[p][i].first)].barrier_users +=
-						static_cast<std::size_t>(task.instances);
-		for (int i = 0; i < task.instances; i++) {
-			Thread th;
-			th.comm = task.instances > 1 ? fmt::format("{}-{}", task.name, i) : task.name;
-			th.task = &task;
-			th.own_timers.resize(resources_.size());
-			th.index = threads_.size();
-			threads_.push_back(std::move(th));
-			auto &t = threads_.back();
-			const int pid = kshim_task_fork(t.comm.c_str(), static_cast<int>(options_.fork_cpu), mask);
-			if (pid < 0)
-				throw kshim::KernelFault(fmt::format("fork of {} failed: {}", t.comm, pid));
-			t.pid = pid;
-			metrics_->add_task(now_);
-			start_pc(t);
-			by_pid_[pid] = threads_.size() - 1;
-			live_threads_++;
-			if (task.nice && kshim_task_set_nice(pid, task.nice))
-				throw workload::Error(fmt::format("task \"{}\": nice {} refused", task.name, task.nice));
-			if ((task.util_min >= 0 || task.util_max >= 0) &&
-			    kshim_task_set_uclamp(pid, task.util_min, task.util_max))
-				throw workload::Error(fmt::format("task \"{}\": util_min {} / util_max {} refused by "
-								  "sched_setattr()",
-								  task.name, task.util_min, task.util_max));
-			kshim_settle();
-		}
-	}
-	if (threads_.empty())
-		throw workload::Error(fmt::format("{}: no thread to run (every task has instance 0)", workload_.name));
 }
 
 void Simulator::on_event(const kshim_trace_event &ev)
@@ -498,7 +334,7 @@ void Simulator::dispatch()
 				th->runtime_end.reset();
 			}
 			if (th->state == Thread::State::ready) {
-				step(*th, static_cast<int>(c));
+				executor_->step(*th, static_cast<int>(c));
 				stepped = true;
 			}
 		}
@@ -525,307 +361,17 @@ void Simulator::dispatch()
 	}
 }
 
-// Moves the program counter past the current event; false when the
-// thread has run its last loop.
-bool advance_pc(Thread &th)
-{
-	const auto &phases = th.task->phases;
-	if (++th.event < phases[th.phase].events.size())
-		return true;
-	th.event = 0;
-	const auto &phase = phases[th.phase];
-	if (phase.loop < 0 || ++th.phase_iter < phase.loop)
-		return true;	// this phase again
-	th.phase_iter = 0;
-	for (std::size_t tries = 0; tries <= phases.size(); tries++) {
-		if (++th.phase == phases.size()) {
-			th.phase = 0;
-			if (th.task->loop >= 0 && ++th.loop_iter >= th.task->loop)
-				return false;
-		}
-		if (!phases[th.phase].events.empty() && phases[th.phase].loop != 0)
-			return true;
-	}
-	return false;
-}
-
-// Where a new thread starts: the first phase with something to run.
-void start_pc(Thread &th)
-{
-	const auto &phases = th.task->phases;
-	th.at_end = th.task->loop == 0;
-	for (th.phase = 0; th.phase < phases.size(); th.phase++)
-		if (!phases[th.phase].events.empty() && phases[th.phase].loop != 0)
-			return;
-	th.phase = 0;
-	th.at_end = true;
-}
-
-void Simulator::block(Thread &th, int cpu, const char *why, int resource)
-{
-	th.state = Thread::State::sleeping;
-	th.blocked_on = why;
-	th.blocked_resource = resource;
-	th.armed_cpu = cpu;
-	if (const int ret = kshim_task_sleep(th.pid))
-		throw kshim::KernelFault(fmt::format("{} could not block: {}", th.comm, ret));
-	kshim_settle();
-}
-
-void Simulator::wake(std::size_t index, int waker_cpu)
-{
-	auto &th = threads_[index];
-	if (th.state != Thread::State::sleeping) {
-		th.pending_block.reset();	// woken before it could sleep
-		return;
-	}
-	th.state = Thread::State::ready;
-	th.blocked_on = nullptr;
-	result_.wakeups++;
-	if (!th.task->cpus.empty() && th.task->cpus.size() == 1) {
-		result_.pinned_wakeups++;
-	} else if (eas_enabled_ && options_.count_eas_decisions) {
-		// select_task_rq_fair() asks find_energy_efficient_cpu() first; the
-		// same call on the same state, just before, says whether it chose.
-		struct kshim_task_info info {};
-		kshim_task_info(th.pid, &info);
-		if (kshim_feec(th.pid, info.cpu, waker_cpu) >= 0)
-			result_.eas_wakeups++;
-		else
-			result_.non_eas_wakeups++;
-	} else {
-		result_.non_eas_wakeups++;
-	}
-	if (const int ret = kshim_task_wake(th.pid, waker_cpu); ret < 0)
-		throw kshim::KernelFault(fmt::format("{} could not be woken on CPU {}: {}", th.comm, waker_cpu, ret));
-	kshim_settle();
-}
-
-void Simulator::finish(Thread &th)
-{
-	th.state = Thread::State::exited;
-	metrics_->on_exit(th.index, now_ - start_);
-	live_threads_--;
-	if (const int ret = kshim_task_exit(th.pid))
-		throw kshim::KernelFault(fmt::format("{} could not exit: {}", th.comm, ret));
-	kshim_settle();
-}
-
-void Simulator::release_mutex(int mutex, int cpu)
-{
-	auto &m = resources_[static_cast<std::size_t>(mutex)];
-	if (m.lock_waiters.empty()) {
-		m.owner = -1;
-		return;
-	}
-	const auto next = m.lock_waiters.front();
-	m.lock_waiters.pop_front();
-	m.owner = threads_[next].pid;
-	wake(next, cpu);
-}
-
-// A waiter signalled on a condition takes its mutex back before it runs.
-void Simulator::acquire_for_waiter(int mutex, std::size_t waiter, int cpu)
-{
-	if (mutex < 0) {
-		wake(waiter, cpu);
-		return;
-	}
-	auto &m = resources_[static_cast<std::size_t>(mutex)];
-	if (m.owner < 0) {
-		m.owner = threads_[waiter].pid;
-		wake(waiter, cpu);
-	} else {
-		m.lock_waiters.push_back(waiter);
-		threads_[waiter].blocked_on = "lock";
-		threads_[waiter].blocked_resource = mutex;
-	}
-}
-
-// Runs the thread's events from its program counter while it stays current
-// on `cpu`: instantaneous ones in order, until one needs the CPU for a
-// while (run, runtime), blocks, or the thread ends.
-void Simulator::step(Thread &th, int cpu)
-{
-	const auto index = th.index;
-	const auto &ids = resource_ids_[static_cast<std::size_t>(th.task - workload_.tasks.data())];
-	auto advance = [&] {
-		if (!advance_pc(th))
-			th.at_end = true;
-	};
-	for (int guard = 0; cpus_[static_cast<std::size_t>(cpu)].curr == th.pid && th.state == Thread::State::ready;
-	     guard++) {
-		if (guard > 100000)
-			throw workload::Error(fmt::format("{}: task \"{}\": its events loop forever without taking "
-							  "time (add a run, sleep or timer)",
-							  workload_.name, th.task->name));
-		if (!th.delay_done) {
-			th.delay_done = true;
-			// the thread's launch: rt-app's delay, and the jitter's start
-			const auto start = options_.jitter > 0
-						   ? std::llround(uniform() * options_.jitter * jitter_start_max_ns)
-						   : 0;
-			if (th.task->delay_ns > 0 || start > 0) {
-				arm_timer(th, now_ + th.task->delay_ns + start);
-				block(th, cpu, "delay");
-				continue;
-			}
-		}
-		if (th.pending_block) {
-			const auto [why, resource] = *th.pending_block;
-			th.pending_block.reset();
-			block(th, cpu, why, resource);
-			continue;
-		}
-		if (th.at_end) {
-			finish(th);
-			break;
-		}
-		const Event &e = th.task->phases[th.phase].events[th.event];
-		const auto [rid, mutex] = ids[th.phase][th.event];
-		auto &res = resources_[static_cast<std::size_t>(std::max(rid, 0))];
-		switch (e.kind) {
-		case EventKind::run:
-			th.work_left = jittered(e.amount) * static_cast<std::int64_t>(calibration_capacity_);
-			th.state = Thread::State::computing;
-			cpus_[static_cast<std::size_t>(cpu)].done_at.reset();
-			advance();
-			break;
-		case EventKind::runtime:
-			th.runtime_end = now_ + jittered(e.amount);
-			th.state = Thread::State::computing;
-			cpus_[static_cast<std::size_t>(cpu)].done_at.reset();
-			advance();
-			break;
-		case EventKind::sleep:
-			advance();
-			arm_timer(th, now_ + e.amount);
-			block(th, cpu, "sleep");
-			break;
-		case EventKind::timer: {
-			auto &timer = e.resource.rfind("unique", 0) == 0 ? th.own_timers[static_cast<std::size_t>(rid)]
-									 : res.timer;
-			// rt-app starts every timer from the one t_zero all threads
-			// share (the workload's start): the first deadline is
-			// t_zero + period, wherever the thread first reaches it.
-			if (!timer.first) {
-				timer.first = true;
-				timer.second = start_;
-			}
-			timer.second += e.amount;
-			const std::int64_t slack = timer.second - now_;
-			metrics_->on_period(th.index, slack);
-			advance();
-			if (slack <= 0) {
-				// missed: rt-app does not sleep; a relative timer restarts from now
-				if (!e.absolute)
-					timer.second = now_;
-				break;
-			}
-			arm_timer(th, timer.second);
-			block(th, cpu, "timer", rid);
-			break;
-		}
-		case EventKind::suspend:
-		case EventKind::wait:
-			if (e.kind == EventKind::wait) {
-				if (resources_[static_cast<std::size_t>(mutex)].owner != th.pid)
-					throw workload::Error(fmt::format("{}: task \"{}\": wait on \"{}\" without holding "
-									  "mutex \"{}\"",
-									  workload_.name, th.task->name, e.resource, e.mutex));
-				release_mutex(mutex, cpu);
-			}
-			res.waiters.emplace_back(index, e.kind == EventKind::wait ? mutex : -1);
-			advance();
-			if (cpus_[static_cast<std::size_t>(cpu)].curr != th.pid) {
-				th.pending_block = std::pair{"wait", rid};
-				break;
-			}
-			block(th, cpu, e.kind == EventKind::wait ? "wait" : "suspend", rid);
-			break;
-		case EventKind::resume:
-		case EventKind::signal:
-		case EventKind::broadcast: {
-			advance();
-			auto &waiters = res.waiters;
-			// rt-app's resume and broad wake every waiter, signal the first
-			std::size_t n = e.kind == EventKind::signal ? std::min<std::size_t>(1, waiters.size()) : waiters.size();
-			while (n--) {
-				const auto [w, w_mutex] = waiters.front();
-				waiters.pop_front();
-				acquire_for_waiter(w_mutex, w, cpu);
-			}
-			break;
-		}
-		case EventKind::lock: {
-			advance();
-			if (res.owner < 0) {
-				res.owner = th.pid;
-			} else {
-				res.lock_waiters.push_back(index);
-				block(th, cpu, "lock", rid);
-			}
-			break;
-		}
-		case EventKind::unlock:
-			advance();
-			if (res.owner == th.pid)
-				release_mutex(rid, cpu);
-			break;
-		case EventKind::barrier: {
-			advance();
-			if (res.barrier_waiting.size() + 1 >= res.barrier_users) {
-				auto waiting = std::move(res.barrier_waiting);
-				res.barrier_waiting.clear();
-				for (auto w : waiting)
-					wake(w, cpu);
-			} else {
-				res.barrier_waiting.push_back(index);
-				block(th, cpu, "barrier", rid);
-			}
-			break;
-		}
-		case EventKind::yield:
-			advance();
-			kshim_task_yield(th.pid);
-			kshim_settle();
-			break;
-		case EventKind::send: {
-			advance();
-			res.messages++;
-			if (res.receiver) {
-				const auto r = *res.receiver;
-				res.receiver.reset();
-				wake(r, cpu);
-			}
-			break;
-		}
-		case EventKind::receive: {
-			if (res.messages > 0) {
-				res.messages--;
-				advance();
-			} else {
-				// back to this same event when a message wakes it
-				res.receiver = index;
-				block(th, cpu, "receive", rid);
-			}
-			break;
-		}
-		}
-	}
-}
-
 Result Simulator::run()
 {
 	start_ = now_ = static_cast<std::int64_t>(kshim_now());
-	rng_.seed(options_.seed ^ 0x6a09e667f3bcc909ULL);
 	end_ = start_ + options_.duration_ns;
 	setup();
-	resolve_resources();
+	executor_.emplace(workload_, options_, cpus_.size(), calibration_capacity_, eas_enabled_,
+			  static_cast<Executor::Host &>(*this), *metrics_);
 	if (options_.pelt_events && kshim_sched_trace_attach_pelt())
 		throw kshim::KernelFault("could not attach the PELT tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
-	kshim::set_timer_source([this](int cpu) { return next_timer_on(cpu); });
+	kshim::set_timer_source([this](int cpu) { return executor_->next_timer_on(cpu); });
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		cpus_[c].idle_at_start = idle_states_of(static_cast<int>(c));
 		cpus_[c].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
@@ -836,9 +382,9 @@ Result Simulator::run()
 		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
 	next_tick_ = (now_ / tick_ns_ + 1) * tick_ns_;
 
-	fork_threads();
+	executor_->fork_all();
 	dispatch();
-	while (live_threads_ > 0) {
+	while (executor_->live() > 0) {
 		const std::int64_t t = next_event_time();
 		advance_to(t);
 		if (now_ >= end_)
@@ -871,7 +417,7 @@ Result Simulator::run()
 				queue_.push(ev);	// armed by a kernel entry at this instant
 				break;
 			}
-			auto &th = threads_[static_cast<std::size_t>(ev.index)];
+			auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
 			if (th.state == Thread::State::sleeping) {
 				if (th.expired_at < 0)
 					th.expired_at = ev.time;
@@ -883,7 +429,7 @@ Result Simulator::run()
 					continue;
 				}
 			}
-			wake(static_cast<std::size_t>(ev.index), th.armed_cpu);
+			executor_->wake(static_cast<std::size_t>(ev.index), th.armed_cpu);
 			dispatch();
 		}
 		// hrtimers armed during this instant are seen by the next round
@@ -907,22 +453,11 @@ Result Simulator::run()
 			next_tick_ += tick_ns_;
 		}
 	}
-	if (live_threads_ == 0)
+	if (executor_->live() == 0)
 		result_.completion_ns = now_ - start_;
 	kshim::set_trace_sink({});
 	kshim::set_timer_source({});
 	return collect();
-}
-
-// The earliest wake-up timer armed on cpu (0: none). A scan of the threads:
-// asked once per idle-state choice, on boards with a cpuidle driver.
-std::uint64_t Simulator::next_timer_on(int cpu) const
-{
-	std::int64_t next = -1;
-	for (const auto &th : threads_)
-		if (th.timer_at >= 0 && th.armed_cpu == cpu && (next < 0 || th.timer_at < next))
-			next = th.timer_at;
-	return next < 0 ? 0 : static_cast<std::uint64_t>(next);
 }
 
 Result Simulator::collect()
@@ -963,27 +498,15 @@ Result Simulator::collect()
 	r.cpuidle_governor = kshim_cpuidle_governor();
 	if (std::all_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) { return c.idle_states.empty(); }))
 		r.cpuidle_governor.clear();
-	for (const auto &th : threads_) {
+	for (const auto &th : executor_->threads()) {
 		TaskResult t;
 		t.name = th.comm;
 		t.pid = th.pid;
 		metrics_->fill(th.index, t);
-		switch (th.state) {
-		case Thread::State::exited:
-			t.state = "exited";
-			break;
-		case Thread::State::sleeping:
-			t.state = !th.blocked_on ? "sleeping"
-				  : th.blocked_resource < 0
-					  ? fmt::format("blocked ({})", th.blocked_on)
-					  : fmt::format("blocked ({} \"{}\")", th.blocked_on,
-							resources_[static_cast<std::size_t>(th.blocked_resource)].name);
-			break;
-		default:
-			t.state = "runnable";
-		}
+		t.state = executor_->state_of(th);
 		r.tasks.push_back(std::move(t));
 	}
+	executor_->report(r);
 	r.wakeup_latency_ns = metrics_->all_latencies().summary();
 	if (r.simulated_ns > 0 && calibration_capacity_)
 		r.throughput = static_cast<double>(metrics_->work_done()) /

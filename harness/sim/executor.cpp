@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/sim/executor.h"
+
+#include "harness/sim/metrics.h"
+
+#include <kshim/api.h>
+#include <kshim/sched.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace sh::sim {
+
+namespace {
+
+using workload::Event;
+using workload::EventKind;
+
+// Moves the program counter past the current event; false when the
+// thread has run its last loop.
+bool advance_pc(Thread &th)
+{
+	const auto &phases = th.task->phases;
+	if (++th.event < phases[th.phase].events.size())
+		return true;
+	th.event = 0;
+	const auto &phase = phases[th.phase];
+	if (phase.loop < 0 || ++th.phase_iter < phase.loop)
+		return true;	// this phase again
+	th.phase_iter = 0;
+	for (std::size_t tries = 0; tries <= phases.size(); tries++) {
+		if (++th.phase == phases.size()) {
+			th.phase = 0;
+			if (th.task->loop >= 0 && ++th.loop_iter >= th.task->loop)
+				return false;
+		}
+		if (!phases[th.phase].events.empty() && phases[th.phase].loop != 0)
+			return true;
+	}
+	return false;
+}
+
+// Where a new thread starts: the first phase with something to run.
+void start_pc(Thread &th)
+{
+	const auto &phases = th.task->phases;
+	th.at_end = th.task->loop == 0;
+	for (th.phase = 0; th.phase < phases.size(); th.phase++)
+		if (!phases[th.phase].events.empty() && phases[th.phase].loop != 0)
+			return;
+	th.phase = 0;
+	th.at_end = true;
+}
+
+} // namespace
+
+Executor::Executor(const workload::Workload &workload, const Options &options, std::size_t cpus,
+		   unsigned long calibration_capacity, bool eas, Host &host, RunMetrics &metrics)
+	: workload_(workload), options_(options), cpus_(cpus), calibration_capacity_(calibration_capacity), eas_(eas),
+	  host_(host), metrics_(metrics)
+{
+	rng_.seed(options_.seed ^ 0x6a09e667f3bcc909ULL);
+	resolve_resources();
+}
+
+double Executor::normal()	// Box-Muller
+{
+	const double u1 = 1.0 - uniform(), u2 = uniform();
+	return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+std::int64_t Executor::jittered(std::int64_t amount)
+{
+	if (options_.jitter <= 0)
+		return amount;
+	const double f = 1.0 + options_.jitter * jitter_run_sd * std::clamp(normal(), -3.0, 3.0);
+	return std::max<std::int64_t>(1, std::llround(static_cast<double>(amount) * f));
+}
+
+std::int64_t Executor::timer_latency()
+{
+	if (options_.jitter <= 0)
+		return 0;
+	return std::llround(-std::log(1.0 - uniform()) * options_.jitter * jitter_timer_mean_ns);
+}
+
+void Executor::arm_timer(Thread &th, std::int64_t time)
+{
+	time += timer_latency();
+	th.timer_at = time;
+	host_.arm_wake(th.index, time);
+}
+
+std::string Executor::state_of(const Thread &th) const
+{
+	switch (th.state) {
+	case Thread::State::exited:
+		return "exited";
+	case Thread::State::sleeping:
+		return !th.blocked_on ? "sleeping"
+		       : th.blocked_resource < 0
+			       ? fmt::format("blocked ({})", th.blocked_on)
+			       : fmt::format("blocked ({} \"{}\")", th.blocked_on,
+					     resources_[static_cast<std::size_t>(th.blocked_resource)].name);
+	default:
+		return "runnable";
+	}
+}
+
+void Executor::report(Result &r) const
+{
+	r.wakeups = wakeups_;
+	r.pinned_wakeups = pinned_wakeups_;
+	r.eas_wakeups = eas_wakeups_;
+	r.non_eas_wakeups = non_eas_wakeups_;
+}
+
+void Executor::resolve_resources()
+{
+	std::map<std::string, int> by_name;
+	auto id = [&](const std::string &name) {
+		if (name.empty())
+			return -1;
+		auto [it, added] = by_name.emplace(name, static_cast<int>(resources_.size()));
+		if (added) {
+			Resource r;
+			r.name = name;
+			resources_.push_back(std::move(r));
+		}
+		return it->second;
+	};
+	for (const auto &task : workload_.tasks) {
+		auto &task_ids = resource_ids_.emplace_back();
+		for (const auto &phase : task.phases) {
+			auto &phase_ids = task_ids.emplace_back();
+			for (const auto &e : phase.events)
+				phase_ids.emplace_back(id(e.resource), id(e.mutex));
+		}
+	}
+}
+
+void Executor::fork_all()
+{
+	const auto n = cpus_;
+	// Threads stay where they are: CPUs point at the one they run.
+	std::size_t total = 0;
+	for (const auto &task : workload_.tasks)
+		total += static_cast<std::size_t>(task.instances);
+	threads_.reserve(total);
+	for (const auto &task : workload_.tasks) {
+		std::uint64_t mask = 0;
+		for (unsigned c : task.cpus) {
+			if (c >= n)
+				throw workload::Error(fmt::format("{}: task \"{}\": cpus names CPU{}, the board has CPU0-{}",
+								  workload_.name, task.name, c, n - 1));
+			mask |= 1ULL << c;
+		}
+		if (!mask)
+			mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+		const auto &ids = resource_ids_[static_cast<std::size_t>(&task - workload_.tasks.data())];
+		for (std::size_t p = 0; p < task.phases.size(); p++)
+			for (std::size_t i = 0; i < task.phases[p].events.size(); i++)
+				if (task.phases[p].events[i].kind == EventKind::barrier)
+					resources_[static_cast<std::size_t>(ids[p][i].first)].barrier_users +=
+						static_cast<std::size_t>(task.instances);
+		for (int i = 0; i < task.instances; i++) {
+			Thread th;
+			th.comm = task.instances > 1 ? fmt::format("{}-{}", task.name, i) : task.name;
+			th.task = &task;
+			th.own_timers.resize(resources_.size());
+			th.index = threads_.size();
+			threads_.push_back(std::move(th));
+			auto &t = threads_.back();
+			const int pid = kshim_task_fork(t.comm.c_str(), static_cast<int>(options_.fork_cpu), mask);
+			if (pid < 0)
+				throw kshim::KernelFault(fmt::format("fork of {} failed: {}", t.comm, pid));
+			t.pid = pid;
+			metrics_.add_task(host_.now());
+			start_pc(t);
+			by_pid_[pid] = threads_.size() - 1;
+			live_++;
+			if (task.nice && kshim_task_set_nice(pid, task.nice))
+				throw workload::Error(fmt::format("task \"{}\": nice {} refused", task.name, task.nice));
+			if ((task.util_min >= 0 || task.util_max >= 0) &&
+			    kshim_task_set_uclamp(pid, task.util_min, task.util_max))
+				throw workload::Error(fmt::format("task \"{}\": util_min {} / util_max {} refused by "
+								  "sched_setattr()",
+								  task.name, task.util_min, task.util_max));
+			kshim_settle();
+		}
+	}
+	if (threads_.empty())
+		throw workload::Error(fmt::format("{}: no thread to run (every task has instance 0)", workload_.name));
+}
+
+void Executor::block(Thread &th, int cpu, const char *why, int resource)
+{
+	th.state = Thread::State::sleeping;
+	th.blocked_on = why;
+	th.blocked_resource = resource;
+	th.armed_cpu = cpu;
+	if (const int ret = kshim_task_sleep(th.pid))
+		throw kshim::KernelFault(fmt::format("{} could not block: {}", th.comm, ret));
+	kshim_settle();
+}
+
+void Executor::wake(std::size_t index, int waker_cpu)
+{
+	auto &th = threads_[index];
+	if (th.state != Thread::State::sleeping) {
+		th.pending_block.reset();	// woken before it could sleep
+		return;
+	}
+	th.state = Thread::State::ready;
+	th.blocked_on = nullptr;
+	wakeups_++;
+	if (!th.task->cpus.empty() && th.task->cpus.size() == 1) {
+		pinned_wakeups_++;
+	} else if (eas_ && options_.count_eas_decisions) {
+		// select_task_rq_fair() asks find_energy_efficient_cpu() first; the
+		// same call on the same state, just before, says whether it chose.
+		struct kshim_task_info info {};
+		kshim_task_info(th.pid, &info);
+		if (kshim_feec(th.pid, info.cpu, waker_cpu) >= 0)
+			eas_wakeups_++;
+		else
+			non_eas_wakeups_++;
+	} else {
+		non_eas_wakeups_++;
+	}
+	if (const int ret = kshim_task_wake(th.pid, waker_cpu); ret < 0)
+		throw kshim::KernelFault(fmt::format("{} could not be woken on CPU {}: {}", th.comm, waker_cpu, ret));
+	kshim_settle();
+}
+
+void Executor::finish(Thread &th)
+{
+	th.state = Thread::State::exited;
+	metrics_.on_exit(th.index, host_.now() - host_.start());
+	live_--;
+	if (const int ret = kshim_task_exit(th.pid))
+		throw kshim::KernelFault(fmt::format("{} could not exit: {}", th.comm, ret));
+	kshim_settle();
+}
+
+void Executor::release_mutex(int mutex, int cpu)
+{
+	auto &m = resources_[static_cast<std::size_t>(mutex)];
+	if (m.lock_waiters.empty()) {
+		m.owner = -1;
+		return;
+	}
+	const auto next = m.lock_waiters.front();
+	m.lock_waiters.pop_front();
+	m.owner = threads_[next].pid;
+	wake(next, cpu);
+}
+
+// A waiter signalled on a condition takes its mutex back before it runs.
+void Executor::acquire_for_waiter(int mutex, std::size_t waiter, int cpu)
+{
+	if (mutex < 0) {
+		wake(waiter, cpu);
+		return;
+	}
+	auto &m = resources_[static_cast<std::size_t>(mutex)];
+	if (m.owner < 0) {
+		m.owner = threads_[waiter].pid;
+		wake(waiter, cpu);
+	} else {
+		m.lock_waiters.push_back(waiter);
+		threads_[waiter].blocked_on = "lock";
+		threads_[waiter].blocked_resource = mutex;
+	}
+}
+
+// Runs the thread's events from its program counter while it stays current
+// on `cpu`: instantaneous ones in order, until one needs the CPU for a
+// while (run, runtime), blocks, or the thread ends.
+void Executor::step(Thread &th, int cpu)
+{
+	const auto index = th.index;
+	const auto &ids = resource_ids_[static_cast<std::size_t>(th.task - workload_.tasks.data())];
+	auto advance = [&] {
+		if (!advance_pc(th))
+			th.at_end = true;
+	};
+	for (int guard = 0; host_.current_on(cpu) == th.pid && th.state == Thread::State::ready;
+	     guard++) {
+		if (guard > 100000)
+			throw workload::Error(fmt::format("{}: task \"{}\": its events loop forever without taking "
+							  "time (add a run, sleep or timer)",
+							  workload_.name, th.task->name));
+		if (!th.delay_done) {
+			th.delay_done = true;
+			// the thread's launch: rt-app's delay, and the jitter's start
+			const auto start = options_.jitter > 0
+						   ? std::llround(uniform() * options_.jitter * jitter_start_max_ns)
+						   : 0;
+			if (th.task->delay_ns > 0 || start > 0) {
+				arm_timer(th, host_.now() + th.task->delay_ns + start);
+				block(th, cpu, "delay");
+				continue;
+			}
+		}
+		if (th.pending_block) {
+			const auto [why, resource] = *th.pending_block;
+			th.pending_block.reset();
+			block(th, cpu, why, resource);
+			continue;
+		}
+		if (th.at_end) {
+			finish(th);
+			break;
+		}
+		const Event &e = th.task->phases[th.phase].events[th.event];
+		const auto [rid, mutex] = ids[th.phase][th.event];
+		auto &res = resources_[static_cast<std::size_t>(std::max(rid, 0))];
+		switch (e.kind) {
+		case EventKind::run:
+			th.work_left = jittered(e.amount) * static_cast<std::int64_t>(calibration_capacity_);
+			th.state = Thread::State::computing;
+			host_.work_changed(cpu);
+			advance();
+			break;
+		case EventKind::runtime:
+			th.runtime_end = host_.now() + jittered(e.amount);
+			th.state = Thread::State::computing;
+			host_.work_changed(cpu);
+			advance();
+			break;
+		case EventKind::sleep:
+			advance();
+			arm_timer(th, host_.now() + e.amount);
+			block(th, cpu, "sleep");
+			break;
+		case EventKind::timer: {
+			auto &timer = e.resource.rfind("unique", 0) == 0 ? th.own_timers[static_cast<std::size_t>(rid)]
+									 : res.timer;
+			// rt-app starts every timer from the one t_zero all threads
+			// share (the workload's start): the first deadline is
+			// t_zero + period, wherever the thread first reaches it.
+			if (!timer.first) {
+				timer.first = true;
+				timer.second = host_.start();
+			}
+			timer.second += e.amount;
+			const std::int64_t slack = timer.second - host_.now();
+			metrics_.on_period(th.index, slack);
+			advance();
+			if (slack <= 0) {
+				// missed: rt-app does not sleep; a relative timer restarts from now
+				if (!e.absolute)
+					timer.second = host_.now();
+				break;
+			}
+			arm_timer(th, timer.second);
+			block(th, cpu, "timer", rid);
+			break;
+		}
+		case EventKind::suspend:
+		case EventKind::wait:
+			if (e.kind == EventKind::wait) {
+				if (resources_[static_cast<std::size_t>(mutex)].owner != th.pid)
+					throw workload::Error(fmt::format("{}: task \"{}\": wait on \"{}\" without holding "
+									  "mutex \"{}\"",
+									  workload_.name, th.task->name, e.resource, e.mutex));
+				release_mutex(mutex, cpu);
+			}
+			res.waiters.emplace_back(index, e.kind == EventKind::wait ? mutex : -1);
+			advance();
+			if (host_.current_on(cpu) != th.pid) {
+				th.pending_block = std::pair{"wait", rid};
+				break;
+			}
+			block(th, cpu, e.kind == EventKind::wait ? "wait" : "suspend", rid);
+			break;
+		case EventKind::resume:
+		case EventKind::signal:
+		case EventKind::broadcast: {
+			advance();
+			auto &waiters = res.waiters;
+			// rt-app's resume and broad wake every waiter, signal the first
+			std::size_t n = e.kind == EventKind::signal ? std::min<std::size_t>(1, waiters.size()) : waiters.size();
+			while (n--) {
+				const auto [w, w_mutex] = waiters.front();
+				waiters.pop_front();
+				acquire_for_waiter(w_mutex, w, cpu);
+			}
+			break;
+		}
+		case EventKind::lock: {
+			advance();
+			if (res.owner < 0) {
+				res.owner = th.pid;
+			} else {
+				res.lock_waiters.push_back(index);
+				block(th, cpu, "lock", rid);
+			}
+			break;
+		}
+		case EventKind::unlock:
+			advance();
+			if (res.owner == th.pid)
+				release_mutex(rid, cpu);
+			break;
+		case EventKind::barrier: {
+			advance();
+			if (res.barrier_waiting.size() + 1 >= res.barrier_users) {
+				auto waiting = std::move(res.barrier_waiting);
+				res.barrier_waiting.clear();
+				for (auto w : waiting)
+					wake(w, cpu);
+			} else {
+				res.barrier_waiting.push_back(index);
+				block(th, cpu, "barrier", rid);
+			}
+			break;
+		}
+		case EventKind::yield:
+			advance();
+			kshim_task_yield(th.pid);
+			kshim_settle();
+			break;
+		case EventKind::send: {
+			advance();
+			res.messages++;
+			if (res.receiver) {
+				const auto r = *res.receiver;
+				res.receiver.reset();
+				wake(r, cpu);
+			}
+			break;
+		}
+		case EventKind::receive: {
+			if (res.messages > 0) {
+				res.messages--;
+				advance();
+			} else {
+				// back to this same event when a message wakes it
+				res.receiver = index;
+				block(th, cpu, "receive", rid);
+			}
+			break;
+		}
+		}
+	}
+}
+
+// The earliest wake-up timer armed on cpu (0: none). A scan of the threads:
+// asked once per idle-state choice, on boards with a cpuidle driver.
+std::uint64_t Executor::next_timer_on(int cpu) const
+{
+	std::int64_t next = -1;
+	for (const auto &th : threads_)
+		if (th.timer_at >= 0 && th.armed_cpu == cpu && (next < 0 || th.timer_at < next))
+			next = th.timer_at;
+	return next < 0 ? 0 : static_cast<std::uint64_t>(next);
+}
+
+} // namespace sh::sim

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The workload executor: the workload's threads run as rt-app runs them.
+// Each thread has a program counter over its task's events and the
+// resources they name (mutexes, conditions, barriers, timers, hackbench's
+// channels); the executor makes the system calls a thread makes (fork,
+// sleep, wake, yield, exit) into the kernel, and steps a thread through
+// its instantaneous events while the kernel keeps it current on its CPU.
+// What takes time — work, a timer — goes back to the loop, which owns the
+// clock and the CPUs (Executor::Host). Run-to-run variation (the jitter
+// model) is drawn here, from the run's seed.
+#pragma once
+
+#include "harness/sim/simulator.h"
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace sh::sim {
+
+class RunMetrics;
+
+struct Thread {
+	std::string comm;
+	const workload::Task *task = nullptr;
+	int pid = 0;
+	std::size_t phase = 0, event = 0;
+	long phase_iter = 0, loop_iter = 0;
+	enum class State { ready, computing, sleeping, exited } state = State::ready;
+	bool delay_done = false;
+	bool at_end = false;		// past its last event: exits when it next runs
+	std::int64_t work_left = 0;		// run: capacity-ns
+	std::optional<std::int64_t> runtime_end;	// runtime: wall-clock end
+	int armed_cpu = 0;			// where its wake-up timer was armed
+	std::int64_t timer_at = -1;		// when that timer expires (-1: none armed)
+	std::int64_t expired_at = -1;		// when it expired, until the wake-up
+	std::size_t index = 0;			// in Executor::threads()
+	const char *blocked_on = nullptr;	// "sleep", "timer", ... while sleeping
+	// rt-app's wait (pthread_cond_wait) unlocked its mutex, and the waiter
+	// it woke preempted it before it could sleep: it sleeps when it runs
+	// again, unless the signal came first (the futex would not sleep then).
+	std::optional<std::pair<const char *, int>> pending_block;
+	int blocked_resource = -1;
+	std::vector<std::pair<bool, std::int64_t>> own_timers;	// "unique*" timers, by resource
+};
+
+class Executor {
+public:
+	// What the executor needs of the loop.
+	class Host {
+	public:
+		virtual std::int64_t now() const = 0;
+		virtual std::int64_t start() const = 0;
+		// the pid the kernel runs on cpu (0: idle)
+		virtual int current_on(int cpu) const = 0;
+		// the thread current on cpu was given new work or a new end
+		virtual void work_changed(int cpu) = 0;
+		// the thread's wake-up timer fires at `time`
+		virtual void arm_wake(std::size_t thread, std::int64_t time) = 0;
+
+	protected:
+		~Host() = default;
+	};
+
+	// calibration_capacity: the capacity a run amount is measured at.
+	Executor(const workload::Workload &workload, const Options &options, std::size_t cpus,
+		 unsigned long calibration_capacity, bool eas, Host &host, RunMetrics &metrics);
+
+	// Forks every thread from options.fork_cpu, as the launcher does.
+	void fork_all();
+	// Runs the thread's events while it stays current on cpu: instantaneous
+	// ones in order, until one needs the CPU for a while, blocks, or the
+	// thread ends.
+	void step(Thread &th, int cpu);
+	// Wakes the thread (its timer, a resume, a message) from waker_cpu.
+	void wake(std::size_t index, int waker_cpu);
+
+	std::vector<Thread> &threads() { return threads_; }
+	const std::vector<Thread> &threads() const { return threads_; }
+	Thread *thread_of(int pid)
+	{
+		auto it = by_pid_.find(pid);
+		return it == by_pid_.end() ? nullptr : &threads_[it->second];
+	}
+	std::size_t live() const { return live_; }
+	// The earliest wake-up timer armed on cpu (0: none).
+	std::uint64_t next_timer_on(int cpu) const;
+	// "runnable", "exited", "sleeping", "blocked (lock "m")": as the report says.
+	std::string state_of(const Thread &th) const;
+	// The wake-ups: all, pinned, and (when counted) EAS's and the others.
+	void report(Result &r) const;
+
+private:
+	struct Resource {
+		std::string name;
+		std::pair<bool, std::int64_t> timer;	// shared timer: started, next expiry
+		// suspend/wait waiters, each with the mutex it takes back when woken
+		std::deque<std::pair<std::size_t, int>> waiters;
+		int owner = -1;				// mutex
+		std::deque<std::size_t> lock_waiters;
+		std::size_t barrier_users = 0;
+		std::vector<std::size_t> barrier_waiting;
+		std::int64_t messages = 0;		// hackbench channel
+		std::optional<std::size_t> receiver;
+	};
+
+	void resolve_resources();
+	void block(Thread &th, int cpu, const char *why, int resource = -1);
+	void finish(Thread &th);
+	void release_mutex(int mutex, int cpu);
+	void acquire_for_waiter(int mutex, std::size_t waiter, int cpu);
+	// A thread's wake-up timer: on a board an hrtimer on the CPU it sleeps
+	// on, whose interrupt arrives a little after the expiry.
+	void arm_timer(Thread &th, std::int64_t time);
+
+	// The jitter's random numbers: mt19937_64's output is fixed by the
+	// standard, and the transforms are ours, so a seed gives the same run
+	// with any standard library.
+	double uniform() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }	// [0, 1)
+	double normal();
+	std::int64_t jittered(std::int64_t amount);	// an activation's work or time, varied
+	std::int64_t timer_latency();			// how late a timer's interrupt arrives
+
+	const workload::Workload &workload_;
+	const Options &options_;
+	std::size_t cpus_;
+	unsigned long calibration_capacity_;
+	bool eas_;
+	Host &host_;
+	RunMetrics &metrics_;
+	std::mt19937_64 rng_;
+	std::vector<Thread> threads_;
+	std::unordered_map<int, std::size_t> by_pid_;
+	std::size_t live_ = 0;
+	// rt-app resources, by name as rt-app keeps them; events refer to them
+	// by index (resolved once).
+	std::vector<Resource> resources_;
+	// [task][phase][event] -> (resource, wait's mutex), -1 when none
+	std::vector<std::vector<std::vector<std::pair<int, int>>>> resource_ids_;
+	std::size_t wakeups_ = 0, pinned_wakeups_ = 0, eas_wakeups_ = 0, non_eas_wakeups_ = 0;
+};
+
+} // namespace sh::sim
