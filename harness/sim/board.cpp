@@ -72,11 +72,12 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 			dom.bucket = &dom.residency[cpus_[dom.cpus.front()].khz];
 }
 
-void Board::set_frequency(std::size_t c, unsigned khz)
+void Board::set_frequency(std::size_t c, unsigned khz, std::int64_t t)
 {
 	auto &cpu = cpus_[c];
 	if (cpu.khz == khz)
 		return;
+	account(c, t);
 	cpu.khz = khz;
 	cpu.busy_power = busy_power_at(cpu);
 	cpu.busy_bucket = &cpu.busy_at[khz];
@@ -84,23 +85,18 @@ void Board::set_frequency(std::size_t c, unsigned khz)
 		return;
 	auto &dom = domains_[static_cast<std::size_t>(cpu.domain)];
 	if (dom.cpus.front() == c) {
+		account_domain(dom, t);
 		dom.bucket = &dom.residency[khz];
 		dom.changes++;
 	}
 }
 
-// dt x capacity x f / f_max, in 64 bits when it cannot overflow
-// (capacity < 2^11, f < 2^23 kHz).
-u128 Board::work_in(std::size_t c, std::int64_t dt) const
+void Board::finish(std::int64_t t)
 {
-	const auto &cpu = cpus_[c];
-	const bool scaled = cpu.max_khz && cpu.khz;
-	if (dt < (1LL << 30) && cpu.capacity < 2048 && cpu.khz < (1U << 23)) {
-		const std::uint64_t w = static_cast<std::uint64_t>(dt) * cpu.capacity;
-		return scaled ? w * cpu.khz / cpu.max_khz : w;
-	}
-	const u128 w = static_cast<u128>(dt) * cpu.capacity;
-	return scaled ? w * cpu.khz / cpu.max_khz : w;
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		account(c, t);
+	for (auto &dom : domains_)
+		account_domain(dom, t);
 }
 
 // ceil(work x f_max / (capacity x f))

@@ -6,7 +6,9 @@
 // completes), the power it draws busy (its energy model's, at that OPP) or
 // idle, and what these add up to over a run: busy time and energy per CPU,
 // time at each OPP per frequency domain. Everything is an exact integer sum
-// of (rate x interval). The thermal and board power models join here.
+// of (rate x interval), accounted when a rate changes (a CPU turns busy or
+// idle, a frequency transition completes) rather than at every step of the
+// loop. The thermal and board power models join here.
 #pragma once
 
 #include "dts/platform.h"
@@ -40,6 +42,8 @@ public:
 		u128 energy = 0;			// power unit x ns
 		std::map<unsigned, std::int64_t> busy_at;	// kHz -> busy ns
 		std::int64_t *busy_bucket = nullptr;	// busy_at[khz]
+		bool busy = false;			// runs a task
+		std::int64_t since = 0;			// accounted up to
 	};
 	struct Domain {
 		std::vector<unsigned> cpus;
@@ -47,6 +51,7 @@ public:
 		std::int64_t *bucket = nullptr;		// residency[khz now]
 		std::size_t changes = 0;
 		bool has_energy_model = false;
+		std::int64_t since = 0;			// accounted up to
 	};
 
 	// The booted kernel's view of the board: capacities, the frequencies
@@ -60,40 +65,77 @@ public:
 	bool power_in_microwatts() const { return power_in_microwatts_; }
 	bool energy_complete() const { return energy_complete_; }
 
-	// The board runs for dt ns; busy(c) says whether CPU c runs a task.
+	// The board starts at time t; busy(c) says whether CPU c runs a task.
 	template <typename Busy>
-	void run(std::int64_t dt, Busy busy)
+	void start(std::int64_t t, Busy busy)
 	{
 		for (std::size_t c = 0; c < cpus_.size(); c++) {
-			auto &cpu = cpus_[c];
-			if (busy(c)) {
-				cpu.busy_ns += dt;
-				*cpu.busy_bucket += dt;
-				cpu.energy += static_cast<u128>(cpu.busy_power) * static_cast<std::uint64_t>(dt);
-			} else {
-				cpu.energy += static_cast<u128>(cpu.idle_power) * static_cast<std::uint64_t>(dt);
-			}
+			cpus_[c].busy = busy(c);
+			cpus_[c].since = t;
 		}
 		for (auto &dom : domains_)
-			if (dom.bucket)
-				*dom.bucket += dt;
+			dom.since = t;
 	}
+	// At time t the CPU starts or stops running a task.
+	void set_busy(std::size_t c, bool busy, std::int64_t t)
+	{
+		if (cpus_[c].busy == busy)
+			return;
+		account(c, t);
+		cpus_[c].busy = busy;
+	}
+	// Everything accounted up to t (the end of the run).
+	void finish(std::int64_t t);
 
-	// A frequency transition of the CPU completes: it runs at khz from now.
+	// A frequency transition of the CPU completes at t: it runs at khz.
 	// Throws kshim::KernelFault for a frequency its energy model lacks.
-	void set_frequency(std::size_t c, unsigned khz);
+	void set_frequency(std::size_t c, unsigned khz, std::int64_t t);
 
-	// Work done (capacity-ns) in dt at the CPU's present speed, rounded down.
-	u128 work_in(std::size_t c, std::int64_t dt) const;
+	// Work done (capacity-ns) in dt at the CPU's present speed, rounded
+	// down: dt x capacity x f / f_max, in 64 bits when it cannot overflow
+	// (capacity < 2^11, f < 2^23 kHz). Inline: the loop asks every step.
+	u128 work_in(std::size_t c, std::int64_t dt) const
+	{
+		const auto &cpu = cpus_[c];
+		const bool scaled = cpu.max_khz && cpu.khz;
+		if (dt < (1LL << 30) && cpu.capacity < 2048 && cpu.khz < (1U << 23)) {
+			const std::uint64_t w = static_cast<std::uint64_t>(dt) * cpu.capacity;
+			return scaled ? w * cpu.khz / cpu.max_khz : w;
+		}
+		const u128 w = static_cast<u128>(dt) * cpu.capacity;
+		return scaled ? w * cpu.khz / cpu.max_khz : w;
+	}
 	// The time (ns, rounded up) the CPU takes for `work` at its present
 	// speed; nullopt when never (capacity 0).
 	std::optional<std::int64_t> time_for(std::size_t c, std::int64_t work) const;
 
 	// Busy time and energy per CPU, and per frequency domain with its OPP
-	// residency, into the run's result.
+	// residency, into the run's result (after finish()).
 	void report(Result &r) const;
 
 private:
+	void account(std::size_t c, std::int64_t t)
+	{
+		auto &cpu = cpus_[c];
+		const std::int64_t dt = t - cpu.since;
+		if (dt <= 0)
+			return;
+		if (cpu.busy) {
+			cpu.busy_ns += dt;
+			*cpu.busy_bucket += dt;
+			cpu.energy += static_cast<u128>(cpu.busy_power) * static_cast<std::uint64_t>(dt);
+		} else {
+			cpu.energy += static_cast<u128>(cpu.idle_power) * static_cast<std::uint64_t>(dt);
+		}
+		cpu.since = t;
+	}
+	void account_domain(Domain &dom, std::int64_t t)
+	{
+		if (dom.bucket && t > dom.since)
+			*dom.bucket += t - dom.since;
+		dom.since = t;
+	}
+
 	std::vector<Cpu> cpus_;
 	std::vector<Domain> domains_;
 	bool power_in_microwatts_ = true;

@@ -68,16 +68,15 @@ public:
 	void on_migrate(std::int64_t t, int pid, int orig_cpu, int dest_cpu, int task);
 	void on_frequency(std::int64_t t, long long khz, int cpu);
 
-	// The workload's progress: a task ran on cpu for dt and did `work`
+	// The workload's progress: a task ran on cpu for dt; it did `work`
 	// (capacity-ns); a periodic timer fired with `slack` to spare
 	// (negative: the period was missed); the task exited.
-	void on_run(std::size_t task, std::size_t cpu, std::int64_t dt, std::int64_t work)
+	void on_cpu_time(std::size_t task, std::size_t cpu, std::int64_t dt)
 	{
-		auto &m = tasks_[task];
-		m.cpu_time += dt;
-		m.cpu_time_on[cpu] += dt;
-		m.work_done += work;
+		tasks_[task].cpu_time += dt;
+		tasks_[task].cpu_time_on[cpu] += dt;
 	}
+	void on_work(std::size_t task, std::int64_t work) { tasks_[task].work_done += work; }
 	void on_period(std::size_t task, std::int64_t slack);
 	void on_exit(std::size_t task, std::int64_t since_start) { tasks_[task].exit_time = since_start; }
 

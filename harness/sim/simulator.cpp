@@ -100,6 +100,7 @@ struct Cpu {
 	std::int64_t hrtimer_cached = 0;
 	std::int64_t waking_cached = 0;
 	std::string curr_comm;
+	std::int64_t curr_since = 0;	// curr_thread's CPU time is accounted up to
 	bool idle_reported = false;
 	std::vector<kshim_idle_state> idle_at_start;	// the kernel's counters
 };
@@ -141,6 +142,7 @@ private:
 	std::uint64_t seq_ = 0;
 	unsigned long calibration_capacity_ = 0;
 	bool overutilized_ = false;
+	std::int64_t overutilized_since_ = 0;
 	bool eas_enabled_ = false;
 
 	Result result_;
@@ -209,6 +211,10 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		metrics_->on_switch(t, ev.cpu, prev, next, from ? static_cast<int>(from->index) : -1,
 				    ev.args[2] == 0 || ev.args[2] == KSHIM_SWITCH_PREEMPTED,
 				    to ? static_cast<int>(to->index) : -1);
+		if (auto *running = cpu.curr_thread)
+			metrics_->on_cpu_time(running->index, static_cast<std::size_t>(ev.cpu), now_ - cpu.curr_since);
+		cpu.curr_since = now_;
+		board_->set_busy(static_cast<std::size_t>(ev.cpu), next != 0, now_);
 		cpu.curr = next;
 		switched_ = true;
 		cpu.curr_thread = to;
@@ -234,29 +240,29 @@ void Simulator::on_event(const kshim_trace_event &ev)
 			push(Timed::frequency, t + board_->cpu(target).transition_latency_ns, static_cast<int>(target),
 			     static_cast<unsigned>(ev.args[0]));
 	} else if (tp == Tracepoint::sched_overutilized) {
+		if (overutilized_)
+			result_.overutilized_ns += now_ - overutilized_since_;
+		overutilized_since_ = now_;
 		overutilized_ = ev.args[0] != 0;
 	}
 }
 
 void Simulator::advance_to(std::int64_t t)
 {
+	// only the work done needs every step: each step's is rounded down
+	// (the rest is accounted when it changes: board, CPU time)
 	const std::int64_t dt = t - now_;
 	if (dt > 0) {
-		board_->run(dt, [&](std::size_t c) { return cpus_[c].curr != 0; });
 		for (std::size_t c = 0; c < cpus_.size(); c++) {
 			auto *th = cpus_[c].curr_thread;
-			if (!cpus_[c].curr || !th)
+			if (!th || th->state != Thread::State::computing || th->runtime_end)
 				continue;
-			std::int64_t d = 0;
-			if (th->state == Thread::State::computing && !th->runtime_end) {
-				const u128 done = board_->work_in(c, dt);
-				d = done >= static_cast<u128>(th->work_left) ? th->work_left : static_cast<std::int64_t>(done);
-				th->work_left -= d;
-			}
-			metrics_->on_run(th->index, c, dt, d);
+			const u128 done = board_->work_in(c, dt);
+			const auto d = done >= static_cast<u128>(th->work_left) ? th->work_left
+										 : static_cast<std::int64_t>(done);
+			th->work_left -= d;
+			metrics_->on_work(th->index, d);
 		}
-		if (overutilized_)
-			result_.overutilized_ns += dt;
 	}
 	now_ = t;
 	kshim_set_now(static_cast<unsigned long long>(t));
@@ -366,6 +372,10 @@ Result Simulator::run()
 	start_ = now_ = static_cast<std::int64_t>(kshim_now());
 	end_ = start_ + options_.duration_ns;
 	setup();
+	board_->start(now_, [&](std::size_t c) { return cpus_[c].curr != 0; });
+	for (auto &cpu : cpus_)
+		cpu.curr_since = now_;
+	overutilized_since_ = now_;
 	executor_.emplace(workload_, options_, cpus_.size(), calibration_capacity_, eas_enabled_,
 			  static_cast<Executor::Host &>(*this), *metrics_);
 	if (options_.pelt_events && kshim_sched_trace_attach_pelt())
@@ -395,7 +405,7 @@ Result Simulator::run()
 			queue_.pop();
 			const auto c = static_cast<std::size_t>(ev.index);
 			if (board_->cpu(c).khz != ev.khz) {
-				board_->set_frequency(c, ev.khz);
+				board_->set_frequency(c, ev.khz, now_);
 				cpus_[c].done_at.reset();
 			}
 		}
@@ -462,6 +472,13 @@ Result Simulator::run()
 
 Result Simulator::collect()
 {
+	// what is accounted when it changes, up to the end
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		if (auto *running = cpus_[c].curr_thread)
+			metrics_->on_cpu_time(running->index, c, now_ - cpus_[c].curr_since);
+	board_->finish(now_);
+	if (overutilized_)
+		result_.overutilized_ns += now_ - overutilized_since_;
 	Result &r = result_;
 	r.workload = workload_.name;
 	r.duration_ns = options_.duration_ns;
