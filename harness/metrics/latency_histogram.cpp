@@ -2,6 +2,7 @@
 #include "harness/metrics/latency_histogram.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace sh::metrics {
@@ -44,31 +45,54 @@ LatencyHistogram &LatencyHistogram::operator+=(const LatencyHistogram &other)
 	return *this;
 }
 
+namespace {
+
+// The nearest rank of fraction p among n samples, as for a sorted list.
+std::size_t rank_of(double p, std::size_t n)
+{
+	return std::clamp<std::size_t>(static_cast<std::size_t>(std::ceil(p * static_cast<double>(n) - 1e-9)), 1, n);
+}
+
+} // namespace
+
+// The values at the ranks (ascending), in one walk over the buckets.
+template <std::size_t N>
+std::array<std::int64_t, N> LatencyHistogram::values_at(const std::array<std::size_t, N> &ranks) const
+{
+	std::array<std::int64_t, N> values{};
+	values.fill(max_);
+	std::size_t seen = 0, next = 0;
+	for (auto &&bucket : boost::histogram::indexed(buckets_, boost::histogram::coverage::all)) {
+		seen += static_cast<std::size_t>(*bucket);
+		for (; next < N && seen >= ranks[next]; next++) {
+			if (bucket.index(0) < 0)
+				values[next] = std::clamp<std::int64_t>(0, min_, max_);	// under 1 ns
+			else if (bucket.index(0) >= static_cast<int>(buckets_.axis(0).size()))
+				values[next] = max_;
+			else
+				values[next] = std::clamp(static_cast<std::int64_t>(std::ceil(bucket.bin(0).upper())),
+							  min_, max_);
+		}
+		if (next == N)
+			break;
+	}
+	return values;
+}
+
 std::int64_t LatencyHistogram::percentile(double p) const
 {
 	if (!count_)
 		return 0;
-	// the nearest rank, as for a sorted list of the samples
-	const auto rank = std::clamp<std::size_t>(
-		static_cast<std::size_t>(std::ceil(p * static_cast<double>(count_) - 1e-9)), 1, count_);
-	std::size_t seen = 0;
-	for (auto &&bucket : boost::histogram::indexed(buckets_, boost::histogram::coverage::all)) {
-		seen += static_cast<std::size_t>(*bucket);
-		if (seen < rank)
-			continue;
-		if (bucket.index(0) < 0)
-			return std::clamp<std::int64_t>(0, min_, max_);	// under 1 ns
-		if (bucket.index(0) >= static_cast<int>(buckets_.axis(0).size()))
-			return max_;
-		const auto upper = static_cast<std::int64_t>(std::ceil(bucket.bin(0).upper()));
-		return std::clamp(upper, min_, max_);
-	}
-	return max_;
+	return values_at(std::array<std::size_t, 1>{rank_of(p, count_)})[0];
 }
 
 Percentiles LatencyHistogram::summary() const
 {
-	return {count_, min_, percentile(0.50), percentile(0.90), percentile(0.99), percentile(0.999), max_};
+	if (!count_)
+		return {};
+	const auto v = values_at(std::array<std::size_t, 4>{rank_of(0.50, count_), rank_of(0.90, count_),
+							      rank_of(0.99, count_), rank_of(0.999, count_)});
+	return {count_, min_, v[0], v[1], v[2], v[3], max_};
 }
 
 } // namespace sh::metrics

@@ -14,6 +14,7 @@
 
 #include <boost/histogram.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -41,6 +42,9 @@ public:
 	Percentiles summary() const;
 
 private:
+	template <std::size_t N>
+	std::array<std::int64_t, N> values_at(const std::array<std::size_t, N> &ranks) const;
+
 	using Axis = boost::histogram::axis::regular<double, boost::histogram::axis::transform::log>;
 	boost::histogram::histogram<std::tuple<Axis>, boost::histogram::unlimited_storage<>> buckets_;
 	std::size_t count_ = 0;
