@@ -982,6 +982,28 @@ BOOST_AUTO_TEST_CASE(memory_does_not_grow_with_duration)
 	BOOST_TEST(long_run - short_run < 2048);
 }
 
+// A synthetic 64-CPU board (bench/synthetic-board.sh: 16 clusters of 4,
+// LITTLE and big) boots with EAS, and 192 tasks of 10% keep every CPU
+// busy some of the time; a board of 65 CPUs is refused by the script.
+BOOST_AUTO_TEST_CASE(synthetic_64_cpu_board_runs)
+{
+	const auto script = std::filesystem::path(SH_TEST_FIXTURES) / ".." / ".." / "bench" / "synthetic-board.sh";
+	const auto board = temp_path("synthetic-64.dts");
+	auto made = dts::run_tool(std::vector<std::string>{"bash", "-c", fmt::format("'{}' 64 > '{}'", script.string(),
+											  board.string())});
+	BOOST_REQUIRE_MESSAGE(made.exit_status == 0, made.err);
+	auto r = run_json({"--board", board.string(), "--workload", "periodic:count=192,period=16ms,duty=10%",
+			   "--duration", "500ms"});
+	BOOST_TEST(r.json["eas"].GetBool());
+	BOOST_TEST(r.json["cpus"].Size() == 64u);
+	BOOST_TEST(r.json["domains"].Size() == 16u);
+	for (const auto &cpu : r.json["cpus"].GetArray())
+		BOOST_TEST(cpu["busy_ns"].GetInt64() > 0, "cpu " << cpu["cpu"].GetUint());
+	auto too_many = dts::run_tool(std::vector<std::string>{"bash", script.string(), "68"});
+	BOOST_TEST(too_many.exit_status == 2);
+	std::filesystem::remove(board);
+}
+
 BOOST_AUTO_TEST_CASE(workloads_lists_the_builtins)
 {
 	auto r = test::run_cli({"workloads"});
