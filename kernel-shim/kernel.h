@@ -8,6 +8,8 @@
 
 #include "dts/platform.h"
 
+#include <kshim/api.h>
+
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -18,6 +20,25 @@
 struct kshim_trace_event;
 
 namespace sh::kshim {
+
+// A set of CPUs across the kernel side's C API (struct kshim_cpuset), and back.
+inline std::vector<unsigned> cpus_of(const kshim_cpuset &set)
+{
+	std::vector<unsigned> cpus;
+	for (unsigned c = 0; c < KSHIM_MAX_CPUS; c++)
+		if (set.bits[c / 64] & (1ULL << (c % 64)))
+			cpus.push_back(c);
+	return cpus;
+}
+
+inline kshim_cpuset cpuset_of(std::span<const unsigned> cpus)
+{
+	kshim_cpuset set{};
+	for (const unsigned c : cpus)
+		if (c < KSHIM_MAX_CPUS)
+			set.bits[c / 64] |= 1ULL << (c % 64);
+	return set;
+}
 
 struct LogLine {
 	int level = -1;		// KERN_ level 0-7, -1 when the message had none

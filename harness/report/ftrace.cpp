@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <iterator>
+#include <span>
 #include <stdexcept>
 
 namespace sh::report {
@@ -36,17 +37,22 @@ std::string task_state(long long state)
 	return s;
 }
 
-// A CPU mask as the kernel's %*pbl prints it: "0-3,6".
-std::string cpu_list(unsigned long long mask)
+// A CPU set (64-bit words, CPU 0 first) as the kernel's %*pbl prints it:
+// "0-3,6".
+std::string cpu_list(std::span<const long long> words)
 {
+	const int n = static_cast<int>(words.size()) * 64;
+	auto in = [&](int c) {
+		return (static_cast<unsigned long long>(words[static_cast<std::size_t>(c / 64)]) >> (c % 64)) & 1;
+	};
 	std::string s;
-	for (int c = 0; c < 64;) {
-		if (!(mask & (1ULL << c))) {
+	for (int c = 0; c < n;) {
+		if (!in(c)) {
 			c++;
 			continue;
 		}
 		int last = c;
-		while (last + 1 < 64 && (mask & (1ULL << (last + 1))))
+		while (last + 1 < n && in(last + 1))
 			last++;
 		s += (s.empty() ? "" : ",") + (last == c ? fmt::format("{}", c) : fmt::format("{}-{}", c, last));
 		c = last + 1;
@@ -92,7 +98,7 @@ void append_fields(fmt::memory_buffer &out, const kshim_trace_event &ev)
 			       static_cast<unsigned long long>(a[0]) & 0xffffffffULL, a[1]);
 	} else if (name == "sched_overutilized") {
 		fmt::format_to(to, FMT_COMPILE("overutilized={} span={}"), a[0],
-			       cpu_list(static_cast<unsigned long long>(a[1])));
+			       cpu_list(std::span<const long long>(a + 1, static_cast<std::size_t>(ev.nr_args - 1))));
 	} else if (name == "sched_pelt_cfs") {
 		fmt::format_to(to, FMT_COMPILE("cpu={} path=/ load={} runnable={} util={} update_time={}"), a[0],
 			       a[1], a[2], a[3], a[4]);

@@ -151,15 +151,12 @@ void Executor::fork_all()
 		total += static_cast<std::size_t>(task.instances);
 	threads_.reserve(total);
 	for (const auto &task : workload_.tasks) {
-		std::uint64_t mask = 0;
-		for (unsigned c : task.cpus) {
+		for (unsigned c : task.cpus)
 			if (c >= n)
 				throw workload::Error(fmt::format("{}: task \"{}\": cpus names CPU{}, the board has CPU0-{}",
 								  workload_.name, task.name, c, n - 1));
-			mask |= 1ULL << c;
-		}
-		if (!mask)
-			mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+		// no cpus: every CPU
+		const auto allowed = kshim::cpuset_of(task.cpus);
 		const auto &ids = resource_ids_[static_cast<std::size_t>(&task - workload_.tasks.data())];
 		for (std::size_t p = 0; p < task.phases.size(); p++)
 			for (std::size_t i = 0; i < task.phases[p].events.size(); i++)
@@ -174,7 +171,8 @@ void Executor::fork_all()
 			th.index = threads_.size();
 			threads_.push_back(std::move(th));
 			auto &t = threads_.back();
-			const int pid = kshim_task_fork(t.comm.c_str(), static_cast<int>(options_.fork_cpu), mask);
+			const int pid = kshim_task_fork(t.comm.c_str(), static_cast<int>(options_.fork_cpu),
+							task.cpus.empty() ? nullptr : &allowed);
 			if (pid < 0)
 				throw kshim::KernelFault(fmt::format("fork of {} failed: {}", t.comm, pid));
 			t.pid = pid;

@@ -11,6 +11,7 @@ void RunMetrics::add_task(std::int64_t now)
 {
 	auto &m = tasks_.emplace_back();
 	m.cpu_time_on.resize(cpus_);
+	m.cpus_used.resize(cpus_);
 	m.runnable_since = now;
 }
 
@@ -37,7 +38,7 @@ void RunMetrics::on_switch(std::int64_t t, int cpu, int prev_pid, int next_pid, 
 		all_latencies_.add(t - m.woken_at);
 	}
 	m.woken_at = -1;
-	m.cpus_used |= 1ULL << cpu;
+	m.cpus_used[static_cast<std::size_t>(cpu)] = true;
 }
 
 void RunMetrics::on_wakeup(std::int64_t t, bool new_task, int pid, int target_cpu, int task, std::int64_t since)
@@ -106,8 +107,8 @@ void RunMetrics::fill(std::size_t task, TaskResult &t) const
 	t.slack_min_ns = m.slack_min;
 	t.slack_mean_ns = m.periods ? m.slack_sum / static_cast<std::int64_t>(m.periods) : 0;
 	t.migrations = m.migrations;
-	for (unsigned c = 0; c < 64; c++)
-		if (m.cpus_used & (1ULL << c))
+	for (unsigned c = 0; c < m.cpus_used.size(); c++)
+		if (m.cpus_used[c])
 			t.cpus_used.push_back(c);
 	t.exit_ns = m.exit_time;
 	t.cpu_time_by_cpu_ns = m.cpu_time_on;

@@ -45,7 +45,7 @@ struct TaskMetrics {
 	std::size_t periods = 0, missed = 0;
 	std::int64_t slack_min = 0, slack_sum = 0;
 	std::size_t migrations = 0;
-	std::uint64_t cpus_used = 0;		// bit n: CPU n
+	std::vector<bool> cpus_used;		// by CPU
 	std::vector<std::int64_t> cpu_time_on;	// by CPU
 	std::optional<std::int64_t> exit_time;
 };

@@ -282,12 +282,16 @@ std::optional<std::int64_t> Simulator::completion_time(std::size_t cpu, const Th
 
 void Simulator::read_touched_cpus()
 {
-	for (auto touched = kshim_take_touched_cpus(); touched; touched &= touched - 1) {
-		const int c = std::countr_zero(touched);
-		if (static_cast<std::size_t>(c) >= cpus_.size())
-			continue;
-		cpus_[static_cast<std::size_t>(c)].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(c));
-		cpus_[static_cast<std::size_t>(c)].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(c));
+	kshim_cpuset touched;
+	kshim_take_touched_cpus(&touched);
+	for (std::size_t word = 0; word < std::size(touched.bits); word++) {
+		for (auto bits = touched.bits[word]; bits; bits &= bits - 1) {
+			const auto c = word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+			if (c >= cpus_.size())
+				continue;
+			cpus_[c].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+			cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+		}
 	}
 }
 
@@ -387,7 +391,8 @@ Result Simulator::run()
 		cpus_[c].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
 		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
 	}
-	kshim_take_touched_cpus();
+	kshim_cpuset ignored;
+	kshim_take_touched_cpus(&ignored);
 	for (auto &cpu : cpus_)
 		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
 	next_tick_ = (now_ / tick_ns_ + 1) * tick_ns_;

@@ -232,11 +232,13 @@ void kshim_em_state(unsigned int cpu, int index, struct kshim_em_state *out)
 	out->inefficient = !!(ps->flags & EM_PERF_STATE_INEFFICIENT);
 }
 
-unsigned long kshim_em_cpus(unsigned int cpu)
+void kshim_em_cpus(unsigned int cpu, struct kshim_cpuset *out)
 {
 	struct em_perf_domain *pd = em_cpu_get(cpu);
 
-	return pd ? cpumask_bits(em_span_cpus(pd))[0] : 0;
+	memset(out, 0, sizeof(*out));
+	if (pd)
+		bitmap_to_arr64(out->bits, cpumask_bits(em_span_cpus(pd)), nr_cpu_ids);
 }
 
 int kshim_em_is_milliwatts(unsigned int cpu)

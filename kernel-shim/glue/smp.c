@@ -32,10 +32,11 @@ extern void sched_ttwu_pending(void *arg);
 unsigned int setup_max_cpus = NR_CPUS;
 
 /*
- * kernel/cpu.c's table behind cpumask_of(): row n + 1 has only bit n set
- * (get_cpu_mask() points into it). One word per row: NR_CPUS fits a long.
+ * kernel/cpu.c's table behind cpumask_of(): row n + 1 has only bit n of its
+ * first word set; get_cpu_mask() points into it, back by cpu / BITS_PER_LONG
+ * words for a CPU past the first word, into the rows before.
  */
-static_assert(NR_CPUS <= BITS_PER_LONG);
+static_assert(BITS_PER_LONG == 64);
 #define CPU_ROW(n)	[(n) + 1] = { 1UL << (n) }
 #define CPU_ROWS4(n)	CPU_ROW(n), CPU_ROW((n) + 1), CPU_ROW((n) + 2), CPU_ROW((n) + 3)
 #define CPU_ROWS16(n)	CPU_ROWS4(n), CPU_ROWS4((n) + 4), CPU_ROWS4((n) + 8), CPU_ROWS4((n) + 12)

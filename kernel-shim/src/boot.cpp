@@ -71,15 +71,6 @@ std::vector<std::string> names_of(F accessor)
 	return names;
 }
 
-[[maybe_unused]] std::vector<unsigned> cpus_of(unsigned long long mask)
-{
-	std::vector<unsigned> cpus;
-	for (unsigned c = 0; c < 64; c++)
-		if (mask & (1ULL << c))
-			cpus.push_back(c);
-	return cpus;
-}
-
 #if SH_KERNEL_SCHEDULER
 void read_scheduler(Kernel &k)
 {
@@ -114,7 +105,7 @@ void read_scheduler(Kernel &k)
 		if (nr > 0)
 			k.cpuidle_governor = kshim_cpuidle_governor();
 	}
-	std::vector<unsigned long long> spans(64);
+	std::vector<kshim_cpuset> spans(KSHIM_MAX_CPUS);
 	const int n = kshim_perf_domains(0, spans.data(), static_cast<int>(spans.size()));
 	for (int i = 0; i < n; i++)
 		k.root_perf_domains.push_back(cpus_of(spans[i]));
@@ -217,13 +208,12 @@ Kernel snapshot()
 		k.cpus.push_back(s);
 
 		const int states = kshim_em_nr_states(cpu);
-		const unsigned long span = kshim_em_cpus(cpu);
-		if (!states || std::countr_zero(span) != static_cast<int>(cpu))
-			continue;	// no EM, or not the domain's first CPU
+		kshim_cpuset span{};
+		kshim_em_cpus(cpu, &span);
 		PerfDomain pd;
-		for (unsigned c = 0; c < 64; c++)
-			if (span & (1UL << c))
-				pd.cpus.push_back(c);
+		pd.cpus = cpus_of(span);
+		if (!states || pd.cpus.empty() || pd.cpus.front() != cpu)
+			continue;	// no EM, or not the domain's first CPU
 		pd.microwatts = !kshim_em_is_milliwatts(cpu);
 		for (int i = 0; i < states; i++) {
 			struct kshim_em_state st{};

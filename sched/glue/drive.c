@@ -46,26 +46,31 @@ void kshim_do_task_dead(void);
  */
 static DECLARE_BITMAP(settle_cpus, NR_CPUS);
 /* and for the harness, until it asks (kshim_take_touched_cpus()) */
-static u64 touched_cpus;
+static DECLARE_BITMAP(touched_cpus, NR_CPUS);
 
 void kshim_settle_mark(int cpu)
 {
-	BUILD_BUG_ON(NR_CPUS > 64);
 	__set_bit(cpu, settle_cpus);
-	touched_cpus |= 1ULL << cpu;
+	__set_bit(cpu, touched_cpus);
 }
 
 void kshim_touch_cpu(int cpu)
 {
-	touched_cpus |= 1ULL << cpu;
+	__set_bit(cpu, touched_cpus);
 }
 
-unsigned long long kshim_take_touched_cpus(void)
+/* A struct cpumask as the harness reads it, and back. */
+static void cpuset_from_mask(struct kshim_cpuset *out, const unsigned long *mask)
 {
-	u64 touched = touched_cpus;
+	BUILD_BUG_ON(NR_CPUS > KSHIM_MAX_CPUS);
+	memset(out, 0, sizeof(*out));
+	bitmap_to_arr64(out->bits, mask, nr_cpu_ids);
+}
 
-	touched_cpus = 0;
-	return touched;
+void kshim_take_touched_cpus(struct kshim_cpuset *out)
+{
+	cpuset_from_mask(out, touched_cpus);
+	bitmap_zero(touched_cpus, NR_CPUS);
 }
 
 static void switch_cpu(int cpu)
@@ -521,14 +526,18 @@ void kshim_settle(void)
 
 /* ----------------------------------------------------------------------- */
 
-/* A mask of CPUs as the harness passes it (bit n: CPU n). */
-static void cpumask_from_bits(struct cpumask *mask, unsigned long long cpus)
+/* A set of CPUs as the harness passes it; NULL: every possible CPU. */
+static void cpumask_from_set(struct cpumask *mask, const struct kshim_cpuset *cpus)
 {
+	if (!cpus) {
+		cpumask_copy(mask, cpu_possible_mask);
+		return;
+	}
 	cpumask_clear(mask);
-	bitmap_from_u64(cpumask_bits(mask), cpus);
+	bitmap_from_arr64(cpumask_bits(mask), cpus->bits, nr_cpu_ids);
 }
 
-int kshim_task_fork(const char *comm, int cpu, unsigned long long cpus)
+int kshim_task_fork(const char *comm, int cpu, const struct kshim_cpuset *cpus)
 {
 	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
 	struct task_struct *p;
@@ -540,7 +549,7 @@ int kshim_task_fork(const char *comm, int cpu, unsigned long long cpus)
 	p = kshim_copy_task(comm, false);
 	if (!p)
 		return -ENOMEM;
-	cpumask_from_bits(&p->cpus_mask, cpus);
+	cpumask_from_set(&p->cpus_mask, cpus);
 	cpumask_and(&p->cpus_mask, &p->cpus_mask, cpu_possible_mask);
 	if (cpumask_empty(&p->cpus_mask))
 		return -EINVAL;
@@ -566,14 +575,14 @@ int kshim_task_set_nice(int pid, int nice)
 	return 0;
 }
 
-int kshim_task_set_affinity(int pid, unsigned long long cpus)
+int kshim_task_set_affinity(int pid, const struct kshim_cpuset *cpus)
 {
 	struct task_struct *p = kshim_find_task(pid);
 	struct cpumask mask;
 
 	if (!p)
 		return -ESRCH;
-	cpumask_from_bits(&mask, cpus);
+	cpumask_from_set(&mask, cpus);
 	if (task_on_cpu(task_rq(p), p) && !cpumask_test_cpu(task_cpu(p), &mask))
 		return -EBUSY;
 	return set_cpus_allowed_ptr(p, &mask);
@@ -773,10 +782,6 @@ int kshim_rd_has_perf_domains(int cpu)
 	return rcu_access_pointer(cpu_rq(cpu)->rd->pd) != NULL;
 }
 
-static unsigned long long mask_bits(const struct cpumask *mask)
-{
-	return cpumask_bits(mask)[0];
-}
 
 int kshim_sched_domains(int cpu, struct kshim_sched_domain *out, int max)
 {
@@ -790,12 +795,12 @@ int kshim_sched_domains(int cpu, struct kshim_sched_domain *out, int max)
 
 		memset(d, 0, sizeof(*d));
 		strscpy(d->name, sd->name ?: "?", sizeof(d->name));
-		d->span = mask_bits(sched_domain_span(sd));
+		cpuset_from_mask(&d->span, cpumask_bits(sched_domain_span(sd)));
 		d->flags = sd->flags;
 		d->level = sd->level;
 		do {
 			if (d->nr_groups < (int)ARRAY_SIZE(d->groups))
-				d->groups[d->nr_groups++] = mask_bits(sched_group_span(sg));
+				cpuset_from_mask(&d->groups[d->nr_groups++], cpumask_bits(sched_group_span(sg)));
 			sg = sg->next;
 		} while (sg != sd->groups);
 	}
@@ -807,12 +812,12 @@ const char *kshim_sd_flag_name(int bit)
 	return bit >= 0 && bit < __SD_FLAG_CNT ? sd_flag_debug[bit].name : NULL;
 }
 
-int kshim_perf_domains(int cpu, unsigned long long *spans, int max)
+int kshim_perf_domains(int cpu, struct kshim_cpuset *spans, int max)
 {
 	struct perf_domain *pd = rcu_dereference_sched(cpu_rq(cpu)->rd->pd);
 	int n = 0;
 
 	for (; pd && n < max; pd = pd->next)
-		spans[n++] = mask_bits(perf_domain_span(pd));
+		cpuset_from_mask(&spans[n++], cpumask_bits(perf_domain_span(pd)));
 	return n;
 }

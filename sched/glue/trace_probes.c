@@ -14,7 +14,7 @@
  *   sched_migrate_task  pid prio orig_cpu dest_cpu
  *   cpu_frequency       state(kHz) cpu_id
  *   cpu_idle            state cpu_id
- *   sched_overutilized  overutilized span(bits)
+ *   sched_overutilized  overutilized span(64-bit words 0-3: CPUs 0-255)
  *
  * The PELT tracepoints (DECLARE_TRACE, no format of their own) are attached
  * only on request, since they fire at every load update; their fields are
@@ -116,7 +116,14 @@ static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu_id)
 
 static void probe_sched_overutilized(void *data, struct root_domain *rd, bool overutilized)
 {
-	const long long args[] = { overutilized, cpumask_bits(rd->span)[0] };
+	struct kshim_cpuset span;
+	long long args[1 + ARRAY_SIZE(span.bits)] = { overutilized };
+	unsigned int i;
+
+	memset(&span, 0, sizeof(span));
+	bitmap_to_arr64(span.bits, cpumask_bits(rd->span), nr_cpu_ids);
+	for (i = 0; i < ARRAY_SIZE(span.bits); i++)
+		args[1 + i] = (long long)span.bits[i];
 
 	record("sched_overutilized", ARRAY_SIZE(args), args, NULL, NULL);
 }

@@ -69,7 +69,8 @@ public:
 
 	int fork(const char *name, unsigned long long cpus = all_cpus)
 	{
-		const int pid = kshim_task_fork(name, 0, cpus);
+		const kshim_cpuset set{{cpus}};
+		const int pid = kshim_task_fork(name, 0, &set);
 		BOOST_REQUIRE_GT(pid, 0);
 		kshim_settle();
 		return pid;
@@ -77,7 +78,8 @@ public:
 
 	void set_affinity(int pid, unsigned long long cpus)
 	{
-		BOOST_REQUIRE_EQUAL(kshim_task_set_affinity(pid, cpus), 0);
+		const kshim_cpuset set{{cpus}};
+		BOOST_REQUIRE_EQUAL(kshim_task_set_affinity(pid, &set), 0);
 		kshim_settle();
 	}
 

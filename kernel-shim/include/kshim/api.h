@@ -118,6 +118,13 @@ struct kshim_cpu_topology {
 };
 void kshim_cpu_topology(unsigned int cpu, struct kshim_cpu_topology *out);
 
+/* A set of CPUs across the harness/kernel boundary: CPU n is bit n % 64 of
+ * bits[n / 64]. Boards have at most KSHIM_MAX_CPUS CPUs. */
+#define KSHIM_MAX_CPUS		256
+struct kshim_cpuset {
+	unsigned long long bits[KSHIM_MAX_CPUS / 64];
+};
+
 struct kshim_em_state {
 	unsigned long frequency;	/* kHz */
 	unsigned long power;		/* mW (or abstract scale) */
@@ -127,7 +134,7 @@ struct kshim_em_state {
 /* The perf domain of a CPU as the kernel's energy model holds it. */
 int kshim_em_nr_states(unsigned int cpu);	/* 0: no EM for this CPU */
 void kshim_em_state(unsigned int cpu, int index, struct kshim_em_state *out);
-unsigned long kshim_em_cpus(unsigned int cpu);	/* bitmask of the perf domain's CPUs */
+void kshim_em_cpus(unsigned int cpu, struct kshim_cpuset *out);	/* the perf domain's CPUs */
 int kshim_em_is_milliwatts(unsigned int cpu);
 /* dev_pm_opp_of_register_em()'s result for the CPU's policy (0: EM built). */
 int kshim_em_status(unsigned int cpu);

@@ -12,6 +12,8 @@
 #ifndef KSHIM_SCHED_H
 #define KSHIM_SCHED_H
 
+#include <kshim/api.h>	/* struct kshim_cpuset */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,7 +42,7 @@ void kshim_set_now(unsigned long long now_ns);
  * child inherits it, as from a taskset'd launcher): copy_process()'s
  * scheduler steps (sched_fork, sched_cgroup_fork, sched_post_fork), then
  * wake_up_new_task(). Returns the pid (> 0) or a negative errno. */
-int kshim_task_fork(const char *comm, int cpu, unsigned long long cpus);
+int kshim_task_fork(const char *comm, int cpu, const struct kshim_cpuset *cpus);
 /* setpriority(): set_user_nice(). */
 int kshim_task_set_nice(int pid, int nice);
 /* sched_setaffinity(): set_cpus_allowed_ptr() with a mask of CPUs.
@@ -48,7 +50,7 @@ int kshim_task_set_nice(int pid, int nice);
  * would then block the caller in wait_for_completion() until the stopper
  * has moved the task, and kernel code cannot be suspended mid-function
  * here. Narrow the affinity at fork or while the task sleeps. */
-int kshim_task_set_affinity(int pid, unsigned long long cpus);
+int kshim_task_set_affinity(int pid, const struct kshim_cpuset *cpus);
 /* sched_setattr() with SCHED_FLAG_UTIL_CLAMP_MIN|MAX (-1: leave as is). */
 int kshim_task_set_uclamp(int pid, int util_min, int util_max);
 /* try_to_wake_up() issued on waker_cpu (an interrupt or another task
@@ -122,7 +124,7 @@ unsigned long long kshim_cpu_waking_at(int cpu);
  * irq_work for, and those kshim_cpu_interrupt_at() started waking. What
  * the harness reads of a CPU (its idle state, hrtimers) can change only
  * for these; the call clears the set. */
-unsigned long long kshim_take_touched_cpus(void);
+void kshim_take_touched_cpus(struct kshim_cpuset *out);
 /* The CPU's cpuidle states as its driver registered them, and how the
  * kernel counted their use (struct cpuidle_state_usage); 0 states when no
  * cpuidle driver is registered (the default idle path). */
@@ -172,10 +174,10 @@ int kshim_rd_has_perf_domains(int cpu);
 
 struct kshim_sched_domain {
 	char name[16];			/* sd->name: SMT, CLS, MC, DIE */
-	unsigned long long span;	/* sched_domain_span() */
+	struct kshim_cpuset span;	/* sched_domain_span() */
 	int flags;			/* SD_* */
 	int level;
-	unsigned long long groups[64];	/* each group's span, in order */
+	struct kshim_cpuset groups[KSHIM_MAX_CPUS];	/* each group's span, in order */
 	int nr_groups;
 };
 /* The domains of cpu from the lowest level up; returns how many. */
@@ -184,7 +186,7 @@ int kshim_sched_domains(int cpu, struct kshim_sched_domain *out, int max);
 const char *kshim_sd_flag_name(int bit);
 
 /* The root domain's perf domains (rd->pd): the CPU masks, in list order. */
-int kshim_perf_domains(int cpu, unsigned long long *spans, int max);
+int kshim_perf_domains(int cpu, struct kshim_cpuset *spans, int max);
 
 /* --- the kernel's own configuration interfaces ------------------------- */
 /* The command line: kshim_parse_cmdline() in api.h. */
