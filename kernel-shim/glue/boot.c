@@ -169,12 +169,12 @@ unsigned int kshim_nr_cpus(void)
 	return booted_cpus;
 }
 
-void kshim_update_thermal_pressure(unsigned long cpu_bits, unsigned long capped_khz)
+void kshim_update_thermal_pressure(const struct kshim_cpuset *set, unsigned long capped_khz)
 {
 	struct cpumask cpus;
 
 	cpumask_clear(&cpus);
-	bitmap_from_arr64(cpumask_bits(&cpus), (u64 *)&cpu_bits, BITS_PER_LONG);
+	bitmap_from_arr64(cpumask_bits(&cpus), set->bits, nr_cpu_ids);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
 	topology_update_hw_pressure(&cpus, capped_khz);
 #else

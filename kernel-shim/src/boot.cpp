@@ -389,10 +389,8 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 
 void update_thermal_pressure(std::span<const unsigned> cpus, unsigned long capped_khz)
 {
-	unsigned long bits = 0;
-	for (unsigned cpu : cpus)
-		bits |= 1UL << cpu;
-	kshim_update_thermal_pressure(bits, capped_khz);
+	const auto set = cpuset_of(cpus);
+	kshim_update_thermal_pressure(&set, capped_khz);
 }
 
 } // namespace sh::kshim

@@ -14,6 +14,14 @@
 extern "C" {
 #endif
 
+/* A set of CPUs across the harness/kernel boundary: CPU n is bit n % 64 of
+ * bits[n / 64]. Boards have at most KSHIM_MAX_CPUS CPUs. */
+#define KSHIM_MAX_CPUS		256
+struct kshim_cpuset {
+	unsigned long long bits[KSHIM_MAX_CPUS / 64];
+};
+
+
 /* --- C++ runtime services the glue calls ------------------------------ */
 
 void *shim_alloc(unsigned long size, int zero);
@@ -107,7 +115,7 @@ unsigned int kshim_nr_cpus(void);				/* nr_cpu_ids */
 /* How often kernel code asked to rebuild sched domains (sched/glue/no_domains.c). */
 unsigned int kshim_sched_domain_rebuilds(void);
 /* topology_update_thermal_pressure() for the CPUs in cpu_bits. */
-void kshim_update_thermal_pressure(unsigned long cpu_bits, unsigned long capped_khz);
+void kshim_update_thermal_pressure(const struct kshim_cpuset *cpus, unsigned long capped_khz);
 
 unsigned long kshim_cpu_capacity(unsigned int cpu);		/* arch_scale_cpu_capacity() */
 unsigned long kshim_cpu_freq_scale(unsigned int cpu);		/* arch_scale_freq_capacity() */
@@ -117,13 +125,6 @@ struct kshim_cpu_topology {
 	int thread_id, core_id, cluster_id, package_id;
 };
 void kshim_cpu_topology(unsigned int cpu, struct kshim_cpu_topology *out);
-
-/* A set of CPUs across the harness/kernel boundary: CPU n is bit n % 64 of
- * bits[n / 64]. Boards have at most KSHIM_MAX_CPUS CPUs. */
-#define KSHIM_MAX_CPUS		256
-struct kshim_cpuset {
-	unsigned long long bits[KSHIM_MAX_CPUS / 64];
-};
 
 struct kshim_em_state {
 	unsigned long frequency;	/* kHz */
