@@ -66,6 +66,34 @@ void idle_power_option(const std::string &text, std::size_t domains, std::vector
 
 } // namespace
 
+// --thermal-cap CPUS=KHZ@T: "4-7=1000000@2s", "0=off@5s".
+sim::Options::ThermalCap thermal_cap_option(const std::string &text, std::size_t nr_cpus)
+{
+	const auto eq = text.find('='), at = text.find('@');
+	if (eq == std::string::npos || at == std::string::npos || at < eq)
+		throw UsageError{fmt::format("--thermal-cap {}: expected CPUS=KHZ@TIME, e.g. 4-7=1000000@2s", text)};
+	sim::Options::ThermalCap cap;
+	try {
+		for (const unsigned c : workload::parse_cpu_list(text.substr(0, eq), "--thermal-cap"))
+			cap.cpus.push_back(c);
+		cap.at_ns = workload::parse_duration(text.substr(at + 1), "--thermal-cap " + text);
+	} catch (const workload::Error &e) {
+		throw UsageError{e.what()};
+	}
+	const auto khz = text.substr(eq + 1, at - eq - 1);
+	if (khz != "off") {
+		unsigned long value = 0;
+		const auto [end, ec] = std::from_chars(khz.data(), khz.data() + khz.size(), value);
+		if (ec != std::errc() || end != khz.data() + khz.size() || value == 0 || value > 100'000'000)
+			throw UsageError{fmt::format("--thermal-cap {}: \"{}\" is not a frequency in kHz (or off)", text, khz)};
+		cap.khz = static_cast<unsigned>(value);
+	}
+	for (const unsigned c : cap.cpus)
+		if (c >= nr_cpus)
+			throw UsageError{fmt::format("--thermal-cap {}: the board has CPU0-{}", text, nr_cpus - 1)};
+	return cap;
+}
+
 int run_command(const Context &ctx, const std::vector<std::string> &args)
 {
 	po::options_description options("run options");
@@ -94,6 +122,11 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		 "run-to-run variation, drawn from --seed: each activation's work varies (sd 1%), threads "
 		 "start 0-200 us late, timer interrupts arrive late (mean 2 us); X scales all three, 0 "
 		 "gives the exact run")
+		("thermal-cap", po::value<std::vector<std::string>>()->value_name("CPUS=KHZ@T")->composing(),
+		 "from time T the CPUs' clocks run at most at KHZ (the highest OPP not above it; 'off' lifts "
+		 "the cap), as a SoC's hardware throttles, and the kernel's thermal pressure follows "
+		 "(topology_update_thermal_pressure(), as qcom-cpufreq-hw reports it); e.g. 4-7=1000000@2s. "
+		 "Repeatable")
 		("count-eas", po::bool_switch(),
 		 "count the wake-ups find_energy_efficient_cpu() placed: asks it once more before each "
 		 "wake-up, on the same state (it has no tracepoint in this kernel); costs about a quarter "
@@ -148,6 +181,11 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	if (vm.count("idle-power"))
 		for (const auto &p : vm["idle-power"].as<std::vector<std::string>>())
 			idle_power_option(p, platform.frequency_domains.size(), sim_options.idle_power_uw);
+	if (vm.count("thermal-cap"))
+		for (const auto &c : vm["thermal-cap"].as<std::vector<std::string>>())
+			sim_options.thermal_caps.push_back(thermal_cap_option(c, platform.cpus.size()));
+	std::stable_sort(sim_options.thermal_caps.begin(), sim_options.thermal_caps.end(),
+			 [](const auto &a, const auto &b) { return a.at_ns < b.at_ns; });
 
 #if SH_KERNEL_SCHEDULER
 	std::optional<report::FtraceWriter> trace;

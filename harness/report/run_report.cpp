@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/report/run_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -108,6 +110,15 @@ std::string run_text(const sim::Result &r)
 	for (const auto &c : r.cpus)
 		s += fmt::format(" cpu{} {:.1f}%", c.id, percent(c.busy_ns, r.simulated_ns));
 	s += "\n";
+	if (std::any_of(r.cpus.begin(), r.cpus.end(),
+			[](const auto &c) { return c.capped_ns > 0 || c.thermal_pressure_avg > 0; })) {
+		s += "  thermal (capacity lost, averaged; time capped):";
+		for (const auto &c : r.cpus)
+			if (c.capped_ns > 0 || c.thermal_pressure_avg > 0)
+				s += fmt::format(" cpu{} {:.1f} {:.1f}%", c.id, c.thermal_pressure_avg,
+						 percent(c.capped_ns, r.simulated_ns));
+		s += "\n";
+	}
 
 	s += fmt::format("\nScheduler:\n");
 	if (r.eas_decisions_counted)
@@ -281,6 +292,10 @@ std::string run_json(const sim::Result &r)
 		w.Int64(c.busy_ns);
 		key(w, "energy_j");
 		w.Double(c.energy_j);
+		key(w, "thermal_pressure_avg");
+		w.Double(c.thermal_pressure_avg);
+		key(w, "capped_ns");
+		w.Int64(c.capped_ns);
 		key(w, "idle_states");
 		w.StartArray();
 		for (const auto &st : c.idle_states) {

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace sh::sim {
 
 namespace {
@@ -34,7 +36,7 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 		const int id = static_cast<int>(c);
 		cpu.capacity = kernel.cpus[c].capacity;
 		cpu.max_khz = kshim_cpufreq_max(id);
-		cpu.khz = kshim_cpufreq_cur(id);
+		cpu.khz = cpu.requested_khz = kshim_cpufreq_cur(id);
 		cpu.transition_latency_ns = static_cast<std::int64_t>(kshim_cpufreq_transition_latency(id));
 	}
 	for (std::size_t d = 0; d < platform.frequency_domains.size(); d++) {
@@ -61,7 +63,18 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 				domains_[static_cast<std::size_t>(cpus_[c].domain)].has_energy_model = true;
 		}
 	}
-	for (auto &cpu : cpus_) {
+	for (std::size_t c = 0; c < n; c++) {
+		auto &cpu = cpus_[c];
+		// the OPPs: the energy model's, else the frequency domain's table
+		for (const auto &[khz, power] : cpu.power)
+			cpu.freqs.push_back(khz);
+		if (cpu.freqs.empty() && cpu.domain >= 0) {
+			const auto &dom = platform.frequency_domains[static_cast<std::size_t>(cpu.domain)];
+			if (dom.opp_table)
+				for (const auto &opp : platform.opp_tables[*dom.opp_table].opps)
+					cpu.freqs.push_back(static_cast<unsigned>(opp.hz / 1000));
+		}
+		std::sort(cpu.freqs.begin(), cpu.freqs.end());
 		if (cpu.power.empty())
 			energy_complete_ = false;
 		cpu.busy_power = busy_power_at(cpu);
@@ -72,23 +85,41 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 			dom.bucket = &dom.residency[cpus_[dom.cpus.front()].khz];
 }
 
-void Board::set_frequency(std::size_t c, unsigned khz, std::int64_t t)
+bool Board::set_frequency(std::size_t c, unsigned khz, std::int64_t t)
+{
+	cpus_[c].requested_khz = khz;
+	return set_clock(c, khz, t);
+}
+
+bool Board::set_cap(std::size_t c, unsigned khz, std::int64_t t)
+{
+	account(c, t);
+	cpus_[c].cap_khz = khz;
+	return set_clock(c, cpus_[c].requested_khz, t);
+}
+
+bool Board::set_clock(std::size_t c, unsigned khz, std::int64_t t)
 {
 	auto &cpu = cpus_[c];
+	if (cpu.cap_khz && khz > cpu.cap_khz) {
+		const auto above = std::upper_bound(cpu.freqs.begin(), cpu.freqs.end(), cpu.cap_khz);
+		khz = above == cpu.freqs.begin() ? (cpu.freqs.empty() ? cpu.cap_khz : cpu.freqs.front()) : *(above - 1);
+	}
 	if (cpu.khz == khz)
-		return;
+		return false;
 	account(c, t);
 	cpu.khz = khz;
 	cpu.busy_power = busy_power_at(cpu);
 	cpu.busy_bucket = &cpu.busy_at[khz];
 	if (cpu.domain < 0)
-		return;
+		return true;
 	auto &dom = domains_[static_cast<std::size_t>(cpu.domain)];
 	if (dom.cpus.front() == c) {
 		account_domain(dom, t);
 		dom.bucket = &dom.residency[khz];
 		dom.changes++;
 	}
+	return true;
 }
 
 void Board::finish(std::int64_t t)
@@ -122,7 +153,8 @@ void Board::report(Result &r) const
 	constexpr double fj = 1e-15;
 	r.cpus.clear();
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		r.cpus.push_back({static_cast<unsigned>(c), cpus_[c].busy_ns, static_cast<double>(cpus_[c].energy) * fj, {}});
+		r.cpus.push_back({static_cast<unsigned>(c), cpus_[c].busy_ns, static_cast<double>(cpus_[c].energy) * fj, 0,
+				  cpus_[c].capped_ns, {}});
 		r.energy_j += r.cpus.back().energy_j;
 	}
 	for (const auto &dom : domains_) {

@@ -33,6 +33,10 @@ public:
 		unsigned long capacity = 1024;
 		unsigned max_khz = 0;
 		unsigned khz = 0;			// the frequency it runs at now
+		unsigned requested_khz = 0;		// the last one cpufreq set
+		unsigned cap_khz = 0;			// an imposed cap (0: none)
+		std::vector<unsigned> freqs;		// the OPPs it can run at, ascending
+		std::int64_t capped_ns = 0;		// time with a cap below max_khz
 		std::int64_t transition_latency_ns = 0;
 		int domain = -1;			// index into domains()
 		std::vector<std::pair<unsigned, std::uint64_t>> power;	// EM: kHz -> busy power
@@ -87,9 +91,13 @@ public:
 	// Everything accounted up to t (the end of the run).
 	void finish(std::int64_t t);
 
-	// A frequency transition of the CPU completes at t: it runs at khz.
-	// Throws kshim::KernelFault for a frequency its energy model lacks.
-	void set_frequency(std::size_t c, unsigned khz, std::int64_t t);
+	// A frequency transition of the CPU completes at t: it runs at khz, or
+	// at the highest OPP under its cap. Whether its clock changed. Throws
+	// kshim::KernelFault for a frequency its energy model lacks.
+	bool set_frequency(std::size_t c, unsigned khz, std::int64_t t);
+	// From t the CPU's clock runs at most at khz (0: no cap): the highest
+	// OPP not above it (the lowest if none is). Whether its clock changed.
+	bool set_cap(std::size_t c, unsigned khz, std::int64_t t);
 
 	// Work done (capacity-ns) in dt at the CPU's present speed, rounded
 	// down: dt x capacity x f / f_max, in 64 bits when it cannot overflow
@@ -114,12 +122,15 @@ public:
 	void report(Result &r) const;
 
 private:
+	bool set_clock(std::size_t c, unsigned khz, std::int64_t t);
 	void account(std::size_t c, std::int64_t t)
 	{
 		auto &cpu = cpus_[c];
 		const std::int64_t dt = t - cpu.since;
 		if (dt <= 0)
 			return;
+		if (cpu.cap_khz && cpu.cap_khz < cpu.max_khz)
+			cpu.capped_ns += dt;
 		if (cpu.busy) {
 			cpu.busy_ns += dt;
 			*cpu.busy_bucket += dt;

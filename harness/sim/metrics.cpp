@@ -77,6 +77,24 @@ void RunMetrics::on_frequency(std::int64_t t, long long khz, int cpu)
 	fingerprint_.add(cpu);
 }
 
+void RunMetrics::on_thermal_pressure(std::size_t cpu, unsigned long value, std::int64_t t)
+{
+	auto &p = pressure_[cpu];
+	p.integral += static_cast<long double>(p.value) * static_cast<long double>(t - p.since);
+	p.value = value;
+	p.since = t;
+}
+
+std::vector<double> RunMetrics::thermal_pressure_avg(std::int64_t start, std::int64_t end) const
+{
+	std::vector<double> avg;
+	for (const auto &p : pressure_) {
+		const auto total = p.integral + static_cast<long double>(p.value) * static_cast<long double>(end - p.since);
+		avg.push_back(end > start ? static_cast<double>(total / static_cast<long double>(end - start)) : 0.0);
+	}
+	return avg;
+}
+
 void RunMetrics::on_period(std::size_t task, std::int64_t slack)
 {
 	auto &m = tasks_[task];

@@ -52,7 +52,7 @@ struct TaskMetrics {
 
 class RunMetrics {
 public:
-	explicit RunMetrics(std::size_t cpus) : cpus_(cpus) {}
+	explicit RunMetrics(std::size_t cpus) : cpus_(cpus), pressure_(cpus) {}
 
 	// A task joins (forked at `now`, runnable).
 	void add_task(std::int64_t now);
@@ -67,6 +67,11 @@ public:
 	void on_wakeup(std::int64_t t, bool new_task, int pid, int target_cpu, int task, std::int64_t since);
 	void on_migrate(std::int64_t t, int pid, int orig_cpu, int dest_cpu, int task);
 	void on_frequency(std::int64_t t, long long khz, int cpu);
+	// The kernel's thermal pressure of cpu is `value` from t (it holds it
+	// until the next change: the average is exact).
+	void on_thermal_pressure(std::size_t cpu, unsigned long value, std::int64_t t);
+	// The time-average of each CPU's thermal pressure from start to end.
+	std::vector<double> thermal_pressure_avg(std::int64_t start, std::int64_t end) const;
 
 	// The workload's progress: a task ran on cpu for dt; it did `work`
 	// (capacity-ns); a periodic timer fired with `slack` to spare
@@ -96,6 +101,12 @@ private:
 	Fingerprint fingerprint_;
 	std::size_t fingerprint_events_ = 0, context_switches_ = 0, migrations_ = 0;
 	metrics::LatencyHistogram all_latencies_;	// every wake-up of every task
+	struct Pressure {
+		unsigned long value = 0;
+		std::int64_t since = 0;
+		long double integral = 0;	// capacity x ns
+	};
+	std::vector<Pressure> pressure_;
 };
 
 } // namespace sh::sim

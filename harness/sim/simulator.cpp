@@ -45,7 +45,12 @@ int idle_tick_policy(IdleTick policy)
 	return KSHIM_IDLE_TICK_KERNEL;
 }
 
-enum class Timed { frequency, wake };
+enum class Timed { frequency, wake, cap };
+
+bool is_hardware(Timed kind)
+{
+	return kind == Timed::frequency || kind == Timed::cap;
+}
 
 // The tracepoints the simulator follows. Probes name events with string
 // literals, so each name pointer is classified once.
@@ -161,6 +166,7 @@ private:
 		queue_.push({time, seq_++, kind, index, khz});
 	}
 	Thread *thread_of(int pid) { return executor_->thread_of(pid); }
+	void apply_cap(const Options::ThermalCap &cap);
 	Result collect();
 
 	// Executor::Host
@@ -371,6 +377,20 @@ void Simulator::dispatch()
 	}
 }
 
+// An imposed cap: the board throttles the CPUs' clocks, and the kernel
+// learns of it through topology_update_thermal_pressure(), one CPU at a
+// time (the function takes the first CPU's capacity for all it is given).
+void Simulator::apply_cap(const Options::ThermalCap &cap)
+{
+	for (const unsigned c : cap.cpus) {
+		if (board_->set_cap(c, cap.khz, now_))
+			cpus_[c].done_at.reset();
+		const unsigned one[] = {c};
+		kshim::update_thermal_pressure(one, cap.khz ? cap.khz : board_->cpu(c).max_khz);
+		metrics_->on_thermal_pressure(c, kshim_cpu_thermal_pressure(c), now_);
+	}
+}
+
 Result Simulator::run()
 {
 	start_ = now_ = static_cast<std::int64_t>(kshim_now());
@@ -380,6 +400,15 @@ Result Simulator::run()
 	for (auto &cpu : cpus_)
 		cpu.curr_since = now_;
 	overutilized_since_ = now_;
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		metrics_->on_thermal_pressure(c, kshim_cpu_thermal_pressure(static_cast<unsigned>(c)), now_);
+	for (std::size_t i = 0; i < options_.thermal_caps.size(); i++) {
+		for (const unsigned c : options_.thermal_caps[i].cpus)
+			if (c >= cpus_.size())
+				throw workload::Error(fmt::format("--thermal-cap: CPU{} does not exist on this board (CPU0-{})",
+								  c, cpus_.size() - 1));
+		push(Timed::cap, now_ + options_.thermal_caps[i].at_ns, static_cast<int>(i));
+	}
 	executor_.emplace(workload_, options_, cpus_.size(), calibration_capacity_, eas_enabled_,
 			  static_cast<Executor::Host &>(*this), *metrics_);
 	if (options_.pelt_events && kshim_sched_trace_attach_pelt())
@@ -404,15 +433,17 @@ Result Simulator::run()
 		advance_to(t);
 		if (now_ >= end_)
 			break;
-		// hardware first: frequency transitions that complete now
-		while (!queue_.empty() && queue_.top().time <= now_ && queue_.top().kind == Timed::frequency) {
+		// hardware first: frequency transitions that complete now, caps
+		while (!queue_.empty() && queue_.top().time <= now_ && is_hardware(queue_.top().kind)) {
 			const auto ev = queue_.top();
 			queue_.pop();
-			const auto c = static_cast<std::size_t>(ev.index);
-			if (board_->cpu(c).khz != ev.khz) {
-				board_->set_frequency(c, ev.khz, now_);
-				cpus_[c].done_at.reset();
+			if (ev.kind == Timed::cap) {
+				apply_cap(options_.thermal_caps[static_cast<std::size_t>(ev.index)]);
+				continue;
 			}
+			const auto c = static_cast<std::size_t>(ev.index);
+			if (board_->set_frequency(c, ev.khz, now_))
+				cpus_[c].done_at.reset();
 		}
 		// CPUs now out of an idle state take the interrupts that woke them
 		read_touched_cpus();
@@ -428,7 +459,7 @@ Result Simulator::run()
 		while (!queue_.empty() && queue_.top().time <= now_) {
 			const auto ev = queue_.top();
 			queue_.pop();
-			if (ev.kind == Timed::frequency) {
+			if (is_hardware(ev.kind)) {
 				queue_.push(ev);	// armed by a kernel entry at this instant
 				break;
 			}
@@ -505,6 +536,9 @@ Result Simulator::collect()
 		r.finite &= !infinite;
 	}
 	board_->report(r);
+	const auto pressure = metrics_->thermal_pressure_avg(start_, now_);
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		r.cpus[c].thermal_pressure_avg = pressure[c];
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		const auto &cpu = cpus_[c];
 		const auto now = idle_states_of(static_cast<int>(c));

@@ -65,6 +65,17 @@ struct Options {
 	// once more, on the same state, before each wake-up (6.1 has no
 	// tracepoint that says): a quarter of an EAS run's instructions.
 	bool count_eas_decisions = false;
+	// Imposed frequency caps (--thermal-cap), in time order: from at_ns
+	// after the start the CPUs' clocks run at most at khz (0: the cap is
+	// lifted) — the board throttles as a SoC's limits-management hardware
+	// does — and the kernel is told as such a cpufreq driver tells it
+	// (qcom-cpufreq-hw: topology_update_thermal_pressure()).
+	struct ThermalCap {
+		std::vector<unsigned> cpus;
+		unsigned khz = 0;
+		std::int64_t at_ns = 0;
+	};
+	std::vector<ThermalCap> thermal_caps;
 };
 
 // The levels of Options::jitter at 1 (README, docs/architecture.md).
@@ -135,6 +146,11 @@ struct CpuResult {
 	unsigned id = 0;
 	std::int64_t busy_ns = 0;
 	double energy_j = 0;
+	// Thermal pressure (capacity units) the kernel held for the CPU
+	// (arch_scale_thermal_pressure()), averaged over the run, and the time
+	// its clock was capped below its highest frequency.
+	double thermal_pressure_avg = 0;
+	std::int64_t capped_ns = 0;
 	std::vector<IdleStateResult> idle_states;	// empty: no cpuidle driver
 };
 

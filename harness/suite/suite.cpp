@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/suite/suite.h"
 
+#include "harness/workload/workload.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <rapidjson/error/en.h>
@@ -216,24 +218,11 @@ Suite parse(const std::string &text, const std::string &source, const std::files
 // "0-3,6" -> {0, 1, 2, 3, 6}
 std::set<unsigned> cpu_set(const std::string &text, const std::string &where)
 {
-	std::set<unsigned> cpus;
-	std::string_view rest = text;
-	while (!rest.empty()) {
-		const auto comma = rest.find(',');
-		const auto part = rest.substr(0, comma);
-		rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-		const auto dash = part.find('-');
-		unsigned first = 0, last = 0;
-		const auto lo = part.substr(0, dash);
-		const auto hi = dash == std::string_view::npos ? lo : part.substr(dash + 1);
-		if (std::from_chars(lo.data(), lo.data() + lo.size(), first).ptr != lo.data() + lo.size() ||
-		    std::from_chars(hi.data(), hi.data() + hi.size(), last).ptr != hi.data() + hi.size() ||
-		    lo.empty() || hi.empty() || last < first)
-			throw Error(fmt::format("{}: cpus \"{}\": expected a list like 0-3,6", where, text));
-		for (unsigned c = first; c <= last; c++)
-			cpus.insert(c);
+	try {
+		return workload::parse_cpu_list(text, where);
+	} catch (const workload::Error &e) {
+		throw Error(e.what());
 	}
-	return cpus;
 }
 
 const rapidjson::Value &task_of(const rapidjson::Document &run, const Assertion &a)

@@ -50,6 +50,30 @@ const std::vector<Generator> &generators()
 	return list;
 }
 
+std::set<unsigned> parse_cpu_list(const std::string &text, const std::string &what)
+{
+	constexpr unsigned limit = 4096;
+	std::set<unsigned> cpus;
+	std::string_view rest = text;
+	while (!rest.empty()) {
+		const auto comma = rest.find(',');
+		const auto part = rest.substr(0, comma);
+		rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+		const auto dash = part.find('-');
+		unsigned first = 0, last = 0;
+		const auto lo = part.substr(0, dash);
+		const auto hi = dash == std::string_view::npos ? lo : part.substr(dash + 1);
+		if (std::from_chars(lo.data(), lo.data() + lo.size(), first).ptr != lo.data() + lo.size() ||
+		    std::from_chars(hi.data(), hi.data() + hi.size(), last).ptr != hi.data() + hi.size() ||
+		    lo.empty() || hi.empty() || last < first || last >= limit)
+			throw Error(fmt::format("{}: cpus \"{}\": expected a list like 0-3,6 (CPUs below {})", what,
+						text, limit));
+		for (unsigned c = first; c <= last; c++)
+			cpus.insert(c);
+	}
+	return cpus;
+}
+
 std::int64_t parse_duration(const std::string &text, const std::string &what)
 {
 	std::int64_t value = 0;

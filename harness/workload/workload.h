@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -104,5 +105,8 @@ Workload load_rtapp(const std::string &path);
 
 // "16ms", "500us", "2s", "1000000ns", plain numbers are `plain_unit`.
 std::int64_t parse_duration(const std::string &text, const std::string &what);
+
+// "0-3,6" -> {0, 1, 2, 3, 6} (CPU numbers below 4096); Error naming `what`.
+std::set<unsigned> parse_cpu_list(const std::string &text, const std::string &what);
 
 } // namespace sh::workload

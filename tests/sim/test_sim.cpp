@@ -1030,6 +1030,58 @@ BOOST_AUTO_TEST_CASE(synthetic_64_and_128_cpu_boards_run)
 	BOOST_TEST(too_many.exit_status == 2);
 }
 
+// --thermal-cap: the big cluster of HiKey960 capped at 903 MHz from 1 s of a
+// 4 s run runs at that OPP from then on, and the kernel holds the thermal
+// pressure topology_update_thermal_pressure() computes for it: 1024 -
+// 1024 x 903 / 2362 = 633 (integer), 3/4 of the run: 474.75 on average.
+// 'off' lifts the cap; decisions change; malformed caps are bad input.
+BOOST_AUTO_TEST_CASE(thermal_cap_throttles_and_sets_thermal_pressure)
+{
+	const std::initializer_list<std::string> scenario{"--board", "hikey960", "--workload",
+							  "periodic:count=8,period=16ms,duty=60%", "--duration", "4s"};
+	auto with = [&](std::vector<std::string> caps) {
+		std::vector<std::string> args(scenario);
+		for (auto &c : caps)
+			args.insert(args.end(), {"--thermal-cap", c});
+		std::vector<std::string> argv{SH_TEST_HARNESS_BIN, "run", "--json"};
+		argv.insert(argv.end(), args.begin(), args.end());
+		auto r = dts::run_tool(argv);
+		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+		rapidjson::Document doc;
+		doc.Parse(r.out.c_str());
+		BOOST_REQUIRE(!doc.HasParseError());
+		return doc;
+	};
+	auto residency = [](const rapidjson::Document &d, unsigned khz) {
+		for (const auto &o : d["domains"][1]["opp_residency"].GetArray())
+			if (o["khz"].GetUint() == khz)
+				return o["ns"].GetInt64();
+		return std::int64_t{0};
+	};
+	const auto free = with({});
+	const auto capped = with({"4-7=903000@1s"});
+	for (unsigned c = 0; c < 8; c++) {
+		const auto &cpu = capped["cpus"][c];
+		BOOST_TEST(cpu["thermal_pressure_avg"].GetDouble() == (c >= 4 ? 474.75 : 0.0),
+			   boost::test_tools::tolerance(1e-9));
+		BOOST_TEST(cpu["capped_ns"].GetInt64() == (c >= 4 ? 3'000'000'000LL : 0LL));
+		BOOST_TEST(free["cpus"][c]["thermal_pressure_avg"].GetDouble() == 0.0);
+	}
+	BOOST_TEST(residency(capped, 903000) >= 3'000'000'000LL);
+	BOOST_TEST(residency(free, 903000) < 3'000'000'000LL);
+	BOOST_TEST(capped["fingerprint"].GetString() != std::string(free["fingerprint"].GetString()));
+	const auto lifted = with({"4-7=off@3s", "4-7=903000@1s"});	// in any order
+	BOOST_TEST(lifted["cpus"][4]["capped_ns"].GetInt64() == 2'000'000'000LL);
+	BOOST_TEST(lifted["cpus"][4]["thermal_pressure_avg"].GetDouble() == 633.0 / 2,
+		   boost::test_tools::tolerance(1e-9));
+	for (const std::string bad : {"4-7=903000", "4-7@1s", "9=903000@1s", "4=fast@1s", "4=0@1s", "x=903000@1s",
+				      "4=903000@soon"}) {
+		auto r = test::run_cli({"run", "--board", "hikey960", "--duration", "10ms", "--thermal-cap", bad});
+		BOOST_TEST(r.exit_status == 2, bad << ": " << r.err);
+		BOOST_TEST(r.err.find("--thermal-cap") != std::string::npos, r.err);
+	}
+}
+
 BOOST_AUTO_TEST_CASE(workloads_lists_the_builtins)
 {
 	auto r = test::run_cli({"workloads"});
