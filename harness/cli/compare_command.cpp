@@ -116,6 +116,8 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		("fork-cpu", po::value<unsigned>()->value_name("CPU"), "as for run")
 		("idle-tick", po::value<std::string>()->value_name("kernel|retain|stop"), "as for run")
 		("jitter", po::value<std::string>()->value_name("X"), "as for run (default 1: seeds vary the runs)")
+		("thermal-cap", po::value<std::vector<std::string>>()->value_name("CPUS=KHZ@T")->composing(),
+		 "as for run; repeatable")
 		("repeat", po::value<unsigned>()->default_value(5)->value_name("N"),
 		 "runs per variant, with seeds 1..N")
 		("jobs", po::value<unsigned>()->value_name("J"),
@@ -177,7 +179,8 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	std::vector<Scenario> scenarios;
 	std::string suite_name;
 	if (vm.count("suite")) {
-		for (const auto *option : {"board", "overlay", "workload", "duration", "fork-cpu", "idle-tick", "jitter"})
+		for (const auto *option :
+		     {"board", "overlay", "workload", "duration", "fork-cpu", "idle-tick", "jitter", "thermal-cap"})
 			if (!vm[option].defaulted() && vm.count(option))
 				throw UsageError{fmt::format("--suite and --{}: a suite names its scenarios", option)};
 		try {
@@ -191,9 +194,10 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	} else {
 		std::vector<std::string> one{"--board", vm["board"].as<std::string>(), "--workload",
 					     vm["workload"].as<std::string>()};
-		if (vm.count("overlay"))
-			for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
-				one.insert(one.end(), {"--overlay", o});
+		for (const auto *name : {"overlay", "thermal-cap"})
+			if (vm.count(name))
+				for (const auto &o : vm[name].as<std::vector<std::string>>())
+					one.insert(one.end(), {fmt::format("--{}", name), o});
 		for (const auto *name : {"duration", "idle-tick", "jitter"})
 			if (vm.count(name))
 				one.insert(one.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});

@@ -112,11 +112,11 @@ std::string run_text(const sim::Result &r)
 	s += "\n";
 	if (std::any_of(r.cpus.begin(), r.cpus.end(),
 			[](const auto &c) { return c.capped_ns > 0 || c.thermal_pressure_avg > 0; })) {
-		s += "  thermal (capacity lost, averaged; time capped):";
+		s += "  thermal (capacity lost averaged, its PELT average averaged, time capped):";
 		for (const auto &c : r.cpus)
 			if (c.capped_ns > 0 || c.thermal_pressure_avg > 0)
-				s += fmt::format(" cpu{} {:.1f} {:.1f}%", c.id, c.thermal_pressure_avg,
-						 percent(c.capped_ns, r.simulated_ns));
+				s += fmt::format(" cpu{} {:.1f} {:.1f} {:.1f}%", c.id, c.thermal_pressure_avg,
+						 c.thermal_load_avg, percent(c.capped_ns, r.simulated_ns));
 		s += "\n";
 	}
 
@@ -294,6 +294,8 @@ std::string run_json(const sim::Result &r)
 		w.Double(c.energy_j);
 		key(w, "thermal_pressure_avg");
 		w.Double(c.thermal_pressure_avg);
+		key(w, "thermal_load_avg");
+		w.Double(c.thermal_load_avg);
 		key(w, "capped_ns");
 		w.Int64(c.capped_ns);
 		key(w, "idle_states");

@@ -154,7 +154,7 @@ void Board::report(Result &r) const
 	r.cpus.clear();
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		r.cpus.push_back({static_cast<unsigned>(c), cpus_[c].busy_ns, static_cast<double>(cpus_[c].energy) * fj, 0,
-				  cpus_[c].capped_ns, {}});
+				  0, cpus_[c].capped_ns, {}});
 		r.energy_j += r.cpus.back().energy_j;
 	}
 	for (const auto &dom : domains_) {

@@ -77,22 +77,41 @@ void RunMetrics::on_frequency(std::int64_t t, long long khz, int cpu)
 	fingerprint_.add(cpu);
 }
 
-void RunMetrics::on_thermal_pressure(std::size_t cpu, unsigned long value, std::int64_t t)
+void RunMetrics::step(Pressure &p, unsigned long value, std::int64_t t)
 {
-	auto &p = pressure_[cpu];
 	p.integral += static_cast<long double>(p.value) * static_cast<long double>(t - p.since);
 	p.value = value;
 	p.since = t;
 }
 
-std::vector<double> RunMetrics::thermal_pressure_avg(std::int64_t start, std::int64_t end) const
+std::vector<double> RunMetrics::averages(const std::vector<Pressure> &signal, std::int64_t start, std::int64_t end)
 {
 	std::vector<double> avg;
-	for (const auto &p : pressure_) {
+	for (const auto &p : signal) {
 		const auto total = p.integral + static_cast<long double>(p.value) * static_cast<long double>(end - p.since);
 		avg.push_back(end > start ? static_cast<double>(total / static_cast<long double>(end - start)) : 0.0);
 	}
 	return avg;
+}
+
+void RunMetrics::on_thermal_pressure(std::size_t cpu, unsigned long value, std::int64_t t)
+{
+	step(pressure_[cpu], value, t);
+}
+
+void RunMetrics::on_thermal_load_avg(std::size_t cpu, unsigned long value, std::int64_t t)
+{
+	step(pressure_pelt_[cpu], value, t);
+}
+
+std::vector<double> RunMetrics::thermal_pressure_avg(std::int64_t start, std::int64_t end) const
+{
+	return averages(pressure_, start, end);
+}
+
+std::vector<double> RunMetrics::thermal_load_avg(std::int64_t start, std::int64_t end) const
+{
+	return averages(pressure_pelt_, start, end);
 }
 
 void RunMetrics::on_period(std::size_t task, std::int64_t slack)

@@ -52,7 +52,7 @@ struct TaskMetrics {
 
 class RunMetrics {
 public:
-	explicit RunMetrics(std::size_t cpus) : cpus_(cpus), pressure_(cpus) {}
+	explicit RunMetrics(std::size_t cpus) : cpus_(cpus), pressure_(cpus), pressure_pelt_(cpus) {}
 
 	// A task joins (forked at `now`, runnable).
 	void add_task(std::int64_t now);
@@ -70,8 +70,13 @@ public:
 	// The kernel's thermal pressure of cpu is `value` from t (it holds it
 	// until the next change: the average is exact).
 	void on_thermal_pressure(std::size_t cpu, unsigned long value, std::int64_t t);
-	// The time-average of each CPU's thermal pressure from start to end.
+	// The scheduler's PELT average of it (rq->avg_thermal), sampled at
+	// each tick: piecewise constant between samples.
+	void on_thermal_load_avg(std::size_t cpu, unsigned long value, std::int64_t t);
+	// The time-averages of each CPU's thermal pressure and of its PELT
+	// average, from start to end.
 	std::vector<double> thermal_pressure_avg(std::int64_t start, std::int64_t end) const;
+	std::vector<double> thermal_load_avg(std::int64_t start, std::int64_t end) const;
 
 	// The workload's progress: a task ran on cpu for dt; it did `work`
 	// (capacity-ns); a periodic timer fired with `slack` to spare
@@ -106,7 +111,9 @@ private:
 		std::int64_t since = 0;
 		long double integral = 0;	// capacity x ns
 	};
-	std::vector<Pressure> pressure_;
+	std::vector<Pressure> pressure_, pressure_pelt_;
+	static void step(Pressure &p, unsigned long value, std::int64_t t);
+	static std::vector<double> averages(const std::vector<Pressure> &signal, std::int64_t start, std::int64_t end);
 };
 
 } // namespace sh::sim

@@ -400,8 +400,10 @@ Result Simulator::run()
 	for (auto &cpu : cpus_)
 		cpu.curr_since = now_;
 	overutilized_since_ = now_;
-	for (std::size_t c = 0; c < cpus_.size(); c++)
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		metrics_->on_thermal_pressure(c, kshim_cpu_thermal_pressure(static_cast<unsigned>(c)), now_);
+		metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
+	}
 	for (std::size_t i = 0; i < options_.thermal_caps.size(); i++) {
 		for (const unsigned c : options_.thermal_caps[i].cpus)
 			if (c >= cpus_.size())
@@ -494,6 +496,8 @@ Result Simulator::run()
 				kshim_cpu_tick(static_cast<int>(c));
 				result_.ticks++;
 				kshim_settle();
+				// the tick's update_thermal_load_avg() moved it
+				metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
 			}
 			dispatch();
 			next_tick_ += tick_ns_;
@@ -537,8 +541,11 @@ Result Simulator::collect()
 	}
 	board_->report(r);
 	const auto pressure = metrics_->thermal_pressure_avg(start_, now_);
-	for (std::size_t c = 0; c < cpus_.size(); c++)
+	const auto pressure_pelt = metrics_->thermal_load_avg(start_, now_);
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		r.cpus[c].thermal_pressure_avg = pressure[c];
+		r.cpus[c].thermal_load_avg = pressure_pelt[c];
+	}
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		const auto &cpu = cpus_[c];
 		const auto now = idle_states_of(static_cast<int>(c));

@@ -150,6 +150,9 @@ struct CpuResult {
 	// (arch_scale_thermal_pressure()), averaged over the run, and the time
 	// its clock was capped below its highest frequency.
 	double thermal_pressure_avg = 0;
+	// The scheduler's PELT-averaged thermal pressure (rq->avg_thermal,
+	// sampled at each tick), averaged over the run.
+	double thermal_load_avg = 0;
 	std::int64_t capped_ns = 0;
 	std::vector<IdleStateResult> idle_states;	// empty: no cpuidle driver
 };

@@ -772,6 +772,11 @@ int kshim_sched_energy_enabled(void)
 	return sched_energy_enabled();
 }
 
+unsigned long kshim_cpu_thermal_load_avg(int cpu)
+{
+	return READ_ONCE(cpu_rq(cpu)->avg_thermal.load_avg);
+}
+
 int kshim_rd_overutilized(int cpu)
 {
 	return READ_ONCE(cpu_rq(cpu)->rd->overutilized);

@@ -1034,7 +1034,9 @@ BOOST_AUTO_TEST_CASE(synthetic_64_and_128_cpu_boards_run)
 // 4 s run runs at that OPP from then on, and the kernel holds the thermal
 // pressure topology_update_thermal_pressure() computes for it: 1024 -
 // 1024 x 903 / 2362 = 633 (integer), 3/4 of the run: 474.75 on average.
-// 'off' lifts the cap; decisions change; malformed caps are bad input.
+// The scheduler's PELT average of it (rq->avg_thermal) lags, more with
+// sched_thermal_decay_shift=4. 'off' lifts the cap; decisions change;
+// malformed caps are bad input.
 BOOST_AUTO_TEST_CASE(thermal_cap_throttles_and_sets_thermal_pressure)
 {
 	const std::initializer_list<std::string> scenario{"--board", "hikey960", "--workload",
@@ -1042,7 +1044,10 @@ BOOST_AUTO_TEST_CASE(thermal_cap_throttles_and_sets_thermal_pressure)
 	auto with = [&](std::vector<std::string> caps) {
 		std::vector<std::string> args(scenario);
 		for (auto &c : caps)
-			args.insert(args.end(), {"--thermal-cap", c});
+			if (c == "x")
+				args.insert(args.end(), {"--cmdline", "sched_thermal_decay_shift=4"});
+			else
+				args.insert(args.end(), {"--thermal-cap", c});
 		std::vector<std::string> argv{SH_TEST_HARNESS_BIN, "run", "--json"};
 		argv.insert(argv.end(), args.begin(), args.end());
 		auto r = dts::run_tool(argv);
@@ -1070,6 +1075,16 @@ BOOST_AUTO_TEST_CASE(thermal_cap_throttles_and_sets_thermal_pressure)
 	BOOST_TEST(residency(capped, 903000) >= 3'000'000'000LL);
 	BOOST_TEST(residency(free, 903000) < 3'000'000'000LL);
 	BOOST_TEST(capped["fingerprint"].GetString() != std::string(free["fingerprint"].GetString()));
+	// the scheduler's PELT average of the pressure lags the step, more so
+	// with a longer decay (sched_thermal_decay_shift)
+	const auto slow = with({"4-7=903000@1s", "x"});
+	const double pelt = capped["cpus"][4]["thermal_load_avg"].GetDouble(),
+		     pelt_slow = slow["cpus"][4]["thermal_load_avg"].GetDouble();
+	BOOST_TEST_MESSAGE("thermal pressure 474.75, PELT-averaged " << pelt << ", with decay shift 4 " << pelt_slow);
+	BOOST_TEST(pelt > 0.0);
+	BOOST_TEST(pelt < 474.75);
+	BOOST_TEST(pelt_slow < pelt);
+	BOOST_TEST(capped["cpus"][0]["thermal_load_avg"].GetDouble() == 0.0);
 	const auto lifted = with({"4-7=off@3s", "4-7=903000@1s"});	// in any order
 	BOOST_TEST(lifted["cpus"][4]["capped_ns"].GetInt64() == 2'000'000'000LL);
 	BOOST_TEST(lifted["cpus"][4]["thermal_pressure_avg"].GetDouble() == 633.0 / 2,

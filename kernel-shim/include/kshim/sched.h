@@ -170,6 +170,9 @@ void kshim_cpu_info(int cpu, struct kshim_cpu_info *out);
 /* --- root domain, sched domains, perf domains, EAS --------------------- */
 int kshim_sched_energy_enabled(void);	/* sched_energy_enabled() */
 int kshim_rd_overutilized(int cpu);	/* READ_ONCE(rq->rd->overutilized) */
+/* The scheduler's PELT average of the CPU's thermal pressure
+ * (rq->avg_thermal.load_avg, updated by update_thermal_load_avg()). */
+unsigned long kshim_cpu_thermal_load_avg(int cpu);
 int kshim_rd_has_perf_domains(int cpu);
 
 struct kshim_sched_domain {
