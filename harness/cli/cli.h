@@ -25,7 +25,10 @@
 namespace sh::cli {
 
 inline constexpr int exit_ok = 0;
-inline constexpr int exit_internal = 1;
+// 1 is check's "an expectation failed" (and bisect's "all good"): what
+// git bisect run reads as "bad". An error of the tool itself must not
+// read so: above 127, git bisect run aborts.
+inline constexpr int exit_internal = 128;
 inline constexpr int exit_bad_input = 2;
 inline constexpr int exit_kernel_fault = 3;
 // --kernel names a tree or a patch that does not build: git bisect run's
