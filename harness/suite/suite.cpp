@@ -171,6 +171,9 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 		} else if (key == "overlay") {
 			for (const auto &a : strings(val, where, "overlay"))
 				s.run_args.insert(s.run_args.end(), {"--overlay", (dir / a).string()});
+		} else if (key == "thermal_cap") {
+			for (const auto &a : strings(val, where, "thermal_cap"))
+				s.run_args.insert(s.run_args.end(), {"--thermal-cap", a});
 		} else if (key == "expect") {
 			if (!val.IsArray())
 				throw Error(fmt::format("{}: \"expect\" must be a list", where));
@@ -178,7 +181,7 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 				s.expect.push_back(assertion(a, where));
 		} else {
 			throw Error(fmt::format("{}: key \"{}\" unknown (name, board, workload, duration, fork_cpu, "
-						"idle_tick, jitter, cmdline, sysctl, feature, overlay, expect)",
+						"idle_tick, jitter, cmdline, sysctl, feature, overlay, thermal_cap, expect)",
 						where, key));
 		}
 	}

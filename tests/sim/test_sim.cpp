@@ -1089,6 +1089,14 @@ BOOST_AUTO_TEST_CASE(thermal_cap_throttles_and_sets_thermal_pressure)
 	BOOST_TEST(lifted["cpus"][4]["capped_ns"].GetInt64() == 2'000'000'000LL);
 	BOOST_TEST(lifted["cpus"][4]["thermal_pressure_avg"].GetDouble() == 633.0 / 2,
 		   boost::test_tools::tolerance(1e-9));
+	// in a suite: the capped scenario keeps the big cluster at 903 MHz for 3/4 of the run
+	const auto suite = temp_path("capped.json");
+	std::ofstream(suite) << R"({"name": "capped", "scenarios": [{"name": "big-capped", "board": "hikey960",
+		"workload": "periodic:count=8,period=16ms,duty=60%", "duration": "4s", "thermal_cap": ["4-7=903000@1s"],
+		"expect": [{"metric": "opp_share", "domain": 1, "khz": 903000, "min": 0.75}]}]})";
+	auto checked = test::run_cli({"check", suite.string()});
+	BOOST_TEST(checked.exit_status == 0, checked.out + checked.err);
+	std::filesystem::remove(suite);
 	for (const std::string bad : {"4-7=903000", "4-7@1s", "9=903000@1s", "4=fast@1s", "4=0@1s", "x=903000@1s",
 				      "4=903000@soon"}) {
 		auto r = test::run_cli({"run", "--board", "hikey960", "--duration", "10ms", "--thermal-cap", bad});
