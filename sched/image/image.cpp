@@ -139,19 +139,24 @@ void make_real_dir(const fs::path &overlay_dir, const fs::path &tree_dir)
 		fs::create_symlink(entry.path(), overlay_dir / entry.path().filename());
 }
 
-// overlay/rel becomes a copy of tree/rel that patch can write, its parent
-// directories real ones; everything else stays a symlink into the tree.
-void own_file(const fs::path &overlay, const fs::path &tree, const fs::path &rel)
+// overlay/dir and each directory above it become real ones.
+void own_dirs(const fs::path &overlay, const fs::path &tree, const fs::path &dir)
 {
 	fs::path o = overlay, t = tree;
 	make_real_dir(o, t);
-	for (const auto &part : rel.parent_path()) {
+	for (const auto &part : dir) {
 		o /= part;
 		t /= part;
 		make_real_dir(o, t);
 	}
-	o /= rel.filename();
-	t /= rel.filename();
+}
+
+// overlay/rel becomes a copy of tree/rel that patch can write, its parent
+// directories real ones; everything else stays a symlink into the tree.
+void own_file(const fs::path &overlay, const fs::path &tree, const fs::path &rel)
+{
+	own_dirs(overlay, tree, rel.parent_path());
+	fs::path o = overlay / rel, t = tree / rel;
 	if (fs::is_symlink(o)) {
 		fs::remove(o);
 		if (fs::exists(t))
@@ -229,13 +234,21 @@ void write_manifest(const fs::path &dir, const Manifest &m)
 
 
 // The tree files an object's depfile names (absolute, as the build names them).
-std::vector<std::string> depfile_inputs(const fs::path &object, const std::string &tree_prefix)
+// The tree files an object reads, relative to the tree: its source and
+// every file its depfile names there, normalised (a depfile names
+// kernel/smpboot.h as kernel/sched/../smpboot.h).
+std::set<std::string> tree_inputs(const CompileCommand &c, const std::string &tree_prefix)
 {
-	std::vector<std::string> inputs;
-	std::istringstream words(read_file(fs::path(object.string() + ".d")));
+	std::set<std::string> inputs;
+	auto add = [&](const std::string &path) {
+		const auto normal = fs::path(path).lexically_normal().string();
+		if (normal.starts_with(tree_prefix))
+			inputs.insert(normal.substr(tree_prefix.size()));
+	};
+	add(c.file.string());
+	std::istringstream words(read_file(fs::path((c.directory / c.output).string() + ".d")));
 	for (std::string w; words >> w;)
-		if (w.starts_with(tree_prefix))
-			inputs.push_back(w);
+		add(w);
 	return inputs;
 }
 
@@ -359,19 +372,33 @@ std::pair<std::string, std::string> parse_config(const std::string &assignment)
 	return {name, value};
 }
 
+namespace {
+
+// Each kernel object's tree inputs (tree_inputs()), by its output as the
+// build's commands name it.
+std::map<std::string, std::set<std::string>> kernel_inputs(const std::vector<CompileCommand> &commands)
+{
+	const std::string tree_prefix = kernel_tree.lexically_normal().string() + "/";
+	std::map<std::string, std::set<std::string>> inputs;
+	for (const auto &c : commands)
+		if (is_kernel_object(c))
+			inputs.emplace(c.output, tree_inputs(c, tree_prefix));
+	return inputs;
+}
+
+std::vector<std::string> files_read(const std::map<std::string, std::set<std::string>> &inputs)
+{
+	std::set<std::string> files;
+	for (const auto &[object, read] : inputs)
+		files.insert(read.begin(), read.end());
+	return {files.begin(), files.end()};
+}
+
+} // namespace
+
 std::vector<std::string> read_files()
 {
-	const std::string tree_prefix = kernel_tree.string() + "/";
-	std::set<std::string> files;
-	for (const auto &c : compile_commands()) {
-		if (!is_kernel_object(c))
-			continue;
-		if (c.file.string().starts_with(tree_prefix))
-			files.insert(c.file.string().substr(tree_prefix.size()));
-		for (const auto &input : depfile_inputs(c.directory / c.output, tree_prefix))
-			files.insert(fs::path(input).lexically_normal().string().substr(tree_prefix.size()));
-	}
-	return {files.begin(), files.end()};
+	return files_read(kernel_inputs(compile_commands()));
 }
 
 bool is_kernel_tree(const fs::path &dir)
@@ -480,6 +507,8 @@ Image build(const Recipe &recipe, std::ostream &log)
 		throw BuildError(fmt::format("{} has no compile_commands.json: images are built from this build's own "
 					     "commands",
 					     build_dir.string()));
+	const auto commands = compile_commands();
+	const auto inputs = kernel_inputs(commands);
 	if (!recipe.tree.empty() && !is_kernel_tree(recipe.tree))
 		throw BadPatch(fmt::format("--tree {}: not a kernel tree (no Makefile and kernel/sched/)",
 					   recipe.tree.string()));
@@ -510,7 +539,13 @@ Image build(const Recipe &recipe, std::ostream &log)
 
 	// The overlay: a copy of each file the patches touch, symlinks into
 	// the tree for the rest.
-	make_real_dir(overlay, base);
+	// The directories of the files read are real ones (symlinks to their
+	// entries): an include relative to its file ("../smpboot.h" from
+	// kernel/sched/) then climbs the overlay, not the tree behind a
+	// symlinked directory, and finds a patched copy.
+	const auto read = files_read(inputs);
+	for (const auto &f : read)
+		own_dirs(overlay, base, fs::path(f).parent_path());
 	for (const auto &f : patch_files)
 		own_file(overlay, base, f);
 	for (const auto &patch : recipe.patches) {
@@ -531,7 +566,7 @@ Image build(const Recipe &recipe, std::ostream &log)
 	std::set<std::string> changed_set;
 	if (base != kernel_tree) {
 		std::set<fs::path> dirs;
-		for (const auto &f : read_files()) {
+		for (const auto &f : read) {
 			if (!same_content(kernel_tree / f, overlay / f))
 				changed_set.insert(f);
 			dirs.insert(fs::path(f).parent_path());
@@ -612,15 +647,11 @@ Image build(const Recipe &recipe, std::ostream &log)
 			   changed.size() == 1 ? "1 file" : fmt::format("{} files", changed.size()),
 			   changed.size() == 1 ? "s" : "", kernel_tree.string(), shown);
 
-	std::set<std::string> changed_paths;	// as the build's commands and depfiles name them
-	for (const auto &f : changed)
-		changed_paths.insert((kernel_tree / f).string());
 	const std::string tree_prefix = kernel_tree.string() + "/", overlay_prefix = overlay.string() + "/";
 	// __FILE__ names the tree the image is of; the comparison with the
 	// build's own input maps it to the build's tree
 	const auto compile_map = fmt::format(" -fmacro-prefix-map={}={}/", overlay_prefix, base.string());
 	const auto compare_map = fmt::format(" -fmacro-prefix-map={}={}", overlay_prefix, tree_prefix);
-	const auto commands = compile_commands();
 
 	for (const auto &flavour : flavours) {
 		const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
@@ -648,10 +679,10 @@ Image build(const Recipe &recipe, std::ostream &log)
 				continue;
 			const auto object = c.directory / c.output;
 			kernel_objects.push_back(object);
-			const auto inputs = depfile_inputs(object, tree_prefix);
-			const bool affected = config_dirs.count(flavour.name) || changed_paths.count(c.file.string()) ||
-					      std::any_of(inputs.begin(), inputs.end(),
-							  [&](const auto &p) { return changed_paths.count(p) > 0; });
+			const auto &read = inputs.at(c.output);
+			const bool affected = config_dirs.count(flavour.name) ||
+					      std::any_of(read.begin(), read.end(),
+							  [&](const auto &f) { return changed_set.count(f) > 0; });
 			if (!affected)
 				continue;
 			std::string command = c.command;

@@ -641,6 +641,23 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 	BOOST_TEST(quiet.err.find("(0 objects compiled again)") != std::string::npos, quiet.err);
 	const auto quiet_id = quiet.out.substr(0, 16);
 
+	// a header included relative to its includer ("../smpboot.h" from
+	// kernel/sched/core.c, which the depfile names kernel/sched/../smpboot.h):
+	// the patched copy is the one compiled
+	const auto header = write(temp_path("smpboot.patch"),
+				  one_line_patch("kernel/smpboot.h", "struct task_struct;",
+						 "struct task_struct; struct sh_test_declared_in_smpboot_h;"));
+	const auto header_cache = temp_path("header-cache");	// its own: the list and prune below count images
+	::setenv("SCHED_HARNESS_CACHE", header_cache.c_str(), 1);
+	auto relative = test::run_cli({"kernel", "build", "--patch", header});
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	BOOST_REQUIRE_MESSAGE(relative.exit_status == 0, relative.err);
+	BOOST_TEST(relative.err.find("arm64: compiling sched/export/core_export.c") != std::string::npos,
+		   relative.err);
+	BOOST_TEST(relative.err.find("(2 objects compiled again)") != std::string::npos, relative.err);
+	std::filesystem::remove(header);
+	std::filesystem::remove_all(header_cache);
+
 	auto list = test::run_cli({"kernel", "list"});
 	BOOST_TEST(list.out.find(id + "  ") != std::string::npos, list.out);
 	BOOST_TEST(list.out.find(quiet_id + "  ") != std::string::npos, list.out);
