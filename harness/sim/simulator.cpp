@@ -158,6 +158,11 @@ private:
 	void advance_to(std::int64_t t);
 	std::int64_t next_event_time();
 	void read_touched_cpus();
+	void read_kernel_state(std::size_t c)	// the idle exit and hrtimer the loop waits for
+	{
+		cpus_[c].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+	}
 	std::optional<std::int64_t> completion_time(std::size_t cpu, const Thread &th) const;
 	void settle_and_dispatch();
 	void dispatch();
@@ -293,10 +298,8 @@ void Simulator::read_touched_cpus()
 	for (std::size_t word = 0; word < std::size(touched.bits); word++) {
 		for (auto bits = touched.bits[word]; bits; bits &= bits - 1) {
 			const auto c = word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
-			if (c >= cpus_.size())
-				continue;
-			cpus_[c].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
-			cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+			if (c < cpus_.size())
+				read_kernel_state(c);
 		}
 	}
 }
@@ -419,8 +422,7 @@ Result Simulator::run()
 	kshim::set_timer_source([this](int cpu) { return executor_->next_timer_on(cpu); });
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		cpus_[c].idle_at_start = idle_states_of(static_cast<int>(c));
-		cpus_[c].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
-		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+		read_kernel_state(c);
 	}
 	kshim_cpuset ignored;
 	kshim_take_touched_cpus(&ignored);
