@@ -29,7 +29,9 @@ set(KERNEL_C_FLAGS
 	-Wall -Wundef -Wno-trigraphs -Werror=strict-prototypes
 	-Werror=implicit-function-declaration -Werror=implicit-int -Werror=return-type
 	-Wno-format-security -Wno-unused-but-set-variable -Wno-address-of-packed-member
-	-Wno-pointer-sign -Wno-maybe-uninitialized)
+	-Wno-pointer-sign -Wno-maybe-uninitialized
+	# scripts/Makefile.extrawarn: only W=1 warns of truncated snprintf()s
+	-Wno-format-truncation)
 # Kbuild's -include files, in order.
 set(KERNEL_C_PREINCLUDES
 	${KERNEL_TREE}/include/linux/compiler-version.h

@@ -84,6 +84,12 @@ void set_trace_sink(TraceSink sink);
 using TimerSource = std::function<std::uint64_t(int cpu)>;
 void set_timer_source(TimerSource source);
 
+// The temperature (millicelsius) thermal sensor `sensor` reads now
+// (kshim_thermal_add_sensor()'s index): the simulation's thermal model.
+// Without one, sensors read 25 C.
+using SensorSource = std::function<int(int sensor)>;
+void set_sensor_source(SensorSource source);
+
 // Turns an oops in kernel code (divide by zero, bad pointer) into a message
 // naming the kernel function and exit status 3 instead of a bare crash.
 // The sched-harness command installs it; Boost.Test programs keep Boost's
@@ -139,6 +145,20 @@ struct CpuState {
 	std::vector<IdleState> idle_states;	// empty: no cpuidle driver
 };
 
+// A thermal sensor the DT's zones read, registered as its driver would
+// (thermal_of_zone_register()), and the zone the kernel made of it.
+struct ThermalZoneState {
+	std::string sensor_path;	// the sensor's node
+	unsigned sensor_id = 0;		// its #thermal-sensor-cells argument
+	int sensor = -1;		// kshim_thermal_add_sensor()'s index; -1: not registered
+	std::string error;		// why not (a disabled sensor, thermal_of.c's refusal)
+	std::string zone;		// tz->type: the zone node's name
+	std::string governor;
+	unsigned polling_delay_ms = 0, passive_delay_ms = 0;
+	int num_trips = 0;
+	int cooling_bindings = 0;	// thermal instances bound from its cooling maps
+};
+
 struct Kernel {
 	std::vector<CpuState> cpus;
 	std::vector<PerfDomain> perf_domains;
@@ -155,6 +175,8 @@ struct Kernel {
 	std::vector<std::vector<unsigned>> root_perf_domains;
 	// What the kernel printed at KERN_WARNING or worse.
 	std::vector<std::string> messages;
+	// One per distinct sensor the DT's thermal zones read (scheduler builds).
+	std::vector<ThermalZoneState> thermal_zones;
 };
 
 // The kernel tree this build compiled, and each of its files that went in,
@@ -218,6 +240,9 @@ struct BootOptions {
 	std::vector<std::string> features;
 	// Seeds get_random_bytes() (and so every prandom state).
 	std::uint64_t seed = 0;
+	// Every thermal zone's governor ("power_allocator"), as written to its
+	// sysfs policy file after boot; empty: the kernel's default.
+	std::string thermal_governor;
 };
 
 // Boots the compiled kernel code on the board: of_* tree from its blob,

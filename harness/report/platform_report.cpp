@@ -284,6 +284,21 @@ void write_scheduler(fmt::memory_buffer &out, const kshim::Kernel &k)
 	fmt::format_to(std::back_inserter(out), "cpuidle{}: {}\n",
 		       k.cpuidle_governor.empty() ? "" : fmt::format(" ({} governor)", k.cpuidle_governor),
 		       fmt::join(idle_rows, "; "));
+	if (k.thermal_zones.empty())
+		return;
+	fmt::format_to(std::back_inserter(out), "\nThermal zones the kernel registered (thermal_of.c)\n");
+	for (const auto &z : k.thermal_zones) {
+		if (z.sensor < 0) {
+			fmt::format_to(std::back_inserter(out), "  sensor {} {}: none ({})\n", z.sensor_path, z.sensor_id,
+				       z.error);
+			continue;
+		}
+		fmt::format_to(std::back_inserter(out),
+			       "  {:<16} sensor {} {}: governor {}, polling {} ms, passive {} ms, {} trips, "
+			       "{} cooling bindings\n",
+			       z.zone, z.sensor_path, z.sensor_id, z.governor, z.polling_delay_ms, z.passive_delay_ms,
+			       z.num_trips, z.cooling_bindings);
+	}
 }
 
 // /sys/kernel/debug/energy_model/<pd>/ps:<freq>/{frequency,power,cost,inefficient}
@@ -594,6 +609,23 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 			for (unsigned cpu : pd)
 				w.Uint(cpu);
 			w.EndArray();
+		});
+		array(w, "thermal_zones", k.thermal_zones, [&](const kshim::ThermalZoneState &z) {
+			w.StartObject();
+			key(w, "sensor"), str(w, z.sensor_path);
+			key(w, "sensor_id"), w.Uint(z.sensor_id);
+			key(w, "registered"), w.Bool(z.sensor >= 0);
+			if (z.sensor < 0) {
+				key(w, "error"), str(w, z.error);
+			} else {
+				key(w, "zone"), str(w, z.zone);
+				key(w, "governor"), str(w, z.governor);
+				key(w, "polling_delay_ms"), w.Uint(z.polling_delay_ms);
+				key(w, "passive_delay_ms"), w.Uint(z.passive_delay_ms);
+				key(w, "num_trips"), w.Int(z.num_trips);
+				key(w, "cooling_bindings"), w.Int(z.cooling_bindings);
+			}
+			w.EndObject();
 		});
 	}
 	key(w, "eas"), w.Bool(k.eas);

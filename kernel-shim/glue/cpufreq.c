@@ -29,6 +29,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #ifdef KSHIM_SCHED_FULL
+#include <linux/cpu_cooling.h>
+#include <linux/energy_model.h>
+#include <linux/pm_qos.h>
+#include <linux/workqueue.h>
 #include <trace/events/power.h>
 #endif
 
@@ -108,6 +112,53 @@ bool cpufreq_supports_freq_invariance(void)
 	return true;
 }
 
+#ifdef KSHIM_SCHED_FULL
+static void handle_update(struct work_struct *work);
+
+/* drivers/cpufreq/cpufreq.c: a change of the policy's frequency QoS
+ * (a cooling device's cap) updates its limits from process context. */
+static int cpufreq_notifier_min(struct notifier_block *nb, unsigned long freq, void *data)
+{
+	schedule_work(&container_of(nb, struct cpufreq_policy, nb_min)->update);
+	return 0;
+}
+
+static int cpufreq_notifier_max(struct notifier_block *nb, unsigned long freq, void *data)
+{
+	schedule_work(&container_of(nb, struct cpufreq_policy, nb_max)->update);
+	return 0;
+}
+
+/* cpufreq_policy_alloc() and cpufreq_online(): the policy's constraints,
+ * their notifiers and the user's (sysfs scaling_min/max_freq) requests at
+ * their defaults. */
+static int init_policy_qos(struct cpufreq_policy *policy)
+{
+	int ret;
+
+	freq_constraints_init(&policy->constraints);
+	policy->nb_min.notifier_call = cpufreq_notifier_min;
+	policy->nb_max.notifier_call = cpufreq_notifier_max;
+	INIT_WORK(&policy->update, handle_update);
+	ret = freq_qos_add_notifier(&policy->constraints, FREQ_QOS_MIN, &policy->nb_min);
+	if (!ret)
+		ret = freq_qos_add_notifier(&policy->constraints, FREQ_QOS_MAX, &policy->nb_max);
+	if (ret)
+		return ret;
+	policy->min_freq_req = kzalloc(2 * sizeof(*policy->min_freq_req), GFP_KERNEL);
+	if (!policy->min_freq_req)
+		return -ENOMEM;
+	ret = freq_qos_add_request(&policy->constraints, policy->min_freq_req, FREQ_QOS_MIN,
+				   FREQ_QOS_MIN_DEFAULT_VALUE);
+	if (ret < 0)
+		return ret;
+	policy->max_freq_req = policy->min_freq_req + 1;
+	ret = freq_qos_add_request(&policy->constraints, policy->max_freq_req, FREQ_QOS_MAX,
+				   FREQ_QOS_MAX_DEFAULT_VALUE);
+	return ret < 0 ? ret : 0;
+}
+#endif
+
 int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 		     const struct kshim_opp *opps, unsigned int nr_opps,
 		     unsigned long long transition_latency_ns, int fast_switch)
@@ -155,6 +206,10 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 		per_cpu(cpufreq_cpu_data, cpus[i]) = policy;
 	}
 	kshim_opp_set_table(policy, opps, nr_opps);
+#ifdef KSHIM_SCHED_FULL
+	if (init_policy_qos(policy))
+		return -ENOMEM;
+#endif
 	policies[nr_policies++] = policy;
 	return 0;
 }
@@ -231,6 +286,10 @@ void kshim_cpufreq_online(void)
 		if (start_governor(policies[i], gov))
 			pr_err("cpufreq: policy%u: starting governor %s failed\n",
 			       policies[i]->cpu, gov->name);
+		/* cpufreq-dt is CPUFREQ_IS_COOLING_DEV: a policy whose CPU node
+		 * has #cooling-cells becomes a cooling device */
+		if (IS_ENABLED(CONFIG_CPU_THERMAL))
+			policies[i]->cdev = of_cpufreq_cooling_register(policies[i]);
 #endif
 	}
 }
@@ -328,6 +387,53 @@ int __cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int target_f
 	slow_switches[policy->cpu]++;
 	frequency_changed(policy, policy->freq_table[policy->cached_resolved_idx].frequency);
 	return 0;
+}
+
+/*
+ * drivers/cpufreq/cpufreq.c, cpufreq_set_policy() as refresh_frequency_limits()
+ * calls it (the same governor): the limits the frequency QoS aggregates,
+ * verified by cpufreq-dt's ->verify() (cpufreq_generic_frequency_table_verify(),
+ * freq_table.c) and resolved to the table, then the governor's ->limits().
+ * No ->setpolicy driver, no governor switch here.
+ */
+static void set_policy_limits(struct cpufreq_policy *policy)
+{
+	struct cpufreq_policy_data new_data;
+
+	memcpy(&new_data.cpuinfo, &policy->cpuinfo, sizeof(policy->cpuinfo));
+	new_data.freq_table = policy->freq_table;
+	new_data.cpu = policy->cpu;
+	new_data.min = freq_qos_read_value(&policy->constraints, FREQ_QOS_MIN);
+	new_data.max = freq_qos_read_value(&policy->constraints, FREQ_QOS_MAX);
+	if (cpufreq_generic_frequency_table_verify(&new_data))
+		return;
+	WRITE_ONCE(policy->max, __resolve_freq(policy, new_data.max, new_data.min, new_data.max,
+					       CPUFREQ_RELATION_H));
+	new_data.min = __resolve_freq(policy, new_data.min, new_data.min, new_data.max, CPUFREQ_RELATION_L);
+	WRITE_ONCE(policy->min, new_data.min > policy->max ? policy->max : new_data.min);
+	trace_cpu_frequency_limits(policy);
+	policy->cached_target_freq = UINT_MAX;
+	if (policy->governor && policy->governor->limits)
+		policy->governor->limits(policy);
+}
+
+/* drivers/cpufreq/cpufreq.c: the work the QoS notifiers queue */
+static void handle_update(struct work_struct *work)
+{
+	struct cpufreq_policy *policy = container_of(work, struct cpufreq_policy, update);
+
+	down_write(&policy->rwsem);
+	set_policy_limits(policy);
+	up_write(&policy->rwsem);
+}
+
+/* drivers/cpufreq/cpufreq.c: the frequency last set (cpufreq-dt has no
+ * ->setpolicy) */
+unsigned int cpufreq_quick_get(unsigned int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+
+	return policy ? policy->cur : 0;
 }
 
 /* Only drivers with ->adjust_perf (intel_pstate, amd-pstate) have it. */

@@ -4,9 +4,8 @@
  * governors/menu.c, compiled unchanged) needs around it:
  *  - drivers/cpuidle/sysfs.c: there is no sysfs; the interface, driver and
  *    device directories are accepted and never shown;
- *  - kernel/power/qos.c: nobody requests a CPU latency limit, so the limit
- *    is the default, PM_QOS_CPU_LATENCY_DEFAULT_VALUE;
- * and the harness's view of the states and their use.
+ * and the harness's view of the states and their use. The CPU latency
+ * limit menu asks for is kernel/power/qos.c's (compiled).
  */
 #include <linux/cpu.h>
 #include <linux/cpuidle.h>
@@ -52,11 +51,6 @@ int cpuidle_add_sysfs(struct cpuidle_device *dev)
 
 void cpuidle_remove_sysfs(struct cpuidle_device *dev)
 {
-}
-
-s32 cpu_latency_qos_limit(void)
-{
-	return PM_QOS_CPU_LATENCY_DEFAULT_VALUE;
 }
 
 int kshim_cpu_idle_states(int cpu, struct kshim_idle_state *states, int max)

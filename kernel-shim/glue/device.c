@@ -5,6 +5,7 @@
  * exist here, so attribute files are accepted and never shown.
  */
 #include <linux/cpu.h>
+#include <linux/miscdevice.h>
 #include <linux/device.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
@@ -32,6 +33,7 @@ void kshim_init_cpu_devices(unsigned int nr_cpus)
 		cpu_devices[cpu].of_node = of_get_cpu_node(cpu, NULL);
 		cpu_devices[cpu].id = cpu;
 		cpu_devices[cpu].bus = &cpu_subsys;
+		INIT_LIST_HEAD(&cpu_devices[cpu].devres_head);
 	}
 }
 
@@ -150,6 +152,141 @@ struct platform_device *platform_device_register_full(const struct platform_devi
 void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
 {
 	return kmalloc(size, gfp);
+}
+
+/*
+ * drivers/base/devres.c: resources released with their device, newest
+ * first, or one at a time by devres_release().
+ */
+struct devres {
+	struct list_head node;
+	dr_release_t release;
+	u8 data[] __aligned(ARCH_KMALLOC_MINALIGN);
+};
+
+void *__devres_alloc_node(dr_release_t release, size_t size, gfp_t gfp, int nid, const char *name)
+{
+	struct devres *dr = kzalloc(sizeof(*dr) + size, gfp);
+
+	if (!dr)
+		return NULL;
+	INIT_LIST_HEAD(&dr->node);
+	dr->release = release;
+	return dr->data;
+}
+
+void devres_free(void *res)
+{
+	if (res)
+		kfree(container_of(res, struct devres, data));
+}
+
+void devres_add(struct device *dev, void *res)
+{
+	list_add_tail(&container_of(res, struct devres, data)->node, &dev->devres_head);
+}
+
+int devres_release(struct device *dev, dr_release_t release, dr_match_t match, void *match_data)
+{
+	struct devres *dr;
+
+	list_for_each_entry_reverse(dr, &dev->devres_head, node) {
+		if (dr->release != release || (match && !match(dev, dr->data, match_data)))
+			continue;
+		list_del(&dr->node);
+		release(dev, dr->data);
+		kfree(dr);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * drivers/base/core.c without sysfs or a device hierarchy: a device is a
+ * name and a reference count whose last put calls its release, as
+ * device_release() does (the device's own, else its class's).
+ */
+int dev_set_name(struct device *dev, const char *fmt, ...)
+{
+	va_list args;
+	char *name;
+
+	va_start(args, fmt);
+	name = kvasprintf(GFP_KERNEL, fmt, args);
+	va_end(args);
+	if (!name)
+		return -ENOMEM;
+	kfree(dev->kobj.name);
+	dev->kobj.name = name;
+	return 0;
+}
+
+static void device_release(struct kobject *kobj)
+{
+	struct device *dev = container_of(kobj, struct device, kobj);
+	struct devres *dr, *tmp;
+
+	list_for_each_entry_safe_reverse(dr, tmp, &dev->devres_head, node) {
+		list_del(&dr->node);
+		dr->release(dev, dr->data);
+		kfree(dr);
+	}
+	if (dev->release)
+		dev->release(dev);
+	else if (dev->class && dev->class->dev_release)
+		dev->class->dev_release(dev);
+	else
+		WARN(1, "Device '%s' does not have a release() function\n", dev_name(dev));
+}
+
+static const struct kobj_type device_ktype = {
+	.release = device_release,
+};
+
+int device_register(struct device *dev)
+{
+	kref_init(&dev->kobj.kref);
+	dev->kobj.ktype = &device_ktype;
+	dev->kobj.state_initialized = 1;
+	INIT_LIST_HEAD(&dev->devres_head);
+	if (dev->init_name) {
+		int ret = dev_set_name(dev, "%s", dev->init_name);
+
+		if (ret)
+			return ret;
+		dev->init_name = NULL;
+	}
+	if (!dev_name(dev))
+		return -EINVAL;
+	return 0;
+}
+
+void device_del(struct device *dev)
+{
+}
+
+void put_device(struct device *dev)
+{
+	if (dev)
+		kobject_put(&dev->kobj);
+}
+
+void device_unregister(struct device *dev)
+{
+	device_del(dev);
+	put_device(dev);
+}
+
+/* drivers/base/class.c: a class is its devices' release and nothing else */
+int __class_register(struct class *cls, struct lock_class_key *key)
+{
+	return 0;
+}
+
+/* drivers/char/misc.c: no /dev here (kernel/power/qos.c's cpu_dma_latency) */
+int misc_register(struct miscdevice *misc)
+{
+	return 0;
 }
 
 /* drivers/base/syscore.c: no system suspend, so no syscore callbacks */

@@ -35,6 +35,11 @@ void mutex_unlock(struct mutex *lock)
 	atomic_long_set(&lock->owner, 0);
 }
 
+void __init_rwsem(struct rw_semaphore *sem, const char *name, struct lock_class_key *key)
+{
+	atomic_long_set(&sem->count, 0);
+}
+
 void down_read(struct rw_semaphore *sem)
 {
 	if (atomic_long_read(&sem->count) < 0)

@@ -263,6 +263,66 @@ int __of_parse_phandle_with_args(const struct device_node *np, const char *list_
 	return -ENOENT;
 }
 
+/* How many entries the phandle list has (an entry of phandle 0 counts as
+ * one cell), or -ENOENT/-EINVAL as __of_parse_phandle_with_args() fails. */
+int of_count_phandle_with_args(const struct device_node *np, const char *list_name,
+			       const char *cells_name)
+{
+	int size, pos = 0, count = 0;
+	const __be32 *list = of_get_property(np, list_name, &size);
+
+	if (!list)
+		return -ENOENT;
+	size /= sizeof(*list);
+	while (pos < size) {
+		phandle ph = be32_to_cpup(list + pos++);
+		u32 cells = 0;
+
+		if (ph) {
+			struct device_node *target = of_find_node_by_phandle(ph);
+
+			if (!target || (cells_name && of_property_read_u32(target, cells_name, &cells)))
+				return -EINVAL;
+			if (pos + (int)cells > size)
+				return -EINVAL;
+		}
+		pos += cells;
+		count++;
+	}
+	return count;
+}
+
+/* The node after np in the kernel's allnodes order (depth first). */
+static struct device_node *allnodes_next(struct device_node *np)
+{
+	if (np->child)
+		return np->child;
+	while (np && !np->sibling)
+		np = np->parent;
+	return np ? np->sibling : NULL;
+}
+
+struct device_node *of_find_node_by_name(struct device_node *from, const char *name)
+{
+	struct device_node *np = from ? allnodes_next(from) : of_root;
+
+	for (; np; np = allnodes_next(np))
+		if (of_node_name_eq(np, name))
+			break;
+	of_node_put(from);
+	return np;
+}
+
+struct device_node *of_get_next_available_child(const struct device_node *node,
+						struct device_node *prev)
+{
+	struct device_node *next = of_get_next_child(node, prev);
+
+	while (next && !of_device_is_available(next))
+		next = next->sibling;
+	return next;
+}
+
 int of_property_read_variable_u32_array(const struct device_node *np, const char *propname,
 					u32 *out_values, size_t sz_min, size_t sz_max)
 {

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 
 #include <linux/panic.h>
+#include <linux/reboot.h>
 #include <linux/sched/debug.h>
 #include <linux/seq_file.h>
 
@@ -241,6 +242,19 @@ void panic(const char *fmt, ...)
 	shim_fatal(text);
 }
 
+/*
+ * kernel/reboot.c: the board protects itself by powering off (a thermal
+ * zone's critical trip). The simulation cannot go on: it ends as a fault
+ * naming the reason.
+ */
+void hw_protection_shutdown(const char *reason, int ms_until_forced)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "hw_protection_shutdown(): the board powers off: %s", reason);
+	shim_fatal(text);
+}
+
 /* dev_printk(): "cpu4: message", the device named as the kernel names CPU devices. */
 static void dev_emit(int level, const struct device *dev, const char *fmt, va_list args)
 {
@@ -249,6 +263,8 @@ static void dev_emit(int level, const struct device *dev, const char *fmt, va_li
 
 	if (dev && dev->bus && dev->bus->dev_name)
 		len = snprintf(text, sizeof(text), "%s%u: ", dev->bus->dev_name, dev->id);
+	else if (dev && dev_name(dev))
+		len = snprintf(text, sizeof(text), "%s: ", dev_name(dev));
 	kshim_vformat(text + len, sizeof(text) - len, fmt, args);
 	shim_log(level, text);
 }
@@ -263,6 +279,7 @@ void name(const struct device *dev, const char *fmt, ...)		\
 	va_end(args);							\
 }
 
+DEFINE_DEV_PRINTK(_dev_emerg, LOGLEVEL_EMERG)
 DEFINE_DEV_PRINTK(_dev_err, LOGLEVEL_ERR)
 DEFINE_DEV_PRINTK(_dev_warn, LOGLEVEL_WARNING)
 DEFINE_DEV_PRINTK(_dev_info, LOGLEVEL_INFO)

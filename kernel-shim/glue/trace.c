@@ -96,6 +96,16 @@ const char *trace_print_flags_seq(struct trace_seq *p, const char *delim, unsign
 	UNREACHABLE_FTRACE(trace_print_flags_seq);
 }
 
+const char *trace_print_bitmask_seq(struct trace_seq *p, void *bitmask_ptr, unsigned int bitmask_size)
+{
+	UNREACHABLE_FTRACE(trace_print_bitmask_seq);
+}
+
+const char *trace_print_array_seq(struct trace_seq *p, const void *buf, int count, size_t el_size)
+{
+	UNREACHABLE_FTRACE(trace_print_array_seq);
+}
+
 const char *trace_print_symbols_seq(struct trace_seq *p, unsigned long val,
 				    const struct trace_print_flags *symbol_array)
 {

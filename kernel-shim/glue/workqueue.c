@@ -4,23 +4,137 @@
  * the queue (kshim_run_pending_work(), after boot and between simulation
  * events) - process context that does not preempt the code that queued it,
  * as on a real kernel.
+ *
+ * Delayed work waits for its timer: a timer_list armed for a jiffy fires
+ * when the harness runs the timers of that jiffy (kshim_run_timers(), at
+ * the tick boundary where jiffies reaches it), the stand-in for
+ * kernel/time/timer.c's wheel. Departures: a timer fires at its exact
+ * jiffy, where the wheel's coarser levels may fire one armed 64 or more
+ * jiffies ahead up to 1/8 of its delay late; timers are not per CPU and
+ * are never deferrable (no user here asks for either).
  */
 #include <linux/workqueue.h>
 #include <linux/list.h>
 #include <linux/timer.h>
+#include <linux/jiffies.h>
+#include <linux/smp.h>
 
 #include "shim.h"
+#ifdef KSHIM_SCHED_FULL
+#include <kshim/sched.h>
+#endif
 
 static struct workqueue_struct *the_wq = (struct workqueue_struct *)1;
 struct workqueue_struct *system_wq __read_mostly;
 struct workqueue_struct *system_percpu_wq __read_mostly;
 
+struct workqueue_struct *system_freezable_power_efficient_wq __read_mostly;
+
 static LIST_HEAD(pending);
+
+/* Armed timers, in order of expiry (then of arming): a short list. */
+static HLIST_HEAD(armed_timers);
 
 void kshim_init_workqueues(void)
 {
 	system_wq = system_percpu_wq = the_wq;
+	system_freezable_power_efficient_wq = the_wq;
 }
+
+void init_timer_key(struct timer_list *timer, void (*func)(struct timer_list *), unsigned int flags,
+		    const char *name, struct lock_class_key *key)
+{
+	timer->entry.pprev = NULL;
+	timer->function = func;
+	timer->flags = flags;
+}
+
+#ifdef KSHIM_SCHED_FULL
+static void arm_timer(struct timer_list *timer, unsigned long expires)
+{
+	struct timer_list *t, *last = NULL;
+
+	timer->expires = expires;
+	hlist_for_each_entry(t, &armed_timers, entry) {
+		if (time_after(t->expires, expires))
+			break;
+		last = t;
+	}
+	if (last)
+		hlist_add_behind(&timer->entry, &last->entry);
+	else
+		hlist_add_head(&timer->entry, &armed_timers);
+}
+
+static bool disarm_timer(struct timer_list *timer)
+{
+	if (!timer_pending(timer))
+		return false;
+	hlist_del_init(&timer->entry);
+	timer->entry.pprev = NULL;
+	return true;
+}
+
+/* When the earliest armed timer fires (the simulated ns at which jiffies
+ * reaches its expiry), 0 when none is armed. */
+unsigned long long kshim_next_timer_ns(void)
+{
+	struct timer_list *first;
+
+	if (hlist_empty(&armed_timers))
+		return 0;
+	first = hlist_entry(armed_timers.first, struct timer_list, entry);
+	if (time_before_eq(first->expires, jiffies))
+		return kshim_now();
+	return (unsigned long long)(first->expires - INITIAL_JIFFIES) * TICK_NSEC;
+}
+
+/* The timer softirq: every timer whose jiffy has come, in order. */
+void kshim_run_timers(void)
+{
+	while (!hlist_empty(&armed_timers)) {
+		struct timer_list *timer = hlist_entry(armed_timers.first, struct timer_list, entry);
+
+		if (time_after(timer->expires, jiffies))
+			break;
+		disarm_timer(timer);
+		timer->function(timer);
+	}
+}
+
+/*
+ * kernel/time/timer.c: a jiffy value rounded to a whole second, skewed by
+ * 3 jiffies per CPU, rounded down when less than a quarter second over,
+ * and only when the rounded value is still in the future (else the value
+ * as given).
+ */
+unsigned long round_jiffies(unsigned long j)
+{
+	const unsigned long skew = raw_smp_processor_id() * 3;
+	unsigned long rounded = j + skew;
+	const unsigned long over = rounded % HZ;
+
+	rounded -= over;
+	if (over >= HZ / 4)
+		rounded += HZ;
+	rounded -= skew;
+	return time_is_after_jiffies(rounded) ? rounded : j;
+}
+#else
+/* Without the scheduler there is no simulated time: delayed work runs at
+ * the next drain (the PELT-only builds queue none with a delay). */
+static void arm_timer(struct timer_list *timer, unsigned long expires)
+{
+	struct delayed_work *dwork = from_timer(dwork, timer, timer);
+
+	list_add_tail(&dwork->work.entry, &pending);
+}
+
+static bool disarm_timer(struct timer_list *timer)
+{
+	return false;
+}
+#endif
 
 bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *work)
 {
@@ -30,15 +144,63 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq, struct work_struct *wor
 	return true;
 }
 
-/*
- * Delayed work runs at the next drain: there is no simulated timer wheel
- * yet, so the delay is not honoured (the work still runs after its caller,
- * in order).
- */
+static void queue_delayed(int cpu, struct workqueue_struct *wq, struct delayed_work *dwork,
+			  unsigned long delay)
+{
+	if (!delay) {
+		list_add_tail(&dwork->work.entry, &pending);
+		return;
+	}
+	dwork->wq = wq;
+	dwork->cpu = cpu;
+#ifdef KSHIM_SCHED_FULL
+	arm_timer(&dwork->timer, jiffies + delay);
+#else
+	arm_timer(&dwork->timer, delay);
+#endif
+}
+
 bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq, struct delayed_work *dwork,
 			   unsigned long delay)
 {
-	return queue_work_on(cpu, wq, &dwork->work);
+	if (test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&dwork->work)))
+		return false;
+	queue_delayed(cpu, wq, dwork, delay);
+	return true;
+}
+
+/* Takes a delayed work off its timer or the queue; whether it was pending. */
+static bool grab_pending(struct delayed_work *dwork)
+{
+	if (!test_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&dwork->work)))
+		return false;
+	if (!disarm_timer(&dwork->timer))
+		list_del_init(&dwork->work.entry);
+	return true;
+}
+
+bool mod_delayed_work_on(int cpu, struct workqueue_struct *wq, struct delayed_work *dwork,
+			 unsigned long delay)
+{
+	const bool was_pending = grab_pending(dwork);
+
+	set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&dwork->work));
+	queue_delayed(cpu, wq, dwork, delay);
+	return was_pending;
+}
+
+bool cancel_delayed_work(struct delayed_work *dwork)
+{
+	const bool was_pending = grab_pending(dwork);
+
+	clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&dwork->work));
+	return was_pending;
+}
+
+/* Work never runs concurrently with its canceller here: nothing to wait for. */
+bool cancel_delayed_work_sync(struct delayed_work *dwork)
+{
+	return cancel_delayed_work(dwork);
 }
 
 void delayed_work_timer_fn(struct timer_list *t)

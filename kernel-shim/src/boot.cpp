@@ -303,6 +303,51 @@ void apply_feature(const std::string &spec)
 }
 #endif
 
+#if SH_KERNEL_SCHEDULER
+// The sensor drivers' probes: each distinct (sensor node, id) the zones
+// read, in DT order, registered with thermal_of.c (which finds its zone,
+// trips and cooling maps itself); then the governor asked for, if any.
+std::vector<ThermalZoneState> register_thermal_sensors(const dts::Platform &platform, const std::string &governor)
+{
+	std::vector<ThermalZoneState> zones;
+	for (const auto &zone : platform.thermal_zones) {
+		for (const auto &sensor : zone.sensors) {
+			const unsigned id = sensor.args.empty() ? 0 : sensor.args.front();
+			if (std::ranges::any_of(zones, [&](const auto &z) {
+				    return z.sensor_path == sensor.node_path && z.sensor_id == id;
+			    }))
+				continue;
+			ThermalZoneState z;
+			z.sensor_path = sensor.node_path;
+			z.sensor_id = id;
+			z.sensor = kshim_thermal_add_sensor(sensor.node_path.c_str(), static_cast<int>(id));
+			if (z.sensor == -ENODEV)
+				z.error = "the sensor node is disabled: its driver does not probe";
+			else if (z.sensor < 0)
+				z.error = fmt::format("thermal_of_zone_register() failed: {}", z.sensor);
+			zones.push_back(std::move(z));
+		}
+	}
+	for (auto &z : zones) {
+		if (z.sensor < 0)
+			continue;
+		if (!governor.empty() && kshim_thermal_set_governor(z.sensor, governor.c_str()))
+			throw BadParameter(fmt::format("--thermal-governor {}: no such thermal governor "
+						       "(the compiled ones: step_wise, power_allocator)",
+						       governor));
+		struct kshim_thermal_zone info {};
+		kshim_thermal_zone(z.sensor, &info);
+		z.zone = info.type;
+		z.governor = info.governor;
+		z.polling_delay_ms = info.polling_delay_ms;
+		z.passive_delay_ms = info.passive_delay_ms;
+		z.num_trips = info.num_trips;
+		z.cooling_bindings = info.nr_instances;
+	}
+	return zones;
+}
+#endif
+
 } // namespace
 
 Kernel boot(const dts::Platform &platform, const BootOptions &options)
@@ -367,11 +412,13 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 	kshim_boot_late();
 
 #if SH_KERNEL_SCHEDULER
+	auto zones = register_thermal_sensors(platform, options.thermal_governor);
 	for (const auto &s : options.sysctls)
 		apply_sysctl(s);
 	for (const auto &f : options.features)
 		apply_feature(f);
 	Kernel k = snapshot();
+	k.thermal_zones = std::move(zones);
 	// pd_init()'s "no EM found for CPU%d": add what the board says about it.
 	for (const auto &cpu : k.cpus)
 		if (!k.eas && k.eas_reason.ends_with(fmt::format("no EM found for CPU{}", cpu.id)))

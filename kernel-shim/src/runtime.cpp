@@ -148,6 +148,17 @@ void set_timer_source(TimerSource source)
 	timer_source() = std::move(source);
 }
 
+SensorSource &sensor_source()
+{
+	static SensorSource source;
+	return source;
+}
+
+void set_sensor_source(SensorSource source)
+{
+	sensor_source() = std::move(source);
+}
+
 } // namespace sh::kshim
 
 using namespace sh::kshim;
@@ -199,6 +210,13 @@ void shim_trace(const kshim_trace_event *event)
 	}
 	events().push_back({event->name, event->cpu, event->time_ns,
 			    std::vector<long long>(event->args, event->args + event->nr_args)});
+}
+
+int shim_sensor_temp(int sensor)
+{
+	constexpr int room_temperature_mc = 25000;
+	const auto &source = sensor_source();
+	return source ? source(sensor) : room_temperature_mc;
 }
 
 unsigned long long shim_cpu_next_timer(int cpu)

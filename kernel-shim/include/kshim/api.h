@@ -37,6 +37,9 @@ void shim_fatal(const char *what) __attribute__((noreturn));
 /* The earliest timer of a user task armed on cpu (ns), 0 if none
  * (kernel.h's set_timer_source()). */
 unsigned long long shim_cpu_next_timer(int cpu);
+/* The temperature (millicelsius) a thermal sensor reads now: the board's
+ * thermal model (kernel.h's set_sensor_source()); 25 C without one. */
+int shim_sensor_temp(int sensor);
 
 /* A CPU's idle call on the CPU's own stack (src/idle_stack.cpp): call runs
  * fn(arg) there and returns 1 when it waits (it called yield), 0 when it

@@ -167,6 +167,37 @@ struct kshim_cpu_info {
 };
 void kshim_cpu_info(int cpu, struct kshim_cpu_info *out);
 
+/* --- timers and the thermal framework ---------------------------------- */
+/* When the earliest timer_list (delayed work) fires, ns; 0 if none armed
+ * (kernel-shim/glue/workqueue.c). */
+unsigned long long kshim_next_timer_ns(void);
+/* Runs the timers whose jiffy has come (their work is then queued). */
+void kshim_run_timers(void);
+
+/* Registers the thermal sensor (node path, sensor id) as its driver would:
+ * thermal_of_zone_register() for the zone that reads it. The sensor's
+ * index, or -ENODEV (disabled node), -ENODEV/-EINVAL from thermal_of.c
+ * (kernel-shim/glue/thermal.c). */
+int kshim_thermal_add_sensor(const char *path, int id);
+/* The window of its last ->set_trips(): an interrupt when the temperature
+ * reaches low or high (-INT_MAX/INT_MAX: none). */
+int kshim_thermal_sensor_window(int sensor, int *low, int *high);
+/* The sensor's alarm interrupt: thermal_zone_device_update() of its zone. */
+void kshim_thermal_sensor_interrupt(int sensor);
+struct kshim_thermal_zone {
+	char type[20];		/* THERMAL_NAME_LENGTH: the zone node's name */
+	char governor[20];
+	int id;
+	int temperature;	/* tz->temperature, mC, as last read */
+	int num_trips;
+	unsigned int passive_delay_ms, polling_delay_ms;
+	int enabled;
+	int nr_instances;	/* cooling device bindings (thermal_instance) */
+};
+int kshim_thermal_zone(int sensor, struct kshim_thermal_zone *out);
+/* The zone's governor, as a write to its sysfs policy file. */
+int kshim_thermal_set_governor(int sensor, const char *name);
+
 /* --- root domain, sched domains, perf domains, EAS --------------------- */
 int kshim_sched_energy_enabled(void);	/* sched_energy_enabled() */
 int kshim_rd_overutilized(int cpu);	/* READ_ONCE(rq->rd->overutilized) */

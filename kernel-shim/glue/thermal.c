@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The thermal zones' sensors: the board's sensor driver (exynos-tmu,
+ * hisi_thermal, ...) stood in for. Each (sensor node, id) a DT thermal zone
+ * reads is registered as a driver's probe would, through thermal_of.c's
+ * thermal_of_zone_register(); the temperature it reads is the harness's
+ * thermal model of the board at the present simulated time
+ * (shim_sensor_temp()).
+ *
+ * Interrupts: where a sensor driver programs alarm thresholds (exynos-tmu a
+ * rising and a falling one per trip, hisi_thermal one alarm), this one
+ * offers ->set_trips() and keeps the window thermal_zone_set_trips() asks
+ * for; the harness checks the model against it (kshim_thermal_sensor_window())
+ * and raises the sensor's interrupt (kshim_thermal_sensor_interrupt()),
+ * whose threaded handler updates the zone as the drivers' do.
+ */
+#include <linux/err.h>
+#include <linux/of.h>
+#include <linux/thermal.h>
+
+#include <kshim/sched.h>
+
+/* drivers/thermal/ of the tree: thermal_zone_device_set_policy(), instances */
+#include "thermal_core.h"
+#include "shim.h"
+
+#define KSHIM_MAX_SENSORS	64
+
+struct kshim_sensor {
+	struct device_node *np;
+	int id;
+	struct thermal_zone_device *tz;
+	int low, high;		/* the window of the last ->set_trips() */
+};
+
+static struct kshim_sensor sensors[KSHIM_MAX_SENSORS];
+static int nr_sensors;
+
+static int sensor_get_temp(struct thermal_zone_device *tz, int *temp)
+{
+	struct kshim_sensor *sensor = tz->devdata;
+
+	*temp = shim_sensor_temp(sensor - sensors);
+	return 0;
+}
+
+static int sensor_set_trips(struct thermal_zone_device *tz, int low, int high)
+{
+	struct kshim_sensor *sensor = tz->devdata;
+
+	sensor->low = low;
+	sensor->high = high;
+	return 0;
+}
+
+static const struct thermal_zone_device_ops sensor_ops = {
+	.get_temp = sensor_get_temp,
+	.set_trips = sensor_set_trips,
+};
+
+int kshim_thermal_add_sensor(const char *path, int id)
+{
+	struct kshim_sensor *sensor;
+	struct thermal_zone_device *tz;
+	struct device_node *np = of_find_node_by_path(path);
+
+	if (!np)
+		return -ENOENT;
+	/* a disabled sensor's driver never probes: its zones do not exist */
+	if (!of_device_is_available(np))
+		return -ENODEV;
+	if (nr_sensors >= KSHIM_MAX_SENSORS)
+		return -ENOSPC;
+	sensor = &sensors[nr_sensors];
+	sensor->np = np;
+	sensor->id = id;
+	sensor->low = -INT_MAX;
+	sensor->high = INT_MAX;
+	nr_sensors++;
+	tz = thermal_of_zone_register(np, id, sensor, &sensor_ops);
+	if (IS_ERR(tz)) {
+		nr_sensors--;
+		return PTR_ERR(tz);
+	}
+	sensor->tz = tz;
+	return nr_sensors - 1;
+}
+
+static struct kshim_sensor *sensor_of(int index)
+{
+	return index >= 0 && index < nr_sensors ? &sensors[index] : NULL;
+}
+
+int kshim_thermal_sensor_window(int index, int *low, int *high)
+{
+	struct kshim_sensor *sensor = sensor_of(index);
+
+	if (!sensor)
+		return -EINVAL;
+	*low = sensor->low;
+	*high = sensor->high;
+	return 0;
+}
+
+void kshim_thermal_sensor_interrupt(int index)
+{
+	struct kshim_sensor *sensor = sensor_of(index);
+
+	if (sensor)
+		thermal_zone_device_update(sensor->tz, THERMAL_EVENT_UNSPECIFIED);
+}
+
+int kshim_thermal_zone(int index, struct kshim_thermal_zone *out)
+{
+	struct kshim_sensor *sensor = sensor_of(index);
+	struct thermal_zone_device *tz;
+	struct thermal_instance *instance;
+
+	if (!sensor)
+		return -EINVAL;
+	tz = sensor->tz;
+	memset(out, 0, sizeof(*out));
+	strscpy(out->type, tz->type, sizeof(out->type));
+	strscpy(out->governor, tz->governor ? tz->governor->name : "", sizeof(out->governor));
+	out->id = tz->id;
+	out->temperature = tz->temperature;
+	out->num_trips = tz->num_trips;
+	out->passive_delay_ms = jiffies_to_msecs(tz->passive_delay_jiffies);
+	out->polling_delay_ms = jiffies_to_msecs(tz->polling_delay_jiffies);
+	out->enabled = tz->mode == THERMAL_DEVICE_ENABLED;
+	list_for_each_entry(instance, &tz->thermal_instances, tz_node)
+		out->nr_instances++;
+	return 0;
+}
+
+/* What `echo NAME > /sys/class/thermal/thermal_zoneN/policy` does. */
+int kshim_thermal_set_governor(int index, const char *name)
+{
+	struct kshim_sensor *sensor = sensor_of(index);
+	char policy[THERMAL_NAME_LENGTH];
+
+	if (!sensor)
+		return -EINVAL;
+	strscpy(policy, name, sizeof(policy));
+	return thermal_zone_device_set_policy(sensor->tz, policy);
+}
