@@ -230,7 +230,10 @@ po::options_description kernel_boot_options()
 		("feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
 		 "switch a scheduler feature of features.h (e.g. UTIL_EST=off, or NO_UTIL_EST); "
 		 "repeatable")
-		("seed", po::value<std::uint64_t>()->default_value(0), "seed of the kernel's random numbers");
+		("seed", po::value<std::uint64_t>()->default_value(0), "seed of the kernel's random numbers")
+		("thermal-governor", po::value<std::string>()->value_name("NAME"),
+		 "every thermal zone's governor (step_wise, the default, or power_allocator), as written "
+		 "to its sysfs policy file after boot");
 	return options;
 }
 
@@ -244,6 +247,8 @@ kshim::BootOptions boot_options(const po::variables_map &vm)
 	if (vm.count("feature"))
 		boot.features = vm["feature"].as<std::vector<std::string>>();
 	boot.seed = vm["seed"].as<std::uint64_t>();
+	if (vm.count("thermal-governor"))
+		boot.thermal_governor = vm["thermal-governor"].as<std::string>();
 	return boot;
 }
 

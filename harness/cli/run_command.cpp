@@ -127,6 +127,13 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		 "the cap), as a SoC's hardware throttles, and the kernel's thermal pressure follows "
 		 "(topology_update_thermal_pressure(), as qcom-cpufreq-hw reports it); e.g. 4-7=1000000@2s. "
 		 "Repeatable")
+		("thermal-model", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
+		 "the board's thermal model (what the thermal zones' sensors read): 'off', or RC "
+		 "parameters for every zone or one, [ZONE:]r=K/W,c=J/K,ambient=C,initial=C (default "
+		 "r=10,c=2,ambient=25, starting at ambient); repeatable, later ones win")
+		("thermal-file", po::value<std::string>()->value_name("FILE"),
+		 "the thermal model's parameters from a JSON file: {\"r\":..,\"c\":..,\"ambient\":..,"
+		 "\"zones\":{\"NAME\":{...}}}; --thermal-model options apply on top")
 		("count-eas", po::bool_switch(),
 		 "count the wake-ups find_energy_efficient_cpu() placed: asks it once more before each "
 		 "wake-up, on the same state (it has no tracepoint in this kernel); costs about a quarter "
@@ -186,6 +193,19 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 			sim_options.thermal_caps.push_back(thermal_cap_option(c, platform.cpus.size()));
 	std::stable_sort(sim_options.thermal_caps.begin(), sim_options.thermal_caps.end(),
 			 [](const auto &a, const auto &b) { return a.at_ns < b.at_ns; });
+	try {
+		if (vm.count("thermal-file"))
+			sim_options.thermal.add_file(vm["thermal-file"].as<std::string>());
+		if (vm.count("thermal-model"))
+			for (const auto &spec : vm["thermal-model"].as<std::vector<std::string>>())
+				sim_options.thermal.add_option(spec);
+	} catch (const thermal::Error &e) {
+		throw UsageError{e.what()};
+	}
+	for (const auto &[name, params] : sim_options.thermal.zones)
+		if (std::ranges::none_of(platform.thermal_zones, [&](const auto &z) { return z.name == name; }))
+			throw UsageError{fmt::format("--thermal-model/--thermal-file: the board has no thermal zone "
+						     "'{}'", name)};
 
 #if SH_KERNEL_SCHEDULER
 	std::optional<report::FtraceWriter> trace;

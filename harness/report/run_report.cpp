@@ -110,14 +110,43 @@ std::string run_text(const sim::Result &r)
 	for (const auto &c : r.cpus)
 		s += fmt::format(" cpu{} {:.1f}%", c.id, percent(c.busy_ns, r.simulated_ns));
 	s += "\n";
-	if (std::any_of(r.cpus.begin(), r.cpus.end(),
-			[](const auto &c) { return c.capped_ns > 0 || c.thermal_pressure_avg > 0; })) {
-		s += "  thermal (capacity lost averaged, its PELT average averaged, time capped):";
+	if (std::any_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) {
+		    return c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0;
+	    })) {
+		s += "  thermal pressure (capacity lost averaged, its PELT average averaged, time capped by the "
+		     "board / limited by the policy):\n   ";
 		for (const auto &c : r.cpus)
-			if (c.capped_ns > 0 || c.thermal_pressure_avg > 0)
-				s += fmt::format(" cpu{} {:.1f} {:.1f} {:.1f}%", c.id, c.thermal_pressure_avg,
-						 c.thermal_load_avg, percent(c.capped_ns, r.simulated_ns));
+			if (c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0)
+				s += fmt::format(" cpu{} {:.1f} {:.1f} {:.1f}%/{:.1f}%", c.id, c.thermal_pressure_avg,
+						 c.thermal_load_avg, percent(c.capped_ns, r.simulated_ns),
+						 percent(c.limited_ns, r.simulated_ns));
 		s += "\n";
+	}
+	if (!r.thermal_zones.empty()) {
+		s += fmt::format("\nThermal zones (the kernel's thermal framework on the board's {} model):\n",
+				 r.thermal_model);
+		s += fmt::format("  {:<16} {:<16} {:>7} {:>7} {:>7} {:>7}  {}\n", "zone", "governor", "min C", "mean C",
+				 "max C", "end C", "time at or above each trip");
+		for (const auto &z : r.thermal_zones) {
+			std::string trips;
+			for (const auto &t : z.trips)
+				trips += fmt::format("{}{} {:.0f} C {} {:.1f}%", trips.empty() ? "" : ", ", t.type,
+						     t.temperature_c, t.name, percent(t.above_ns, r.simulated_ns));
+			s += fmt::format("  {:<16} {:<16} {:>7.1f} {:>7.1f} {:>7.1f} {:>7.1f}  {}\n", z.name, z.governor,
+					 z.min_c, z.mean_c, z.max_c, z.end_c, trips.empty() ? "-" : trips);
+		}
+		for (const auto &c : r.cooling_devices) {
+			std::string states;
+			for (std::size_t i = 0; i < c.state_ns.size(); i++)
+				if (c.state_ns[i])
+					states += fmt::format("{}{} {:.1f}%", states.empty() ? "" : ", ", i,
+							      percent(c.state_ns[i], r.simulated_ns));
+			s += fmt::format("  cooling device {} (cpufreq, CPUs {}): states 0-{}, time in each: {} "
+					 "({} updates)\n",
+					 c.id, cpus_text(c.cpus), c.max_state, states, c.updates);
+		}
+	} else if (!r.thermal_model.empty() && !r.thermal_model.starts_with("none")) {
+		s += fmt::format("\nThermal model: {}\n", r.thermal_model);
 	}
 
 	s += fmt::format("\nScheduler:\n");
@@ -298,6 +327,8 @@ std::string run_json(const sim::Result &r)
 		w.Double(c.thermal_load_avg);
 		key(w, "capped_ns");
 		w.Int64(c.capped_ns);
+		key(w, "limited_ns");
+		w.Int64(c.limited_ns);
 		key(w, "idle_states");
 		w.StartArray();
 		for (const auto &st : c.idle_states) {
@@ -386,6 +417,90 @@ std::string run_json(const sim::Result &r)
 			w.Int64(*t.exit_ns);
 		else
 			w.Null();
+		w.EndObject();
+	}
+	w.EndArray();
+	key(w, "thermal_model");
+	str(w, r.thermal_model);
+	key(w, "thermal_zones");
+	w.StartArray();
+	for (const auto &z : r.thermal_zones) {
+		w.StartObject();
+		key(w, "name");
+		str(w, z.name);
+		key(w, "sensor");
+		str(w, z.sensor);
+		key(w, "governor");
+		str(w, z.governor);
+		key(w, "cpus");
+		cpu_array(w, z.cpus);
+		key(w, "model");
+		w.StartObject();
+		key(w, "resistance_k_per_w");
+		w.Double(z.resistance_k_per_w);
+		key(w, "capacitance_j_per_k");
+		w.Double(z.capacitance_j_per_k);
+		key(w, "ambient_c");
+		w.Double(z.ambient_c);
+		key(w, "initial_c");
+		w.Double(z.initial_c);
+		w.EndObject();
+		key(w, "min_c");
+		w.Double(z.min_c);
+		key(w, "mean_c");
+		w.Double(z.mean_c);
+		key(w, "max_c");
+		w.Double(z.max_c);
+		key(w, "end_c");
+		w.Double(z.end_c);
+		key(w, "heat_j");
+		w.Double(z.heat_j);
+		key(w, "trips");
+		w.StartArray();
+		for (const auto &t : z.trips) {
+			w.StartObject();
+			key(w, "name");
+			str(w, t.name);
+			key(w, "type");
+			str(w, t.type);
+			key(w, "temperature_c");
+			w.Double(t.temperature_c);
+			key(w, "above_ns");
+			w.Int64(t.above_ns);
+			w.EndObject();
+		}
+		w.EndArray();
+		key(w, "sample_period_ns");
+		w.Int64(z.sample_period_ns);
+		key(w, "temperature_c");
+		w.StartArray();
+		for (const double t : z.temperature_c)
+			w.Double(t);
+		w.EndArray();
+		key(w, "kernel_reads");
+		w.Uint64(z.kernel_reads);
+		key(w, "interrupts");
+		w.Uint64(z.interrupts);
+		w.EndObject();
+	}
+	w.EndArray();
+	key(w, "cooling_devices");
+	w.StartArray();
+	for (const auto &c : r.cooling_devices) {
+		w.StartObject();
+		key(w, "id");
+		w.Int(c.id);
+		key(w, "cpus");
+		cpu_array(w, c.cpus);
+		key(w, "max_state");
+		w.Uint64(c.max_state);
+		key(w, "state_ns");
+		w.StartArray();
+		for (const auto ns : c.state_ns)
+			w.Int64(ns);
+		w.EndArray();
+		key(w, "updates");
+		w.Uint64(c.updates);
 		w.EndObject();
 	}
 	w.EndArray();

@@ -111,6 +111,8 @@ bool Board::set_clock(std::size_t c, unsigned khz, std::int64_t t)
 	cpu.khz = khz;
 	cpu.busy_power = busy_power_at(cpu);
 	cpu.busy_bucket = &cpu.busy_at[khz];
+	if (power_observer_ && cpu.busy)
+		power_observer_(c, t);
 	if (cpu.domain < 0)
 		return true;
 	auto &dom = domains_[static_cast<std::size_t>(cpu.domain)];

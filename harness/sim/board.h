@@ -15,6 +15,7 @@
 #include "kernel-shim/kernel.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <utility>
@@ -87,6 +88,20 @@ public:
 			return;
 		account(c, t);
 		cpus_[c].busy = busy;
+		if (power_observer_)
+			power_observer_(c, t);
+	}
+	// The power the CPU draws now (the energy model's unit: µW when
+	// power_in_microwatts()).
+	std::uint64_t power(std::size_t c) const
+	{
+		return cpus_[c].busy ? cpus_[c].busy_power : cpus_[c].idle_power;
+	}
+	// Told whenever a CPU's power changes (at t, after the change): the
+	// thermal model.
+	void set_power_observer(std::function<void(std::size_t cpu, std::int64_t t)> observer)
+	{
+		power_observer_ = std::move(observer);
 	}
 	// Everything accounted up to t (the end of the run).
 	void finish(std::int64_t t);
@@ -151,6 +166,7 @@ private:
 	std::vector<Domain> domains_;
 	bool power_in_microwatts_ = true;
 	bool energy_complete_ = true;
+	std::function<void(std::size_t, std::int64_t)> power_observer_;
 };
 
 } // namespace sh::sim

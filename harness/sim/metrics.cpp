@@ -114,6 +114,51 @@ std::vector<double> RunMetrics::thermal_load_avg(std::int64_t start, std::int64_
 	return averages(pressure_pelt_, start, end);
 }
 
+void RunMetrics::on_policy_limited(std::size_t cpu, bool limited, std::int64_t t)
+{
+	step(limited_[cpu], limited ? 1 : 0, t);
+}
+
+std::vector<std::int64_t> RunMetrics::limited_ns(std::int64_t end) const
+{
+	std::vector<std::int64_t> ns;
+	for (const auto &p : limited_)
+		ns.push_back(static_cast<std::int64_t>(p.integral) + static_cast<std::int64_t>(p.value) * (end - p.since));
+	return ns;
+}
+
+void RunMetrics::add_cooling_device(int id, std::vector<unsigned> cpus, unsigned long max_state,
+				    unsigned long state, std::int64_t t)
+{
+	cooling_.push_back({id, std::move(cpus), max_state, state, t, std::vector<std::int64_t>(max_state + 1, 0), 0});
+}
+
+void RunMetrics::on_cooling_state(int id, unsigned long state, std::int64_t t)
+{
+	for (auto &c : cooling_) {
+		if (c.id != id)
+			continue;
+		c.updates++;
+		if (c.state < c.state_ns.size())
+			c.state_ns[c.state] += t - c.since;
+		c.state = state;
+		c.since = t;
+		if (state >= c.state_ns.size())
+			c.state_ns.resize(state + 1, 0);
+	}
+}
+
+std::vector<RunMetrics::Cooling> RunMetrics::cooling_devices(std::int64_t end) const
+{
+	auto out = cooling_;
+	for (auto &c : out) {
+		if (c.state < c.state_ns.size())
+			c.state_ns[c.state] += end - c.since;
+		c.since = end;
+	}
+	return out;
+}
+
 void RunMetrics::on_period(std::size_t task, std::int64_t slack)
 {
 	auto &m = tasks_[task];

@@ -52,7 +52,7 @@ struct TaskMetrics {
 
 class RunMetrics {
 public:
-	explicit RunMetrics(std::size_t cpus) : cpus_(cpus), pressure_(cpus), pressure_pelt_(cpus) {}
+	explicit RunMetrics(std::size_t cpus) : cpus_(cpus), pressure_(cpus), pressure_pelt_(cpus), limited_(cpus) {}
 
 	// A task joins (forked at `now`, runnable).
 	void add_task(std::int64_t now);
@@ -77,6 +77,27 @@ public:
 	// average, from start to end.
 	std::vector<double> thermal_pressure_avg(std::int64_t start, std::int64_t end) const;
 	std::vector<double> thermal_load_avg(std::int64_t start, std::int64_t end) const;
+	// Whether cpu's policy limits it below its highest frequency
+	// (cpu_frequency_limits: policy->max < cpuinfo.max_freq), from t.
+	void on_policy_limited(std::size_t cpu, bool limited, std::int64_t t);
+	std::vector<std::int64_t> limited_ns(std::int64_t end) const;
+
+	// A cooling device (its thermal_cooling_device id) in state `state`
+	// from t; the first call for an id adds it.
+	struct Cooling {
+		int id = 0;
+		std::vector<unsigned> cpus;
+		unsigned long max_state = 0;
+		unsigned long state = 0;
+		std::int64_t since = 0;
+		std::vector<std::int64_t> state_ns;	// index: state
+		std::size_t updates = 0;		// cdev_update events
+	};
+	void add_cooling_device(int id, std::vector<unsigned> cpus, unsigned long max_state, unsigned long state,
+				std::int64_t t);
+	void on_cooling_state(int id, unsigned long state, std::int64_t t);
+	// Residencies up to end.
+	std::vector<Cooling> cooling_devices(std::int64_t end) const;
 
 	// The workload's progress: a task ran on cpu for dt; it did `work`
 	// (capacity-ns); a periodic timer fired with `slack` to spare
@@ -111,7 +132,8 @@ private:
 		std::int64_t since = 0;
 		long double integral = 0;	// capacity x ns
 	};
-	std::vector<Pressure> pressure_, pressure_pelt_;
+	std::vector<Pressure> pressure_, pressure_pelt_, limited_;
+	std::vector<Cooling> cooling_;
 	static void step(Pressure &p, unsigned long value, std::int64_t t);
 	static std::vector<double> averages(const std::vector<Pressure> &signal, std::int64_t start, std::int64_t end);
 };

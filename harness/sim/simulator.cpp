@@ -55,7 +55,8 @@ bool is_hardware(Timed kind)
 // The tracepoints the simulator follows. Probes name events with string
 // literals, so each name pointer is classified once.
 enum class Tracepoint { sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task, cpu_frequency,
-			sched_overutilized, other };
+			sched_overutilized, thermal_pressure_update, thermal_temperature, cdev_update,
+			cpu_frequency_limits, other };
 
 Tracepoint classify(std::string_view name)
 {
@@ -66,6 +67,10 @@ Tracepoint classify(std::string_view name)
 		{"sched_migrate_task", Tracepoint::sched_migrate_task},
 		{"cpu_frequency", Tracepoint::cpu_frequency},
 		{"sched_overutilized", Tracepoint::sched_overutilized},
+		{"thermal_pressure_update", Tracepoint::thermal_pressure_update},
+		{"thermal_temperature", Tracepoint::thermal_temperature},
+		{"cdev_update", Tracepoint::cdev_update},
+		{"cpu_frequency_limits", Tracepoint::cpu_frequency_limits},
 	};
 	for (const auto &[n, t] : known)
 		if (n == name)
@@ -152,6 +157,31 @@ private:
 
 	Result result_;
 	bool switched_ = true;	// a sched_switch since dispatch() last looked for CPUs gone idle
+
+	// The board's thermal model: one zone per sensor the kernel registered.
+	std::vector<thermal::Zone> zones_;
+	std::vector<int> zone_sensor_;			// the kernel's sensor index of each zone
+	std::vector<std::size_t> sensor_zone_;		// by sensor index
+	std::vector<std::vector<std::size_t>> zones_of_cpu_;
+	std::vector<std::size_t> zone_reads_, zone_interrupts_;
+	bool pressure_changed_ = false;	// a thermal_pressure_update since the metrics read it
+	void setup_thermal();
+	void setup_cooling();
+	void check_sensors();
+	void read_thermal_pressure();
+	std::uint64_t zone_power(const thermal::Zone &zone) const
+	{
+		std::uint64_t uw = 0;
+		for (const unsigned c : zone.cpus())
+			uw += board_->power(c);
+		return uw;
+	}
+	std::vector<unsigned> domain_cpus(std::size_t cpu) const
+	{
+		const int d = board_->cpu(cpu).domain;
+		return d < 0 ? std::vector<unsigned>{static_cast<unsigned>(cpu)}
+			     : platform_.frequency_domains[static_cast<std::size_t>(d)].cpus;
+	}
 
 	void setup();
 	void on_event(const kshim_trace_event &ev);
@@ -255,6 +285,20 @@ void Simulator::on_event(const kshim_trace_event &ev)
 			result_.overutilized_ns += now_ - overutilized_since_;
 		overutilized_since_ = now_;
 		overutilized_ = ev.args[0] != 0;
+	} else if (tp == Tracepoint::thermal_pressure_update) {
+		// fired before the CPUs' values are written: read after the kernel entry
+		pressure_changed_ = true;
+	} else if (tp == Tracepoint::thermal_temperature) {
+		for (std::size_t z = 0; z < zones_.size(); z++)
+			if (zones_[z].name() == ev.comm[0])
+				zone_reads_[z]++;
+	} else if (tp == Tracepoint::cdev_update) {
+		metrics_->on_cooling_state(static_cast<int>(ev.args[0]), static_cast<unsigned long>(ev.args[1]), t);
+	} else if (tp == Tracepoint::cpu_frequency_limits) {
+		const auto policy_cpu = static_cast<std::size_t>(ev.args[2]);
+		if (policy_cpu < cpus_.size())
+			for (const unsigned c : domain_cpus(policy_cpu))
+				metrics_->on_policy_limited(c, ev.args[1] < board_->cpu(c).max_khz, t);
 	}
 }
 
@@ -394,6 +438,116 @@ void Simulator::apply_cap(const Options::ThermalCap &cap)
 	}
 }
 
+// Each zone the kernel registered gets the model's RC network, heated by
+// the CPUs its cooling maps cap (their whole frequency domains: a cooling
+// device caps a policy), or by every CPU when it maps none. Its sensor
+// reads the model from then on.
+void Simulator::setup_thermal()
+{
+	if (kernel_.thermal_zones.empty()) {
+		result_.thermal_model = "none: the board's device tree has no thermal zones";
+		return;
+	}
+	if (!options_.thermal.enabled) {
+		result_.thermal_model = "off (--thermal-model off): the sensors read 25 C";
+		return;
+	}
+	if (!board_->power_in_microwatts()) {
+		result_.thermal_model = "off: the energy model's power is in abstract units, not watts";
+		return;
+	}
+	zones_of_cpu_.resize(cpus_.size());
+	for (const auto &kz : kernel_.thermal_zones) {
+		if (kz.sensor < 0)
+			continue;
+		const auto dz = std::ranges::find_if(platform_.thermal_zones, [&](const auto &z) { return z.name == kz.zone; });
+		std::vector<unsigned> cpus;
+		std::vector<thermal::TripLevel> trips;
+		if (dz != platform_.thermal_zones.end()) {
+			for (const auto &map : dz->cooling_maps)
+				for (const auto &dev : map.devices)
+					if (dev.cpu && *dev.cpu < cpus_.size())
+						for (const unsigned c : domain_cpus(*dev.cpu))
+							cpus.push_back(c);
+			for (const auto &trip : dz->trips)
+				trips.push_back({trip.name, std::string(dts::to_string(trip.type)),
+						 trip.temperature_mc / 1000.0});
+		}
+		std::ranges::sort(cpus);
+		cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+		if (cpus.empty())
+			for (unsigned c = 0; c < cpus_.size(); c++)
+				cpus.push_back(c);
+		const auto z = zones_.size();
+		for (const unsigned c : cpus)
+			zones_of_cpu_[c].push_back(z);
+		zones_.emplace_back(kz.zone, std::move(cpus), options_.thermal.params_for(kz.zone), std::move(trips),
+				    now_, options_.thermal_sample_ns);
+		zones_.back().set_power(zone_power(zones_.back()), now_);
+		zone_sensor_.push_back(kz.sensor);
+		if (sensor_zone_.size() <= static_cast<std::size_t>(kz.sensor))
+			sensor_zone_.resize(static_cast<std::size_t>(kz.sensor) + 1, SIZE_MAX);
+		sensor_zone_[static_cast<std::size_t>(kz.sensor)] = z;
+	}
+	zone_reads_.assign(zones_.size(), 0);
+	zone_interrupts_.assign(zones_.size(), 0);
+	result_.thermal_model = "RC";
+	board_->set_power_observer([this](std::size_t c, std::int64_t t) {
+		for (const auto z : zones_of_cpu_[c])
+			zones_[z].set_power(zone_power(zones_[z]), t);
+	});
+	kshim::set_sensor_source([this](int sensor) {
+		const auto z = static_cast<std::size_t>(sensor) < sensor_zone_.size()
+				       ? sensor_zone_[static_cast<std::size_t>(sensor)]
+				       : SIZE_MAX;
+		if (z == SIZE_MAX)
+			return 25000;
+		return static_cast<int>(std::lround(zones_[z].temperature_at(now_) * 1000));
+	});
+	// the model's starting temperature, as the sensors' first interrupt
+	for (std::size_t z = 0; z < zones_.size(); z++)
+		kshim_thermal_sensor_interrupt(zone_sensor_[z]);
+	kshim_settle();
+	read_thermal_pressure();
+}
+
+void Simulator::setup_cooling()
+{
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		const auto cpus = domain_cpus(c);
+		if (cpus.front() != c)
+			continue;
+		int id = 0;
+		unsigned long max_state = 0, state = 0;
+		if (kshim_cpufreq_cooling(static_cast<int>(c), &id, &max_state, &state) == 0)
+			metrics_->add_cooling_device(id, cpus, max_state, state, now_);
+	}
+}
+
+// The sensors' alarms: a zone whose temperature left the window its last
+// ->set_trips() asked for interrupts (checked at each tick: the SoCs'
+// sensors sample every few milliseconds).
+void Simulator::check_sensors()
+{
+	for (std::size_t z = 0; z < zones_.size(); z++) {
+		int low = 0, high = 0;
+		if (kshim_thermal_sensor_window(zone_sensor_[z], &low, &high))
+			continue;
+		const auto mc = std::lround(zones_[z].temperature_at(now_) * 1000);
+		if (mc >= high || (low > -INT_MAX && mc <= low)) {
+			zone_interrupts_[z]++;
+			kshim_thermal_sensor_interrupt(zone_sensor_[z]);
+		}
+	}
+}
+
+void Simulator::read_thermal_pressure()
+{
+	pressure_changed_ = false;
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		metrics_->on_thermal_pressure(c, kshim_cpu_thermal_pressure(static_cast<unsigned>(c)), now_);
+}
+
 Result Simulator::run()
 {
 	start_ = now_ = static_cast<std::int64_t>(kshim_now());
@@ -429,6 +583,8 @@ Result Simulator::run()
 	for (auto &cpu : cpus_)
 		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
 	next_tick_ = (now_ / tick_ns_ + 1) * tick_ns_;
+	setup_cooling();
+	setup_thermal();
 
 	executor_->fork_all();
 	dispatch();
@@ -501,6 +657,13 @@ Result Simulator::run()
 				// the tick's update_thermal_load_avg() moved it
 				metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
 			}
+			// the timer softirq (delayed work: thermal polling), the sensors' alarms
+			kshim_run_timers();
+			if (!zones_.empty())
+				check_sensors();
+			kshim_settle();
+			if (pressure_changed_)
+				read_thermal_pressure();
 			dispatch();
 			next_tick_ += tick_ns_;
 		}
@@ -509,6 +672,7 @@ Result Simulator::run()
 		result_.completion_ns = now_ - start_;
 	kshim::set_trace_sink({});
 	kshim::set_timer_source({});
+	kshim::set_sensor_source({});
 	return collect();
 }
 
@@ -544,10 +708,44 @@ Result Simulator::collect()
 	board_->report(r);
 	const auto pressure = metrics_->thermal_pressure_avg(start_, now_);
 	const auto pressure_pelt = metrics_->thermal_load_avg(start_, now_);
+	const auto limited = metrics_->limited_ns(now_);
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		r.cpus[c].thermal_pressure_avg = pressure[c];
 		r.cpus[c].thermal_load_avg = pressure_pelt[c];
+		r.cpus[c].limited_ns = limited[c];
 	}
+	for (std::size_t z = 0; z < zones_.size(); z++) {
+		auto &zone = zones_[z];
+		ThermalZoneResult out;
+		out.end_c = zone.temperature_at(now_);
+		out.name = zone.name();
+		struct kshim_thermal_zone info {};
+		if (kshim_thermal_zone(zone_sensor_[z], &info) == 0)
+			out.governor = info.governor;
+		for (const auto &kz : kernel_.thermal_zones)
+			if (kz.sensor == zone_sensor_[z])
+				out.sensor = fmt::format("{} {}", kz.sensor_path, kz.sensor_id);
+		out.cpus = zone.cpus();
+		out.resistance_k_per_w = zone.params().resistance_k_per_w;
+		out.capacitance_j_per_k = zone.params().capacitance_j_per_k;
+		out.ambient_c = zone.params().ambient_c;
+		out.initial_c = zone.params().initial_c.value_or(zone.params().ambient_c);
+		out.min_c = zone.min_c();
+		out.mean_c = zone.mean_c();
+		out.max_c = zone.max_c();
+		out.heat_j = zone.energy_j();
+		for (std::size_t i = 0; i < zone.trips().size(); i++) {
+			const auto &trip = zone.trips()[i];
+			out.trips.push_back({trip.name, trip.type, trip.temperature_c, zone.time_above_ns(i)});
+		}
+		out.sample_period_ns = zone.sample_period_ns();
+		out.temperature_c = zone.samples();
+		out.kernel_reads = zone_reads_[z];
+		out.interrupts = zone_interrupts_[z];
+		r.thermal_zones.push_back(std::move(out));
+	}
+	for (auto &cooling : metrics_->cooling_devices(now_))
+		r.cooling_devices.push_back({cooling.id, cooling.cpus, cooling.max_state, cooling.state_ns, cooling.updates});
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		const auto &cpu = cpus_[c];
 		const auto now = idle_states_of(static_cast<int>(c));

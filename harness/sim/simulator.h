@@ -8,6 +8,7 @@
 #pragma once
 
 #include "dts/platform.h"
+#include "thermal/model.h"
 #include "harness/metrics/latency_histogram.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
@@ -76,6 +77,10 @@ struct Options {
 		std::int64_t at_ns = 0;
 	};
 	std::vector<ThermalCap> thermal_caps;
+	// The board's thermal model (what the thermal zones' sensors read).
+	thermal::ModelConfig thermal;
+	// How often the report samples each zone's temperature.
+	std::int64_t thermal_sample_ns = 1'000'000'000;
 };
 
 // The levels of Options::jitter at 1 (README, docs/architecture.md).
@@ -154,7 +159,45 @@ struct CpuResult {
 	// sampled at each tick), averaged over the run.
 	double thermal_load_avg = 0;
 	std::int64_t capped_ns = 0;
+	// The time its policy's maximum (freq QoS: a cooling device's cap)
+	// was below its highest frequency.
+	std::int64_t limited_ns = 0;
 	std::vector<IdleStateResult> idle_states;	// empty: no cpuidle driver
+};
+
+// A trip of a zone and the time the model's temperature spent at or above it.
+struct TripResult {
+	std::string name;
+	std::string type;
+	double temperature_c = 0;
+	std::int64_t above_ns = 0;
+};
+
+// A thermal zone the kernel registered, and its temperature under the
+// board's thermal model (thermal/model.h).
+struct ThermalZoneResult {
+	std::string name;		// the zone node's name (tz->type)
+	std::string sensor;
+	std::string governor;		// at the end of the run
+	std::vector<unsigned> cpus;	// whose power heats it
+	double resistance_k_per_w = 0, capacitance_j_per_k = 0, ambient_c = 0, initial_c = 0;
+	double min_c = 0, mean_c = 0, max_c = 0, end_c = 0;
+	double heat_j = 0;		// the energy it took in
+	std::vector<TripResult> trips;
+	std::int64_t sample_period_ns = 0;
+	std::vector<double> temperature_c;	// every sample period from the start
+	std::size_t kernel_reads = 0;		// thermal_temperature events
+	std::size_t interrupts = 0;		// sensor alarms raised
+};
+
+// A cooling device (cpufreq_cooling.c's, of a policy) and the time in each
+// of its states.
+struct CoolingResult {
+	int id = 0;
+	std::vector<unsigned> cpus;
+	unsigned long max_state = 0;
+	std::vector<std::int64_t> state_ns;
+	std::size_t updates = 0;	// cdev_update events
 };
 
 struct Result {
@@ -198,6 +241,10 @@ struct Result {
 	unsigned long long tick_ns = 0;
 	IdleTick idle_tick = IdleTick::kernel;
 	std::size_t kernel_warnings = 0;
+	// The board's thermal model: "RC" when it ran, else why not.
+	std::string thermal_model;
+	std::vector<ThermalZoneResult> thermal_zones;
+	std::vector<CoolingResult> cooling_devices;
 };
 
 // Runs `workload` on the booted kernel for options.duration_ns, or until

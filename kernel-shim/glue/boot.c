@@ -115,6 +115,7 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 		return ret;
 	kshim_init_hrtimers();
 	kshim_sched_trace_attach();
+	kshim_thermal_trace_attach();
 	kshim_sched_init();
 	housekeeping_init();
 	sched_clock_init();	/* after time_init(): sched_clock_cpu() runs from here */

@@ -30,6 +30,7 @@
 #include <linux/string.h>
 #ifdef KSHIM_SCHED_FULL
 #include <linux/cpu_cooling.h>
+#include <linux/thermal.h>
 #include <linux/energy_model.h>
 #include <linux/pm_qos.h>
 #include <linux/workqueue.h>
@@ -475,6 +476,20 @@ bool have_governor_per_policy(void)
 struct kobject *get_governor_parent_kobj(struct cpufreq_policy *policy)
 {
 	return &cpufreq_global_kobject;
+}
+
+int kshim_cpufreq_cooling(int cpu, int *cdev_id, unsigned long *max_state, unsigned long *cur_state)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+	struct thermal_cooling_device *cdev = policy ? policy->cdev : NULL;
+
+	if (IS_ERR_OR_NULL(cdev))
+		return -ENODEV;
+	*cdev_id = cdev->id;
+	*max_state = cdev->max_state;
+	if (cdev->ops->get_cur_state(cdev, cur_state))
+		*cur_state = 0;
+	return 0;
 }
 
 unsigned int kshim_cpufreq_cur(int cpu)

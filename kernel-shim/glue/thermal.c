@@ -14,9 +14,14 @@
  * and raises the sensor's interrupt (kshim_thermal_sensor_interrupt()),
  * whose threaded handler updates the zone as the drivers' do.
  */
+#include <linux/cpufreq.h>
 #include <linux/err.h>
 #include <linux/of.h>
+#include <linux/sched/clock.h>
 #include <linux/thermal.h>
+#include <trace/events/power.h>
+#include <trace/events/thermal.h>
+#include <trace/events/thermal_power_allocator.h>
 
 #include <kshim/sched.h>
 
@@ -143,4 +148,82 @@ int kshim_thermal_set_governor(int index, const char *name)
 		return -EINVAL;
 	strscpy(policy, name, sizeof(policy));
 	return thermal_zone_device_set_policy(sensor->tz, policy);
+}
+
+/* --- tracepoints ------------------------------------------------------- */
+/*
+ * The harness's probes, fields as each event's TP_fast_assign stores them
+ * (the zone's or cooling device's type in the first name slot):
+ *
+ *   thermal_temperature     tz_id temp_prev temp
+ *   cdev_update             cdev_id target
+ *   thermal_zone_trip       tz_id trip trip_type
+ *   thermal_power_allocator tz_id total_req_power total_granted_power
+ *                           power_range current_temp delta_temp
+ *   cpu_frequency_limits    min_freq max_freq cpu_id
+ */
+static void record(const char *name, const char *type, int nr_args, const long long *args)
+{
+	struct kshim_trace_event ev = {
+		.name = name,
+		.cpu = smp_processor_id(),
+		.time_ns = sched_clock(),
+		.nr_args = nr_args,
+	};
+	int i;
+
+	for (i = 0; i < nr_args; i++)
+		ev.args[i] = args[i];
+	if (type)
+		strscpy(ev.comm[0], type, sizeof(ev.comm[0]));
+	shim_trace(&ev);
+}
+
+static void probe_thermal_temperature(void *data, struct thermal_zone_device *tz)
+{
+	const long long args[] = { tz->id, tz->last_temperature, tz->temperature };
+
+	record("thermal_temperature", tz->type, ARRAY_SIZE(args), args);
+}
+
+static void probe_cdev_update(void *data, struct thermal_cooling_device *cdev, unsigned long target)
+{
+	const long long args[] = { cdev->id, target };
+
+	record("cdev_update", cdev->type, ARRAY_SIZE(args), args);
+}
+
+static void probe_thermal_zone_trip(void *data, struct thermal_zone_device *tz, int trip,
+				    enum thermal_trip_type trip_type)
+{
+	const long long args[] = { tz->id, trip, trip_type };
+
+	record("thermal_zone_trip", tz->type, ARRAY_SIZE(args), args);
+}
+
+static void probe_thermal_power_allocator(void *data, struct thermal_zone_device *tz, u32 *req_power,
+					  u32 total_req_power, u32 *granted_power, u32 total_granted_power,
+					  size_t num_actors, u32 power_range, u32 max_allocatable_power,
+					  int current_temp, s32 delta_temp)
+{
+	const long long args[] = { tz->id, total_req_power, total_granted_power, power_range,
+				   current_temp, delta_temp };
+
+	record("thermal_power_allocator", tz->type, ARRAY_SIZE(args), args);
+}
+
+static void probe_cpu_frequency_limits(void *data, struct cpufreq_policy *policy)
+{
+	const long long args[] = { policy->min, policy->max, policy->cpu };
+
+	record("cpu_frequency_limits", NULL, ARRAY_SIZE(args), args);
+}
+
+int kshim_thermal_trace_attach(void)
+{
+	return register_trace_thermal_temperature(probe_thermal_temperature, NULL) ?:
+	       register_trace_cdev_update(probe_cdev_update, NULL) ?:
+	       register_trace_thermal_zone_trip(probe_thermal_zone_trip, NULL) ?:
+	       register_trace_thermal_power_allocator(probe_thermal_power_allocator, NULL) ?:
+	       register_trace_cpu_frequency_limits(probe_cpu_frequency_limits, NULL);
 }

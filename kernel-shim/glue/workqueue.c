@@ -203,11 +203,13 @@ bool cancel_delayed_work_sync(struct delayed_work *dwork)
 	return cancel_delayed_work(dwork);
 }
 
+/* The timer of a delayed work: the work, still pending, joins the queue
+ * (kernel/workqueue.c's __queue_work()). */
 void delayed_work_timer_fn(struct timer_list *t)
 {
 	struct delayed_work *dwork = from_timer(dwork, t, timer);
 
-	queue_work_on(dwork->cpu, dwork->wq, &dwork->work);
+	list_add_tail(&dwork->work.entry, &pending);
 }
 
 bool kshim_work_pending(void)

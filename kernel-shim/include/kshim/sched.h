@@ -197,6 +197,11 @@ struct kshim_thermal_zone {
 int kshim_thermal_zone(int sensor, struct kshim_thermal_zone *out);
 /* The zone's governor, as a write to its sysfs policy file. */
 int kshim_thermal_set_governor(int sensor, const char *name);
+/* The thermal and cpufreq-limits tracepoints' probes (glue/thermal.c). */
+int kshim_thermal_trace_attach(void);
+/* The cooling device of cpu's policy (cpufreq_cooling.c), if it has one:
+ * its thermal_cooling_device id, max state and present state. */
+int kshim_cpufreq_cooling(int cpu, int *cdev_id, unsigned long *max_state, unsigned long *cur_state);
 
 /* --- root domain, sched domains, perf domains, EAS --------------------- */
 int kshim_sched_energy_enabled(void);	/* sched_energy_enabled() */
