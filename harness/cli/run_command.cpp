@@ -141,7 +141,9 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		("json", po::bool_switch(), "print every metric as JSON")
 		("trace", po::value<std::string>()->value_name("FILE"),
 		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
-		 "cpu_frequency, cpu_idle, sched_overutilized, PELT) to FILE in ftrace's text format");
+		 "cpu_frequency, cpu_frequency_limits, cpu_idle, sched_overutilized, PELT, thermal_temperature, "
+		 "thermal_zone_trip, cdev_update, thermal_power_allocator, thermal_pressure_update) to FILE in "
+		 "ftrace's text format");
 	options.add(kernel_boot_options());
 	po::options_description hidden;
 	po::positional_options_description positional;
@@ -196,6 +198,10 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	try {
 		if (vm.count("thermal-file"))
 			sim_options.thermal.add_file(vm["thermal-file"].as<std::string>());
+	} catch (const thermal::Error &e) {
+		throw UsageError{fmt::format("--thermal-file: {}", e.what())};
+	}
+	try {
 		if (vm.count("thermal-model"))
 			for (const auto &spec : vm["thermal-model"].as<std::vector<std::string>>())
 				sim_options.thermal.add_option(spec);

@@ -113,6 +113,24 @@ void append_fields(fmt::memory_buffer &out, const kshim_trace_event &ev)
 	} else if (name == "sched_util_est_se") {
 		fmt::format_to(to, FMT_COMPILE("cpu={} path=(null) comm={} pid={} enqueued={} ewma={} util={}"),
 			       a[0], ev.comm[0], a[1], a[2], a[3], a[4]);
+	} else if (name == "thermal_temperature") {
+		fmt::format_to(to, FMT_COMPILE("thermal_zone={} id={} temp_prev={} temp={}"), ev.type, a[0], a[1], a[2]);
+	} else if (name == "cdev_update") {
+		fmt::format_to(to, FMT_COMPILE("type={} target={}"), ev.type, a[1]);
+	} else if (name == "thermal_zone_trip") {
+		static constexpr const char *trip_types[] = {"ACTIVE", "PASSIVE", "HOT", "CRITICAL"};
+		fmt::format_to(to, FMT_COMPILE("thermal_zone={} id={} trip={} trip_type={}"), ev.type, a[0], a[1],
+			       a[2] >= 0 && a[2] < 4 ? trip_types[a[2]] : "?");
+	} else if (name == "thermal_power_allocator") {
+		// the per-actor req_power/granted_power arrays are not recorded
+		fmt::format_to(to,
+			       FMT_COMPILE("thermal_zone_id={} total_req_power={} total_granted_power={} "
+					   "power_range={} current_temperature={} delta_temperature={}"),
+			       a[0], a[1], a[2], a[3], a[4], a[5]);
+	} else if (name == "thermal_pressure_update") {
+		fmt::format_to(to, FMT_COMPILE("cpu={} thermal_pressure={}"), a[0], a[1]);
+	} else if (name == "cpu_frequency_limits") {
+		fmt::format_to(to, FMT_COMPILE("min={} max={} cpu_id={}"), a[0], a[1], a[2]);
 	} else if (name.starts_with("sched_pelt_")) {
 		fmt::format_to(to, FMT_COMPILE("cpu={} util={}"), a[0], a[1]);
 	} else {

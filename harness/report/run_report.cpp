@@ -329,6 +329,10 @@ std::string run_json(const sim::Result &r)
 		w.Int64(c.capped_ns);
 		key(w, "limited_ns");
 		w.Int64(c.limited_ns);
+		key(w, "capacity_end");
+		w.Uint64(c.capacity_end);
+		key(w, "thermal_load_end");
+		w.Uint64(c.thermal_load_end);
 		key(w, "idle_states");
 		w.StartArray();
 		for (const auto &st : c.idle_states) {

@@ -290,7 +290,7 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		pressure_changed_ = true;
 	} else if (tp == Tracepoint::thermal_temperature) {
 		for (std::size_t z = 0; z < zones_.size(); z++)
-			if (zones_[z].name() == ev.comm[0])
+			if (zones_[z].name() == ev.type)
 				zone_reads_[z]++;
 	} else if (tp == Tracepoint::cdev_update) {
 		metrics_->on_cooling_state(static_cast<int>(ev.args[0]), static_cast<unsigned long>(ev.args[1]), t);
@@ -713,6 +713,10 @@ Result Simulator::collect()
 		r.cpus[c].thermal_pressure_avg = pressure[c];
 		r.cpus[c].thermal_load_avg = pressure_pelt[c];
 		r.cpus[c].limited_ns = limited[c];
+		struct kshim_cpu_info info {};
+		kshim_cpu_info(static_cast<int>(c), &info);
+		r.cpus[c].capacity_end = info.cpu_capacity;
+		r.cpus[c].thermal_load_end = info.thermal_load_avg;
 	}
 	for (std::size_t z = 0; z < zones_.size(); z++) {
 		auto &zone = zones_[z];

@@ -162,6 +162,12 @@ struct CpuResult {
 	// The time its policy's maximum (freq QoS: a cooling device's cap)
 	// was below its highest frequency.
 	std::int64_t limited_ns = 0;
+	// At the end of the run: the capacity left to CFS (rq->cpu_capacity,
+	// capacity_of(): the original less RT, DL, IRQ and the PELT-averaged
+	// thermal pressure, as update_cpu_capacity() last set it) and that
+	// average (rq->avg_thermal).
+	unsigned long capacity_end = 0;
+	unsigned long thermal_load_end = 0;
 	std::vector<IdleStateResult> idle_states;	// empty: no cpuidle driver
 };
 

@@ -34,6 +34,8 @@ void kshim_init_cpu_devices(unsigned int nr_cpus)
 		cpu_devices[cpu].id = cpu;
 		cpu_devices[cpu].bus = &cpu_subsys;
 		INIT_LIST_HEAD(&cpu_devices[cpu].devres_head);
+		/* register_cpu(): the bus's dev_name and the id, "cpu4" */
+		dev_set_name(&cpu_devices[cpu], "cpu%u", cpu);
 	}
 }
 

@@ -153,7 +153,7 @@ int kshim_thermal_set_governor(int index, const char *name)
 /* --- tracepoints ------------------------------------------------------- */
 /*
  * The harness's probes, fields as each event's TP_fast_assign stores them
- * (the zone's or cooling device's type in the first name slot):
+ * (the zone's or cooling device's type in the event's type):
  *
  *   thermal_temperature     tz_id temp_prev temp
  *   cdev_update             cdev_id target
@@ -175,7 +175,7 @@ static void record(const char *name, const char *type, int nr_args, const long l
 	for (i = 0; i < nr_args; i++)
 		ev.args[i] = args[i];
 	if (type)
-		strscpy(ev.comm[0], type, sizeof(ev.comm[0]));
+		strscpy(ev.type, type, sizeof(ev.type));
 	shim_trace(&ev);
 }
 

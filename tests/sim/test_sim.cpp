@@ -6,6 +6,7 @@
 // hardware (small tasks on LITTLE CPUs, less energy with EAS), plus what a
 // simulator owes its users: all work done, determinism, a readable trace,
 // clear errors.
+#include "run_json.h"
 #include "support.h"
 
 #include <boost/test/unit_test.hpp>
@@ -28,28 +29,8 @@ namespace {
 
 const std::filesystem::path rt_app_examples = "/usr/share/doc/rt-app/examples";
 
-struct Run {
-	dts::ToolResult tool;
-	rapidjson::Document json;
-};
-
-Run run_json(std::initializer_list<std::string> args)
-{
-	std::vector<std::string> argv{"run", "--json"};
-	argv.insert(argv.end(), args.begin(), args.end());
-	Run r;
-	const std::string command = fmt::format("{}", fmt::join(argv, " "));
-	BOOST_TEST_MESSAGE("sched-harness " << command);
-	r.tool = dts::run_tool([&] {
-		std::vector<std::string> full{SH_TEST_HARNESS_BIN};
-		full.insert(full.end(), argv.begin(), argv.end());
-		return full;
-	}());
-	BOOST_REQUIRE_MESSAGE(r.tool.exit_status == 0, "sched-harness " << command << " failed: " << r.tool.err);
-	r.json.Parse(r.tool.out.c_str());
-	BOOST_REQUIRE_MESSAGE(!r.json.HasParseError(), "the output is not JSON");
-	return r;
-}
+using test::Run;
+using test::run_json;
 
 double energy(const Run &r) { return r.json["energy_j"].GetDouble(); }
 

@@ -58,6 +58,7 @@ struct kshim_trace_event {
 	int nr_args;
 	long long args[6];
 	char comm[2][16];
+	char type[20];	/* a thermal zone's or cooling device's type (THERMAL_NAME_LENGTH) */
 };
 void shim_trace(const struct kshim_trace_event *event);
 /* sched_switch's prev_state when the task was preempted (TASK_REPORT_MAX,

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The kernel's thermal framework (thermal_of.c, step_wise, power_allocator,
+// cpufreq_cooling.c, compiled unchanged) on the board's RC model: under
+// sustained full load the zones reach their passive trip and the cooling
+// device caps the big cluster; IPA holds the temperature near its control
+// trip; the kernel's thermal pressure lowers capacity_of(); a light load
+// never reaches a trip; bad model parameters are bad input.
+#include "run_json.h"
+#include "support.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace sh;
+using test::run_json;
+
+namespace {
+
+// Eight CPU-bound threads that never finish: every CPU busy at the OPP
+// schedutil asks for.
+const std::string full_load = "fixed-work:threads=8,work=1000s";
+
+const rapidjson::Value &zone(const test::Run &r, const std::string &name)
+{
+	for (const auto &z : r.json["thermal_zones"].GetArray())
+		if (name == z["name"].GetString())
+			return z;
+	BOOST_FAIL("no thermal zone " << name);
+	throw;
+}
+
+const rapidjson::Value &trip(const rapidjson::Value &zone, const std::string &name)
+{
+	for (const auto &t : zone["trips"].GetArray())
+		if (name == t["name"].GetString())
+			return t;
+	BOOST_FAIL("no trip " << name);
+	throw;
+}
+
+// The cooling device of the policy of cpu: time in states above 0.
+std::int64_t time_cooled(const test::Run &r, unsigned cpu)
+{
+	for (const auto &c : r.json["cooling_devices"].GetArray()) {
+		const auto cpus = c["cpus"].GetArray();
+		if (std::none_of(cpus.begin(), cpus.end(), [&](const auto &v) { return v.GetUint() == cpu; }))
+			continue;
+		std::int64_t ns = 0;
+		const auto states = c["state_ns"].GetArray();
+		for (rapidjson::SizeType s = 1; s < states.Size(); s++)
+			ns += states[s].GetInt64();
+		return ns;
+	}
+	BOOST_FAIL("no cooling device for CPU" << cpu);
+	throw;
+}
+
+// When the zone's temperature (1 s samples) first came within 0.5 C of `c`.
+double seconds_to(const rapidjson::Value &zone, double c)
+{
+	const auto samples = zone["temperature_c"].GetArray();
+	for (rapidjson::SizeType i = 0; i < samples.Size(); i++)
+		if (samples[i].GetDouble() >= c - 0.5)
+			return i;
+	return -1;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(thermal)
+
+// HiKey960 (cls0-thermal: passive 65 C, 75 C mapped to both clusters,
+// polling 1000 ms / 100 ms) under full load: the model reaches 75 C within
+// tens of seconds, step_wise raises the big cluster's cooling state, its
+// policy is limited and the kernel's thermal pressure follows; capacity_of()
+// of the big CPUs falls by the PELT-averaged pressure.
+BOOST_AUTO_TEST_CASE(hikey960_full_load_reaches_the_trip_and_caps_the_big_cluster)
+{
+	const auto r = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "60s"});
+	BOOST_TEST(r.json["thermal_model"].GetString() == std::string("RC"));
+	const auto &z = zone(r, "cls0-thermal");
+	BOOST_TEST(z["governor"].GetString() == std::string("step_wise"));
+	const double reached = seconds_to(z, 75.0);
+	BOOST_TEST_MESSAGE("cls0-thermal reached 75 C after " << reached << " s");
+	BOOST_TEST((reached > 5 && reached < 40));
+	BOOST_TEST(trip(z, "trip-point0")["above_ns"].GetInt64() > 20'000'000'000LL);
+	// step_wise holds it about the trip: never far above
+	BOOST_TEST(z["max_c"].GetDouble() < 80.0);
+	BOOST_TEST(z["kernel_reads"].GetUint64() > 60u);	// polled, 1 s then 100 ms once passive
+	for (unsigned c = 4; c < 8; c++) {
+		const auto &cpu = r.json["cpus"][c];
+		BOOST_TEST(time_cooled(r, c) > 10'000'000'000LL);
+		BOOST_TEST(cpu["limited_ns"].GetInt64() == time_cooled(r, c));
+		BOOST_TEST(cpu["thermal_pressure_avg"].GetDouble() > 0.0);
+		BOOST_TEST(cpu["capped_ns"].GetInt64() == 0);	// the kernel capped it, not the board
+		// update_cpu_capacity(): the original capacity less the PELT-averaged
+		// pressure and the sugov kthread's DL share
+		const auto capacity = cpu["capacity_end"].GetUint64(), thermal = cpu["thermal_load_end"].GetUint64();
+		BOOST_TEST(thermal > 0u);
+		BOOST_TEST(capacity < 1024u - thermal / 2);
+		BOOST_TEST(capacity + thermal > 1024u - 64u, capacity << " + " << thermal);
+	}
+	// the capped cluster ran below its highest OPP for a while
+	std::int64_t top = 0;
+	for (const auto &o : r.json["domains"][1]["opp_residency"].GetArray())
+		if (o["khz"].GetUint() == 2362000)
+			top = o["ns"].GetInt64();
+	BOOST_TEST(top < 50'000'000'000LL);
+}
+
+// Odroid-XU3 (four TMU zones: passive 70 C and 85 C, mapped to both
+// clusters' cooling; no polling, the sensor's alarm): step_wise caps the
+// A15s once the model reaches 70 C.
+BOOST_AUTO_TEST_CASE(odroid_xu3_full_load_reaches_the_passive_trip)
+{
+	const auto r = run_json({"--board", "odroid-xu3", "--workload", full_load, "--duration", "90s"});
+	const auto &z = zone(r, "cpu0-thermal");
+	const double reached = seconds_to(z, 70.0);
+	BOOST_TEST_MESSAGE("cpu0-thermal reached 70 C after " << reached << " s");
+	BOOST_TEST((reached > 10 && reached < 70));
+	BOOST_TEST(z["interrupts"].GetUint64() > 0u);
+	BOOST_TEST(z["max_c"].GetDouble() < 75.0);
+	for (unsigned c : {0u, 4u}) {
+		BOOST_TEST(time_cooled(r, c) > 5'000'000'000LL);
+		BOOST_TEST(r.json["cpus"][c]["thermal_pressure_avg"].GetDouble() > 0.0);
+	}
+}
+
+// IPA (gov_power_allocator.c) with HiKey960's sustainable-power of 4500 mW:
+// after the climb it holds the zone near the control trip, 75 C, switching
+// the big cluster's cooling state to keep there.
+BOOST_AUTO_TEST_CASE(power_allocator_holds_the_control_temperature)
+{
+	const auto r = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "90s",
+				 "--thermal-governor", "power_allocator"});
+	const auto &z = zone(r, "cls0-thermal");
+	BOOST_TEST(z["governor"].GetString() == std::string("power_allocator"));
+	const auto samples = z["temperature_c"].GetArray();
+	for (rapidjson::SizeType i = 45; i < samples.Size(); i++)
+		BOOST_TEST((samples[i].GetDouble() > 70.0 && samples[i].GetDouble() < 76.0),
+			   "at " << i << " s: " << samples[i].GetDouble() << " C");
+	BOOST_TEST(time_cooled(r, 4) > 30'000'000'000LL);
+	BOOST_TEST(time_cooled(r, 0) == 0);	// IPA takes from the big cluster's power first here
+	std::size_t updates = 0;
+	for (const auto &c : r.json["cooling_devices"].GetArray())
+		updates += c["updates"].GetUint64();
+	BOOST_TEST(updates > 100u);
+}
+
+// The default workload is light: no zone reaches a trip, nothing is capped.
+BOOST_AUTO_TEST_CASE(light_load_never_reaches_a_trip)
+{
+	for (const std::string board : {"hikey960", "odroid-xu3"}) {
+		const auto r = run_json({"--board", board, "--duration", "60s"});
+		for (const auto &z : r.json["thermal_zones"].GetArray()) {
+			BOOST_TEST(z["max_c"].GetDouble() < 50.0, board << " " << z["name"].GetString());
+			for (const auto &t : z["trips"].GetArray())
+				BOOST_TEST(t["above_ns"].GetInt64() == 0);
+		}
+		for (const auto &c : r.json["cpus"].GetArray()) {
+			BOOST_TEST(c["limited_ns"].GetInt64() == 0);
+			BOOST_TEST(c["thermal_pressure_avg"].GetDouble() == 0.0);
+		}
+	}
+}
+
+// sched_thermal_decay_shift: the same capping, a slower PELT average of it.
+BOOST_AUTO_TEST_CASE(decay_shift_slows_the_scheduler_average)
+{
+	const auto fast = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "40s",
+				    "--thermal-model", "initial=74"});
+	const auto slow = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "40s",
+				    "--thermal-model", "initial=74", "--cmdline", "sched_thermal_decay_shift=4"});
+	const double pressure_fast = fast.json["cpus"][4]["thermal_pressure_avg"].GetDouble();
+	const double pelt_fast = fast.json["cpus"][4]["thermal_load_avg"].GetDouble();
+	const double pelt_slow = slow.json["cpus"][4]["thermal_load_avg"].GetDouble();
+	BOOST_TEST_MESSAGE("pressure " << pressure_fast << ", PELT " << pelt_fast << ", PELT with shift 4 "
+				       << pelt_slow);
+	BOOST_TEST(pressure_fast > 0.0);
+	BOOST_TEST(pelt_fast > pelt_slow);
+}
+
+// The model's parameters and what the sensors read without it.
+BOOST_AUTO_TEST_CASE(model_parameters_and_off)
+{
+	const auto hot = run_json({"--board", "hikey960", "--duration", "2s", "--thermal-model",
+				   "cls0-thermal:initial=70,ambient=40"});
+	const auto &z = zone(hot, "cls0-thermal");
+	BOOST_TEST(z["model"]["initial_c"].GetDouble() == 70.0);
+	BOOST_TEST(z["model"]["ambient_c"].GetDouble() == 40.0);
+	BOOST_TEST(z["model"]["resistance_k_per_w"].GetDouble() == 10.0);
+	BOOST_TEST(z["temperature_c"][0].GetDouble() == 70.0);
+	BOOST_TEST(z["end_c"].GetDouble() < 70.0);	// light load: cooling towards 40 C
+	BOOST_TEST(trip(z, "trip-point0")["above_ns"].GetInt64() == 2'000'000'000LL);
+
+	const auto off = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "30s",
+				   "--thermal-model", "off"});
+	BOOST_TEST(std::string(off.json["thermal_model"].GetString()).starts_with("off"));
+	BOOST_TEST(off.json["thermal_zones"].GetArray().Size() == 0u);
+	BOOST_TEST(off.json["cpus"][4]["limited_ns"].GetInt64() == 0);
+
+	const auto file = std::filesystem::temp_directory_path() / ("board-thermal-" + std::to_string(getpid()) + ".json");
+	std::ofstream(file) << R"({"zones": {"cls0-thermal": {"r": 20}}})";
+	const auto from_file = run_json({"--board", "hikey960", "--duration", "1s", "--thermal-file", file.string()});
+	BOOST_TEST(zone(from_file, "cls0-thermal")["model"]["resistance_k_per_w"].GetDouble() == 20.0);
+	std::filesystem::remove(file);
+
+	for (const std::initializer_list<std::string> bad :
+	     {std::initializer_list<std::string>{"--thermal-model", "r=-1"},
+	      {"--thermal-model", "resistance=3"},
+	      {"--thermal-model", "gpu-thermal:r=3"},	// no such zone on this board
+	      {"--thermal-file", "/nonexistent/thermal.json"},
+	      {"--thermal-governor", "bang_bang"}}) {
+		std::vector<std::string> args{"run", "--board", "hikey960", "--duration", "10ms"};
+		args.insert(args.end(), bad.begin(), bad.end());
+		std::vector<std::string> argv{SH_TEST_HARNESS_BIN};
+		argv.insert(argv.end(), args.begin(), args.end());
+		const auto r = dts::run_tool(argv);
+		BOOST_TEST(r.exit_status == 2, *(bad.begin() + 1) << ": " << r.err);
+		BOOST_TEST(r.err.find(*bad.begin()) != std::string::npos, r.err);
+	}
+}
+
+// The kernel's thermal tracepoints in the ftrace text, as TP_printk prints them.
+BOOST_AUTO_TEST_CASE(trace_has_the_thermal_tracepoints)
+{
+	const auto trace = std::filesystem::temp_directory_path() / ("thermal-trace-" + std::to_string(getpid()) + ".txt");
+	const auto r = test::run_cli({"run", "--board", "hikey960", "--workload", full_load, "--duration", "30s",
+				      "--thermal-governor", "power_allocator", "--trace", trace.string()});
+	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+	std::ifstream in(trace);
+	const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	for (const char *line : {"thermal_temperature: thermal_zone=cls0-thermal id=0 temp_prev=",
+				 "cdev_update: type=cpufreq-cpu4 target=", "thermal_power_allocator: thermal_zone_id=0",
+				 "thermal_pressure_update: cpu=4 thermal_pressure=", "cpu_frequency_limits: min="})
+		BOOST_TEST(text.find(line) != std::string::npos, line);
+	std::filesystem::remove(trace);
+}
+
+// platform show: the zones the kernel registered, in its words.
+BOOST_AUTO_TEST_CASE(platform_show_lists_the_registered_zones)
+{
+	const auto r = test::run_cli({"platform", "show", "hikey960"});
+	BOOST_REQUIRE(r.exit_status == 0);
+	BOOST_TEST(r.out.find("Thermal zones the kernel registered (thermal_of.c)") != std::string::npos, r.out);
+	BOOST_TEST(r.out.find("cls0-thermal") != std::string::npos);
+	BOOST_TEST(r.out.find("governor step_wise, polling 1000 ms, passive 100 ms, 2 trips, 2 cooling bindings") !=
+		   std::string::npos, r.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
