@@ -18,6 +18,7 @@
 
 #include <linux/panic.h>
 #include <linux/reboot.h>
+#include <linux/version.h>
 #include <linux/sched/debug.h>
 #include <linux/seq_file.h>
 
@@ -247,7 +248,11 @@ void panic(const char *fmt, ...)
  * zone's critical trip). The simulation cannot go on: it ends as a fault
  * naming the reason.
  */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+void __hw_protection_shutdown(const char *reason, int ms_until_forced, bool shutdown)
+#else
 void hw_protection_shutdown(const char *reason, int ms_until_forced)
+#endif
 {
 	char text[256];
 

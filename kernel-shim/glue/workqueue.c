@@ -32,8 +32,6 @@ struct workqueue_struct *system_freezable_power_efficient_wq __read_mostly;
 
 static LIST_HEAD(pending);
 
-/* Armed timers, in order of expiry (then of arming): a short list. */
-static HLIST_HEAD(armed_timers);
 
 void kshim_init_workqueues(void)
 {
@@ -50,6 +48,9 @@ void init_timer_key(struct timer_list *timer, void (*func)(struct timer_list *),
 }
 
 #ifdef KSHIM_SCHED_FULL
+/* Armed timers, in order of expiry (then of arming): a short list. */
+static HLIST_HEAD(armed_timers);
+
 static void arm_timer(struct timer_list *timer, unsigned long expires)
 {
 	struct timer_list *t, *last = NULL;
