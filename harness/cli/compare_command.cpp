@@ -118,6 +118,10 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		("jitter", po::value<std::string>()->value_name("X"), "as for run (default 1: seeds vary the runs)")
 		("thermal-cap", po::value<std::vector<std::string>>()->value_name("CPUS=KHZ@T")->composing(),
 		 "as for run; repeatable")
+		("thermal-model", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
+		 "as for run; repeatable")
+		("thermal-file", po::value<std::string>()->value_name("FILE"), "as for run")
+		("thermal-governor", po::value<std::string>()->value_name("NAME"), "as for run (both variants)")
 		("repeat", po::value<unsigned>()->default_value(5)->value_name("N"),
 		 "runs per variant, with seeds 1..N")
 		("jobs", po::value<unsigned>()->value_name("J"),
@@ -180,7 +184,8 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	std::string suite_name;
 	if (vm.count("suite")) {
 		for (const auto *option :
-		     {"board", "overlay", "workload", "duration", "fork-cpu", "idle-tick", "jitter", "thermal-cap"})
+		     {"board", "overlay", "workload", "duration", "fork-cpu", "idle-tick", "jitter", "thermal-cap",
+		      "thermal-model", "thermal-file", "thermal-governor"})
 			if (!vm[option].defaulted() && vm.count(option))
 				throw UsageError{fmt::format("--suite and --{}: a suite names its scenarios", option)};
 		try {
@@ -194,11 +199,11 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	} else {
 		std::vector<std::string> one{"--board", vm["board"].as<std::string>(), "--workload",
 					     vm["workload"].as<std::string>()};
-		for (const auto *name : {"overlay", "thermal-cap"})
+		for (const auto *name : {"overlay", "thermal-cap", "thermal-model"})
 			if (vm.count(name))
 				for (const auto &o : vm[name].as<std::vector<std::string>>())
 					one.insert(one.end(), {fmt::format("--{}", name), o});
-		for (const auto *name : {"duration", "idle-tick", "jitter"})
+		for (const auto *name : {"duration", "idle-tick", "jitter", "thermal-file", "thermal-governor"})
 			if (vm.count(name))
 				one.insert(one.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
 		if (vm.count("fork-cpu"))

@@ -161,6 +161,13 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 		}
 		else if (key == "idle_tick")
 			option("--idle-tick");
+		else if (key == "thermal_governor")
+			option("--thermal-governor");
+		else if (key == "thermal_file") {
+			if (!val.IsString())
+				throw Error(fmt::format("{}: \"thermal_file\" must be a string", where));
+			s.run_args.insert(s.run_args.end(), {"--thermal-file", (dir / val.GetString()).string()});
+		}
 		else if (key == "fork_cpu") {
 			if (!val.IsUint())
 				throw Error(fmt::format("{}: \"fork_cpu\" must be a CPU number", where));
@@ -171,9 +178,10 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 		} else if (key == "overlay") {
 			for (const auto &a : strings(val, where, "overlay"))
 				s.run_args.insert(s.run_args.end(), {"--overlay", (dir / a).string()});
-		} else if (key == "thermal_cap") {
-			for (const auto &a : strings(val, where, "thermal_cap"))
-				s.run_args.insert(s.run_args.end(), {"--thermal-cap", a});
+		} else if (key == "thermal_cap" || key == "thermal_model") {
+			const auto flag = key == "thermal_cap" ? "--thermal-cap" : "--thermal-model";
+			for (const auto &a : strings(val, where, key.c_str()))
+				s.run_args.insert(s.run_args.end(), {flag, a});
 		} else if (key == "expect") {
 			if (!val.IsArray())
 				throw Error(fmt::format("{}: \"expect\" must be a list", where));
@@ -181,7 +189,8 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 				s.expect.push_back(assertion(a, where));
 		} else {
 			throw Error(fmt::format("{}: key \"{}\" unknown (name, board, workload, duration, fork_cpu, "
-						"idle_tick, jitter, cmdline, sysctl, feature, overlay, thermal_cap, expect)",
+						"idle_tick, jitter, cmdline, sysctl, feature, overlay, thermal_cap, thermal_model, "
+						"thermal_file, thermal_governor, expect)",
 						where, key));
 		}
 	}
