@@ -434,8 +434,8 @@ void Simulator::apply_cap(const Options::ThermalCap &cap)
 			cpus_[c].done_at.reset();
 		const unsigned one[] = {c};
 		kshim::update_thermal_pressure(one, cap.khz ? cap.khz : board_->cpu(c).max_khz);
-		metrics_->on_thermal_pressure(c, kshim_cpu_thermal_pressure(c), now_);
 	}
+	read_thermal_pressure();
 }
 
 // Each zone the kernel registered gets the model's RC network, heated by
@@ -557,10 +557,9 @@ Result Simulator::run()
 	for (auto &cpu : cpus_)
 		cpu.curr_since = now_;
 	overutilized_since_ = now_;
-	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		metrics_->on_thermal_pressure(c, kshim_cpu_thermal_pressure(static_cast<unsigned>(c)), now_);
+	read_thermal_pressure();
+	for (std::size_t c = 0; c < cpus_.size(); c++)
 		metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
-	}
 	for (std::size_t i = 0; i < options_.thermal_caps.size(); i++) {
 		for (const unsigned c : options_.thermal_caps[i].cpus)
 			if (c >= cpus_.size())
