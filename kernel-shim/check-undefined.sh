@@ -22,6 +22,10 @@ sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = \.;.*/\1/p' "$(dirname "$0")
 # libc's own functions are fine to share (memcpy, strlen, snprintf, ...).
 libc=$(${CC:-cc} -print-file-name=libc.so.6)
 nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//' | sort -u > "$tmp/libc"
+# The compiler's runtime: C cleanups (__cleanup, 6.12's guards) unwound
+# through by -fexceptions need its unwinder.
+libgcc=$(${CC:-cc} -print-file-name=libgcc_s.so.1)
+nm -D --defined-only "$libgcc" 2>/dev/null | awk '{print $3}' | sed 's/@.*//' | sort -u > "$tmp/libgcc"
 nm -u "${upstream[@]}" 2>/dev/null | awk 'NF==2 && $1=="U" {print $2}' | sort -u > "$tmp/undef"
 nm --defined-only "${upstream[@]}" 2>/dev/null | awk 'NF==3 && $2 ~ /[A-Z]/ {print $3}' | sort -u > "$tmp/updef"
 comm -23 "$tmp/undef" "$tmp/updef" | grep -v '^_GLOBAL_OFFSET_TABLE_$' > "$tmp/needed" || true
@@ -33,7 +37,7 @@ for o in "${glue[@]}"; do
 	case $o in */sched/glue/*) provider=sched/glue/$(basename "${o%.o}") ;; esac
 	nm --defined-only "$o" 2>/dev/null | awk -v p="$provider" 'NF==3 && $2 ~ /[A-Z]/ {print $3, p}'
 done > "$tmp/provided"
-awk -v provided="$tmp/provided" -v ld="$tmp/ld" -v libc="$tmp/libc" '
+awk -v provided="$tmp/provided" -v ld="$tmp/ld" -v libc="$tmp/libc" -v libgcc="$tmp/libgcc" '
 	BEGIN {
 		while ((getline line < provided) > 0) {
 			split(line, f, " ")
@@ -41,12 +45,14 @@ awk -v provided="$tmp/provided" -v ld="$tmp/ld" -v libc="$tmp/libc" '
 		}
 		while ((getline s < ld) > 0) in_ld[s] = 1
 		while ((getline s < libc) > 0) in_libc[s] = 1
+		while ((getline s < libgcc) > 0) in_libgcc[s] = 1
 	}
 	{
 		p = "-"
 		if ($1 in by) p = by[$1]
 		else if ($1 in in_ld) p = "kernel-shim/kernel.ld"
 		else if ($1 in in_libc) p = "libc"
+		else if ($1 in in_libgcc) p = "libgcc"
 		printf "%-40s %s\n", $1, p
 	}' "$tmp/needed" > "$tmp/actual"
 

@@ -254,7 +254,10 @@ static int start_governor(struct cpufreq_policy *policy, struct cpufreq_governor
 	}
 	if (gov->limits)
 		gov->limits(policy);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+	/* 6.12's schedutil rebuilds the domains for EAS itself (sugov_init()) */
 	sched_cpufreq_governor_change(policy, NULL);
+#endif
 	return 0;
 }
 
@@ -390,6 +393,37 @@ int __cpufreq_driver_target(struct cpufreq_policy *policy, unsigned int target_f
 	return 0;
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+DEFINE_PER_CPU(unsigned long, cpufreq_pressure);
+
+/*
+ * drivers/cpufreq/cpufreq.c, 6.12's cpufreq_update_pressure() (static
+ * there): the capacity a limited policy max takes from its CPUs, which the
+ * scheduler reads as cpufreq_get_pressure() (6.9 split it from the
+ * hardware pressure).
+ */
+static void update_pressure(struct cpufreq_policy *policy)
+{
+	unsigned long max_capacity, capped_freq, pressure;
+	u32 max_freq;
+	int cpu;
+
+	cpu = cpumask_first(policy->related_cpus);
+	max_freq = arch_scale_freq_ref(cpu);
+	if (!max_freq)
+		max_freq = policy->cpuinfo.max_freq;
+	capped_freq = policy->max;
+	if (max_freq <= capped_freq) {
+		pressure = 0;	/* boost frequencies clear it */
+	} else {
+		max_capacity = arch_scale_cpu_capacity(cpu);
+		pressure = max_capacity - mult_frac(max_capacity, capped_freq, max_freq);
+	}
+	for_each_cpu(cpu, policy->related_cpus)
+		WRITE_ONCE(per_cpu(cpufreq_pressure, cpu), pressure);
+}
+#endif
+
 /*
  * drivers/cpufreq/cpufreq.c, cpufreq_set_policy() as refresh_frequency_limits()
  * calls it (the same governor): the limits the frequency QoS aggregates,
@@ -413,10 +447,14 @@ static void set_policy_limits(struct cpufreq_policy *policy)
 	new_data.min = __resolve_freq(policy, new_data.min, new_data.min, new_data.max, CPUFREQ_RELATION_L);
 	WRITE_ONCE(policy->min, new_data.min > policy->max ? policy->max : new_data.min);
 	trace_cpu_frequency_limits(policy);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	update_pressure(policy);
+#endif
 	policy->cached_target_freq = UINT_MAX;
 	if (policy->governor && policy->governor->limits)
 		policy->governor->limits(policy);
 }
+
 
 /* drivers/cpufreq/cpufreq.c: the work the QoS notifiers queue */
 static void handle_update(struct work_struct *work)
@@ -462,9 +500,16 @@ unsigned int cpufreq_policy_transition_delay_us(struct cpufreq_policy *policy)
 	if (policy->transition_delay_us)
 		return policy->transition_delay_us;
 	latency = policy->cpuinfo.transition_latency / NSEC_PER_USEC;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	/* 6.12: half the latency again for breathing room, else 1 ms */
+	if (latency)
+		return latency + (latency >> 1);
+	return USEC_PER_MSEC;
+#else
 	if (latency)
 		return min(latency * LATENCY_MULTIPLIER, (unsigned int)10000);
 	return LATENCY_MULTIPLIER;
+#endif
 }
 
 /* cpufreq-dt's driver has no CPUFREQ_HAVE_GOVERNOR_PER_POLICY flag. */

@@ -280,9 +280,20 @@ void device_unregister(struct device *dev)
 }
 
 /* drivers/base/class.c: a class is its devices' release and nothing else */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+int class_register(const struct class *cls)
+#else
 int __class_register(struct class *cls, struct lock_class_key *key)
+#endif
 {
 	return 0;
+}
+
+struct device *get_device(struct device *dev)
+{
+	if (dev)
+		kref_get(&dev->kobj.kref);
+	return dev;
 }
 
 /* drivers/char/misc.c: no /dev here (kernel/power/qos.c's cpu_dma_latency) */
@@ -295,3 +306,9 @@ int misc_register(struct miscdevice *misc)
 void register_syscore_ops(struct syscore_ops *ops)
 {
 }
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+void register_syscore(struct syscore *syscore)
+{
+}
+#endif

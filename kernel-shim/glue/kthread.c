@@ -79,6 +79,12 @@ bool kthread_should_stop(void)
 	return false;
 }
 
+/* Nothing stops or parks the workers: the kernel lives as long as the run. */
+bool kthread_should_stop_or_park(void)
+{
+	return false;
+}
+
 void __kthread_init_worker(struct kthread_worker *worker, const char *name,
 			   struct lock_class_key *key)
 {

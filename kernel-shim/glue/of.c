@@ -263,6 +263,16 @@ int __of_parse_phandle_with_args(const struct device_node *np, const char *list_
 	return -ENOENT;
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+/* drivers/of/cpu.c (an inline of of_device.h in 6.1) */
+struct device_node *of_cpu_device_node_get(int cpu)
+{
+	struct device *cpu_dev = get_cpu_device(cpu);
+
+	return cpu_dev ? of_node_get(cpu_dev->of_node) : of_get_cpu_node(cpu, NULL);
+}
+#endif
+
 /* How many entries the phandle list has (an entry of phandle 0 counts as
  * one cell), or -ENOENT/-EINVAL as __of_parse_phandle_with_args() fails. */
 int of_count_phandle_with_args(const struct device_node *np, const char *list_name,

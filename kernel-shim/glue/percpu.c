@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
+#include <linux/version.h>
 #include <asm/sections.h>
 
 #include "shim.h"
@@ -29,7 +30,12 @@ EXPORT_SYMBOL(__per_cpu_offset);
  */
 static unsigned long dynamic_used;
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+/* __alloc_percpu() is a macro over it (allocation profiling hooks) */
+void __percpu *pcpu_alloc_noprof(size_t size, size_t align, bool reserved, gfp_t gfp)
+#else
 void __percpu *__alloc_percpu(size_t size, size_t align)
+#endif
 {
 	unsigned long start = ALIGN(dynamic_used, max_t(size_t, align, sizeof(long)));
 	unsigned long image = ALIGN(__per_cpu_end - __per_cpu_start, SMP_CACHE_BYTES);

@@ -285,6 +285,7 @@ void name(const struct device *dev, const char *fmt, ...)		\
 }
 
 DEFINE_DEV_PRINTK(_dev_emerg, LOGLEVEL_EMERG)
+DEFINE_DEV_PRINTK(_dev_crit, LOGLEVEL_CRIT)
 DEFINE_DEV_PRINTK(_dev_err, LOGLEVEL_ERR)
 DEFINE_DEV_PRINTK(_dev_warn, LOGLEVEL_WARNING)
 DEFINE_DEV_PRINTK(_dev_info, LOGLEVEL_INFO)

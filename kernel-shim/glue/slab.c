@@ -36,6 +36,11 @@ void *__kmalloc_cache_noprof(struct kmem_cache *s, gfp_t flags, size_t size)
 	return shim_kmalloc(size, flags);
 }
 
+void *__kmalloc_cache_node_noprof(struct kmem_cache *s, gfp_t gfpflags, int node, size_t size)
+{
+	return shim_kmalloc(size, gfpflags);
+}
+
 #else
 void *__kmalloc(size_t size, gfp_t flags)
 {
@@ -65,6 +70,18 @@ void kfree(const void *ptr)
 		shim_free(ptr);
 }
 EXPORT_SYMBOL(kfree);
+
+/* mm/util.c: nothing here is in .rodata's sense constant, so the
+ * const variants copy and free like the others. */
+void kfree_const(const void *x)
+{
+	kfree(x);
+}
+
+const char *kstrdup_const(const char *s, gfp_t gfp)
+{
+	return kstrdup(s, gfp);
+}
 
 /* mm/util.c */
 char *kstrdup(const char *s, gfp_t gfp)

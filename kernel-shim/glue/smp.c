@@ -23,10 +23,16 @@
 #include <linux/smp.h>
 #include <linux/stop_machine.h>
 
+#include <linux/version.h>
+
 #include "shim.h"
 
 /* kernel/sched/smp.h: what core.c offers kernel/smp.c. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+extern bool call_function_single_prep_ipi(int cpu);	/* kernel/smpboot.h */
+#else
 extern void send_call_function_single_ipi(int cpu);
+#endif
 extern void sched_ttwu_pending(void *arg);
 
 unsigned int setup_max_cpus = NR_CPUS;
@@ -69,7 +75,12 @@ void arch_send_call_function_ipi_mask(const struct cpumask *mask)
 		raise_ipi(cpu);
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+/* smp_send_reschedule() is a macro over it (with its tracepoint) */
+void arch_smp_send_reschedule(int cpu)
+#else
 void smp_send_reschedule(int cpu)
+#endif
 {
 	raise_ipi(cpu);
 }
@@ -77,8 +88,16 @@ void smp_send_reschedule(int cpu)
 /* kernel/smp.c: queue, and interrupt the CPU if the queue was empty. */
 void __smp_call_single_queue(int cpu, struct llist_node *node)
 {
-	if (llist_add(node, &per_cpu(call_single_queue, cpu)))
-		send_call_function_single_ipi(cpu);
+	if (!llist_add(node, &per_cpu(call_single_queue, cpu)))
+		return;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	/* 6.12's send_call_function_single_ipi() is an inline of kernel/smp.c
+	 * over core.c's: no IPI to a polling idle CPU */
+	if (call_function_single_prep_ipi(cpu))
+		arch_send_call_function_single_ipi(cpu);
+#else
+	send_call_function_single_ipi(cpu);
+#endif
 }
 
 /* kernel/smp.c: run func on cpu, asynchronously (csd stays locked until

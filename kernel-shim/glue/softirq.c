@@ -14,6 +14,8 @@
 #include <linux/preempt.h>
 #include <asm/irq_regs.h>
 
+#include <linux/version.h>
+
 #include "shim.h"
 
 DEFINE_PER_CPU(struct pt_regs *, __irq_regs);
@@ -22,7 +24,11 @@ static struct softirq_action softirq_vec[NR_SOFTIRQS];
 static DEFINE_PER_CPU(unsigned long, softirq_pending);
 static DEFINE_PER_CPU(struct llist_head, raised_irq_work);
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+void open_softirq(int nr, void (*action)(void))	/* no argument since 6.9 */
+#else
 void open_softirq(int nr, void (*action)(struct softirq_action *))
+#endif
 {
 	softirq_vec[nr].action = action;
 }
@@ -65,7 +71,11 @@ static void do_softirq_pending(void)
 		if (WARN_ONCE(!softirq_vec[nr].action, "softirq %u raised, none registered\n", nr))
 			continue;
 		local_irq_enable();
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+		softirq_vec[nr].action();
+#else
 		softirq_vec[nr].action(&softirq_vec[nr]);
+#endif
 		local_irq_disable();
 	}
 	__preempt_count_sub(SOFTIRQ_OFFSET);

@@ -11,9 +11,18 @@
 #include <linux/kstrtox.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
+#include <linux/version.h>
 
 #include <kshim/sched.h>
 #include "shim.h"
+
+/* 6.12's handlers take a const table, and tables carry their size instead
+ * of an empty last entry. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+typedef const struct ctl_table kshim_ctl_table;
+#else
+typedef struct ctl_table kshim_ctl_table;
+#endif
 
 /* kernel/sysctl.c: the shared bounds tables point extra1/extra2 at. */
 const int sysctl_vals[] = { 0, 1, 2, 3, 4, 100, 200, 1000, 3000, INT_MAX, 65535, -1 };
@@ -23,15 +32,27 @@ const int sysctl_vals[] = { 0, 1, 2, 3, 4, 100, 200, 1000, 3000, INT_MAX, 65535,
 static struct {
 	const char *path;
 	struct ctl_table *table;
+	size_t size;
 } tables[KSHIM_MAX_SYSCTL_TABLES];
 static int nr_tables;
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+void __register_sysctl_init(const char *path, struct ctl_table *table, const char *table_name,
+			    size_t table_size)
+#else
 void __register_sysctl_init(const char *path, struct ctl_table *table, const char *table_name)
+#endif
 {
 	if (WARN(nr_tables == KSHIM_MAX_SYSCTL_TABLES, "too many sysctl tables (%s)\n", table_name))
 		return;
 	tables[nr_tables].path = path;
 	tables[nr_tables].table = table;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	tables[nr_tables].size = table_size;
+#else
+	for (tables[nr_tables].size = 0; table[tables[nr_tables].size].procname; tables[nr_tables].size++)
+		;
+#endif
 	nr_tables++;
 }
 
@@ -46,7 +67,7 @@ static struct ctl_table *find_sysctl(const char *name)
 
 		if (strncmp(name, tables[i].path, n) || (name[n] != '.' && name[n] != '/'))
 			continue;
-		for (t = tables[i].table; t->procname; t++)
+		for (t = tables[i].table; t < tables[i].table + tables[i].size; t++)
 			if (!strcmp(t->procname, name + n + 1))
 				return t;
 	}
@@ -62,7 +83,7 @@ const char *kshim_sysctl_name(int index)
 	for (i = 0; i < nr_tables; i++) {
 		struct ctl_table *t;
 
-		for (t = tables[i].table; t->procname; t++) {
+		for (t = tables[i].table; t < tables[i].table + tables[i].size; t++) {
 			if (index-- == 0) {
 				snprintf(name_buf, sizeof(name_buf), "%s.%s", tables[i].path,
 					 t->procname);
@@ -126,7 +147,7 @@ static int read_value(void *buffer, size_t *lenp, loff_t *ppos, const char *fmt,
 	return 0;
 }
 
-static int do_int(struct ctl_table *table, int write, void *buffer, size_t *lenp,
+static int do_int(kshim_ctl_table *table, int write, void *buffer, size_t *lenp,
 		  loff_t *ppos, bool check_range)
 {
 	int *data = table->data, v;
@@ -145,7 +166,7 @@ static int do_int(struct ctl_table *table, int write, void *buffer, size_t *lenp
 	return 0;
 }
 
-static int do_uint(struct ctl_table *table, int write, void *buffer, size_t *lenp,
+static int do_uint(kshim_ctl_table *table, int write, void *buffer, size_t *lenp,
 		   loff_t *ppos, bool check_range)
 {
 	unsigned int *data = table->data, v;
@@ -164,23 +185,23 @@ static int do_uint(struct ctl_table *table, int write, void *buffer, size_t *len
 	return 0;
 }
 
-int proc_dointvec(struct ctl_table *table, int write, void *buffer, size_t *lenp, loff_t *ppos)
+int proc_dointvec(kshim_ctl_table *table, int write, void *buffer, size_t *lenp, loff_t *ppos)
 {
 	return do_int(table, write, buffer, lenp, ppos, false);
 }
 
-int proc_dointvec_minmax(struct ctl_table *table, int write, void *buffer, size_t *lenp,
+int proc_dointvec_minmax(kshim_ctl_table *table, int write, void *buffer, size_t *lenp,
 			 loff_t *ppos)
 {
 	return do_int(table, write, buffer, lenp, ppos, true);
 }
 
-int proc_douintvec(struct ctl_table *table, int write, void *buffer, size_t *lenp, loff_t *ppos)
+int proc_douintvec(kshim_ctl_table *table, int write, void *buffer, size_t *lenp, loff_t *ppos)
 {
 	return do_uint(table, write, buffer, lenp, ppos, false);
 }
 
-int proc_douintvec_minmax(struct ctl_table *table, int write, void *buffer, size_t *lenp,
+int proc_douintvec_minmax(kshim_ctl_table *table, int write, void *buffer, size_t *lenp,
 			  loff_t *ppos)
 {
 	return do_uint(table, write, buffer, lenp, ppos, true);

@@ -13,6 +13,7 @@
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/plist.h>
 #include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>

@@ -3,7 +3,7 @@
  * The thermal zones' sensors: the board's sensor driver (exynos-tmu,
  * hisi_thermal, ...) stood in for. Each (sensor node, id) a DT thermal zone
  * reads is registered as a driver's probe would, through thermal_of.c's
- * thermal_of_zone_register(); the temperature it reads is the harness's
+ * devm_thermal_of_zone_register(); the temperature it reads is the harness's
  * thermal model of the board at the present simulated time
  * (shim_sensor_temp()).
  *
@@ -19,9 +19,16 @@
 #include <linux/of.h>
 #include <linux/sched/clock.h>
 #include <linux/thermal.h>
+#include <linux/version.h>
 #include <trace/events/power.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+/* beside thermal_core.c since 6.7 */
+#include "thermal_trace.h"
+#include "thermal_trace_ipa.h"
+#else
 #include <trace/events/thermal.h>
 #include <trace/events/thermal_power_allocator.h>
+#endif
 
 #include <kshim/sched.h>
 
@@ -32,6 +39,7 @@
 #define KSHIM_MAX_SENSORS	64
 
 struct kshim_sensor {
+	struct device dev;	/* the sensor driver's platform device */
 	struct device_node *np;
 	int id;
 	struct thermal_zone_device *tz;
@@ -77,12 +85,15 @@ int kshim_thermal_add_sensor(const char *path, int id)
 	if (nr_sensors >= KSHIM_MAX_SENSORS)
 		return -ENOSPC;
 	sensor = &sensors[nr_sensors];
+	sensor->dev.of_node = np;
+	INIT_LIST_HEAD(&sensor->dev.devres_head);
+	dev_set_name(&sensor->dev, "%s", kbasename(np->full_name));
 	sensor->np = np;
 	sensor->id = id;
 	sensor->low = -INT_MAX;
 	sensor->high = INT_MAX;
 	nr_sensors++;
-	tz = thermal_of_zone_register(np, id, sensor, &sensor_ops);
+	tz = devm_thermal_of_zone_register(&sensor->dev, id, sensor, &sensor_ops);
 	if (IS_ERR(tz)) {
 		nr_sensors--;
 		return PTR_ERR(tz);
@@ -133,8 +144,18 @@ int kshim_thermal_zone(int index, struct kshim_thermal_zone *out)
 	out->passive_delay_ms = jiffies_to_msecs(tz->passive_delay_jiffies);
 	out->polling_delay_ms = jiffies_to_msecs(tz->polling_delay_jiffies);
 	out->enabled = tz->mode == THERMAL_DEVICE_ENABLED;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	{
+		const struct thermal_trip_desc *td;
+
+		for_each_trip_desc(tz, td)
+			list_for_each_entry(instance, &td->thermal_instances, trip_node)
+				out->nr_instances++;
+	}
+#else
 	list_for_each_entry(instance, &tz->thermal_instances, tz_node)
 		out->nr_instances++;
+#endif
 	return 0;
 }
 
@@ -201,10 +222,17 @@ static void probe_thermal_zone_trip(void *data, struct thermal_zone_device *tz, 
 	record("thermal_zone_trip", tz->type, ARRAY_SIZE(args), args);
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+/* the per-actor arrays moved to thermal_power_actor in 6.8 */
+static void probe_thermal_power_allocator(void *data, struct thermal_zone_device *tz, u32 total_req_power,
+					  u32 total_granted_power, int num_actors, u32 power_range,
+					  u32 max_allocatable_power, int current_temp, s32 delta_temp)
+#else
 static void probe_thermal_power_allocator(void *data, struct thermal_zone_device *tz, u32 *req_power,
 					  u32 total_req_power, u32 *granted_power, u32 total_granted_power,
 					  size_t num_actors, u32 power_range, u32 max_allocatable_power,
 					  int current_temp, s32 delta_temp)
+#endif
 {
 	const long long args[] = { tz->id, total_req_power, total_granted_power, power_range,
 				   current_temp, delta_temp };

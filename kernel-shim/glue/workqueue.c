@@ -76,6 +76,12 @@ static bool disarm_timer(struct timer_list *timer)
 	return true;
 }
 
+/* kernel/time/timer.c: round_jiffies() of a relative delay. */
+unsigned long round_jiffies_relative(unsigned long j)
+{
+	return round_jiffies(j + jiffies) - jiffies;
+}
+
 /* When the earliest armed timer fires (the simulated ns at which jiffies
  * reaches its expiry), 0 when none is armed. */
 unsigned long long kshim_next_timer_ns(void)
@@ -211,6 +217,22 @@ void delayed_work_timer_fn(struct timer_list *t)
 	struct delayed_work *dwork = from_timer(dwork, t, timer);
 
 	list_add_tail(&dwork->work.entry, &pending);
+}
+
+/* One queue serves every workqueue: the order of queued work is kept. */
+struct workqueue_struct *alloc_workqueue(const char *fmt, unsigned int flags, int max_active, ...)
+{
+	return the_wq;
+}
+
+void destroy_workqueue(struct workqueue_struct *wq)
+{
+}
+
+/* kernel/workqueue.c: the tick's check for CPU-hogging work items; no
+ * kworker runs as a task here. */
+void wq_worker_tick(struct task_struct *task)
+{
 }
 
 bool kshim_work_pending(void)

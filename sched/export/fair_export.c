@@ -7,6 +7,8 @@
 
 #include <kshim/sched.h>
 
+#include "../glue/series.h"
+
 /*
  * Gives a sleeping task a known PELT utilization, as if it had run that
  * much, keeping its cfs_rq consistent: the entity's blocked contribution is
@@ -34,8 +36,7 @@ int kshim_fair_set_util(struct task_struct *p, unsigned long util)
 	detach_entity_load_avg(cfs_rq, se);
 	se->avg.util_avg = util;
 	se->avg.runnable_avg = util;
-	se->avg.util_est.enqueued = util;
-	se->avg.util_est.ewma = util;
+	kshim_set_util_est(&se->avg, util);
 	attach_entity_load_avg(cfs_rq, se);
 	task_rq_unlock(rq, p, &rf);
 	return 0;

@@ -34,6 +34,7 @@
 
 #include <kshim/sched.h>
 #include "../../kernel-shim/glue/shim.h"
+#include "series.h"
 
 /* On hardware __schedule() does not return to a dead task; core_export.c. */
 void kshim_do_task_dead(void);
@@ -415,7 +416,7 @@ static void tick_interrupt(void)
 {
 	kshim_tick_sched_timer();
 	kshim_run_hrtimers();
-	scheduler_tick();
+	kshim_sched_tick();
 }
 
 void kshim_cpu_tick(int cpu)
@@ -704,7 +705,7 @@ int kshim_task_info(int pid, struct kshim_task_info *out)
 	out->nice = task_nice(p);
 	out->sched_class = class_index(p->sched_class);
 	out->util_avg = READ_ONCE(p->se.avg.util_avg);
-	out->util_est = READ_ONCE(p->se.avg.util_est.enqueued) & ~UTIL_AVG_UNCHANGED;
+	out->util_est = kshim_util_est(&p->se.avg);
 	out->load_avg = READ_ONCE(p->se.avg.load_avg);
 	out->runnable_avg = READ_ONCE(p->se.avg.runnable_avg);
 	out->sum_exec_runtime = p->se.sum_exec_runtime;
@@ -752,16 +753,16 @@ void kshim_cpu_info(int cpu, struct kshim_cpu_info *out)
 	memset(out, 0, sizeof(*out));
 	out->curr_pid = rq->curr->pid;
 	out->nr_running = rq->nr_running;
-	out->cfs_nr_running = rq->cfs.h_nr_running;
+	out->cfs_nr_running = kshim_cfs_h_nr(&rq->cfs);
 	out->cpu_capacity = rq->cpu_capacity;
-	out->cpu_capacity_orig = rq->cpu_capacity_orig;
+	out->cpu_capacity_orig = kshim_capacity_orig(rq);
 	out->cfs_util_avg = READ_ONCE(rq->cfs.avg.util_avg);
-	out->cfs_util_est = READ_ONCE(rq->cfs.avg.util_est.enqueued);
+	out->cfs_util_est = kshim_util_est(&rq->cfs.avg);
 	out->clock = rq->clock;
 	out->clock_task = rq->clock_task;
 	out->clock_pelt = rq->clock_pelt;
 	out->cfs_last_update = READ_ONCE(rq->cfs.avg.last_update_time);
-	out->thermal_load_avg = READ_ONCE(rq->avg_thermal.load_avg);
+	out->thermal_load_avg = READ_ONCE(kshim_rq_pressure_avg(rq)->load_avg);
 	out->need_resched = test_tsk_need_resched(rq->curr);
 }
 
@@ -774,7 +775,7 @@ int kshim_sched_energy_enabled(void)
 
 unsigned long kshim_cpu_thermal_load_avg(int cpu)
 {
-	return READ_ONCE(cpu_rq(cpu)->avg_thermal.load_avg);
+	return READ_ONCE(kshim_rq_pressure_avg(cpu_rq(cpu))->load_avg);
 }
 
 int kshim_rd_overutilized(int cpu)

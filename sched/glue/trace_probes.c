@@ -35,6 +35,8 @@
 #include <kshim/api.h>
 #include <kshim/sched.h>
 
+#include "series.h"
+
 static void record(const char *name, int nr_args, const long long *args,
 		   const struct task_struct *a, const struct task_struct *b)
 {
@@ -185,7 +187,11 @@ static void probe_pelt_dl(void *data, struct rq *rq)
 
 static void probe_pelt_thermal(void *data, struct rq *rq)
 {
-	record_rq_util("sched_pelt_thermal", rq, &rq->avg_thermal);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	record_rq_util("sched_pelt_hw", rq, kshim_rq_pressure_avg(rq));
+#else
+	record_rq_util("sched_pelt_thermal", rq, kshim_rq_pressure_avg(rq));
+#endif
 }
 
 static void probe_pelt_irq(void *data, struct rq *rq)
@@ -197,24 +203,22 @@ static void probe_pelt_irq(void *data, struct rq *rq)
 
 static void probe_util_est_cfs(void *data, struct cfs_rq *cfs_rq)
 {
-	const struct util_est *ue = &cfs_rq->avg.util_est;
-	const long long args[] = { cpu_of(rq_of(cfs_rq)), ue->enqueued, ue->ewma,
-				   cfs_rq->avg.util_avg };
+	const long long args[] = { cpu_of(rq_of(cfs_rq)), kshim_util_est(&cfs_rq->avg),
+				   kshim_util_est_ewma(&cfs_rq->avg), cfs_rq->avg.util_avg };
 
 	record("sched_util_est_cfs", ARRAY_SIZE(args), args, NULL, NULL);
 }
 
 static void probe_util_est_se(void *data, struct sched_entity *se)
 {
-	const struct util_est *ue = &se->avg.util_est;
 	struct task_struct *p;
 
 	if (!entity_is_task(se))
 		return;
 	p = task_of(se);
 	{
-		const long long args[] = { task_cpu(p), p->pid, ue->enqueued, ue->ewma,
-					   se->avg.util_avg };
+		const long long args[] = { task_cpu(p), p->pid, kshim_util_est(&se->avg),
+					   kshim_util_est_ewma(&se->avg), se->avg.util_avg };
 
 		record("sched_util_est_se", ARRAY_SIZE(args), args, p, NULL);
 	}
@@ -226,7 +230,11 @@ int kshim_sched_trace_attach_pelt(void)
 	       register_trace_pelt_se_tp(probe_pelt_se, NULL) ?:
 	       register_trace_pelt_rt_tp(probe_pelt_rt, NULL) ?:
 	       register_trace_pelt_dl_tp(probe_pelt_dl, NULL) ?:
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	       register_trace_pelt_hw_tp(probe_pelt_thermal, NULL) ?:
+#else
 	       register_trace_pelt_thermal_tp(probe_pelt_thermal, NULL) ?:
+#endif
 	       register_trace_pelt_irq_tp(probe_pelt_irq, NULL) ?:
 	       register_trace_sched_util_est_cfs_tp(probe_util_est_cfs, NULL) ?:
 	       register_trace_sched_util_est_se_tp(probe_util_est_se, NULL);
