@@ -208,6 +208,13 @@ void without_em_takes_non_eas_path(const std::string &board)
 
 } // namespace
 
+// The level above MC: "DIE" in 6.1, "PKG" since 6.9 (topology.c's
+// default_topology[]).
+std::string package_level()
+{
+	return test::kernel_series() == "6.1" ? "DIE" : "PKG";
+}
+
 BOOST_AUTO_TEST_SUITE(sched)
 
 BOOST_AUTO_TEST_CASE(odroid_xu3_eas_on_with_perf_domains)
@@ -224,7 +231,7 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_eas_on_with_perf_domains)
 		BOOST_TEST(cpu.domains[0].span == (cpu.id < 4 ? std::vector<unsigned>{0, 1, 2, 3}
 							     : std::vector<unsigned>{4, 5, 6, 7}));
 		const auto &top = cpu.domains.back();
-		BOOST_TEST(top.name == "DIE");
+		BOOST_TEST(top.name == package_level());
 		BOOST_TEST(top.span.size() == 8u);
 		BOOST_TEST(std::count(top.flags.begin(), top.flags.end(), "SD_ASYM_CPUCAPACITY") == 1);
 	}
@@ -241,8 +248,10 @@ BOOST_AUTO_TEST_CASE(hikey960_domains_mc_and_die)
 	BOOST_REQUIRE_EQUAL(domains.size(), 2u);
 	BOOST_TEST(domains[0].name == "MC");
 	BOOST_TEST(domains[0].span == (std::vector<unsigned>{0, 1, 2, 3}));
-	BOOST_TEST(std::count(domains[0].flags.begin(), domains[0].flags.end(), "SD_SHARE_PKG_RESOURCES") == 1);
-	BOOST_TEST(domains[1].name == "DIE");
+	// 6.10 renamed SD_SHARE_PKG_RESOURCES to SD_SHARE_LLC
+	BOOST_TEST(std::count(domains[0].flags.begin(), domains[0].flags.end(),
+			      test::kernel_series() == "6.1" ? "SD_SHARE_PKG_RESOURCES" : "SD_SHARE_LLC") == 1);
+	BOOST_TEST(domains[1].name == package_level());
 	BOOST_TEST(domains[1].span.size() == 8u);
 	BOOST_TEST(std::count(domains[1].flags.begin(), domains[1].flags.end(), "SD_ASYM_CPUCAPACITY") == 1);
 	no_kernel_warnings();
