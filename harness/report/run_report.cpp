@@ -122,6 +122,13 @@ std::string run_text(const sim::Result &r)
 						 percent(c.limited_ns, r.simulated_ns));
 		s += "\n";
 	}
+	if (std::any_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) { return c.cpufreq_pressure_avg > 0; })) {
+		s += "  cpufreq pressure (the capacity a limited policy max takes, averaged):";
+		for (const auto &c : r.cpus)
+			if (c.cpufreq_pressure_avg > 0)
+				s += fmt::format(" cpu{} {:.1f}", c.id, c.cpufreq_pressure_avg);
+		s += "\n";
+	}
 	if (!r.thermal_zones.empty()) {
 		s += fmt::format("\nThermal zones (the kernel's thermal framework on the board's {} model):\n",
 				 r.thermal_model);
@@ -329,10 +336,14 @@ std::string run_json(const sim::Result &r)
 		w.Int64(c.capped_ns);
 		key(w, "limited_ns");
 		w.Int64(c.limited_ns);
+		key(w, "cpufreq_pressure_avg");
+		w.Double(c.cpufreq_pressure_avg);
 		key(w, "capacity_end");
 		w.Uint64(c.capacity_end);
 		key(w, "thermal_load_end");
 		w.Uint64(c.thermal_load_end);
+		key(w, "cpufreq_pressure_end");
+		w.Uint64(c.cpufreq_pressure_end);
 		key(w, "idle_states");
 		w.StartArray();
 		for (const auto &st : c.idle_states) {

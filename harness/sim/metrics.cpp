@@ -99,6 +99,16 @@ void RunMetrics::on_thermal_pressure(std::size_t cpu, unsigned long value, std::
 	step(pressure_[cpu], value, t);
 }
 
+void RunMetrics::on_cpufreq_pressure(std::size_t cpu, unsigned long value, std::int64_t t)
+{
+	step(cpufreq_pressure_[cpu], value, t);
+}
+
+std::vector<double> RunMetrics::cpufreq_pressure_avg(std::int64_t start, std::int64_t end) const
+{
+	return averages(cpufreq_pressure_, start, end);
+}
+
 void RunMetrics::on_thermal_load_avg(std::size_t cpu, unsigned long value, std::int64_t t)
 {
 	step(pressure_pelt_[cpu], value, t);

@@ -52,7 +52,10 @@ struct TaskMetrics {
 
 class RunMetrics {
 public:
-	explicit RunMetrics(std::size_t cpus) : cpus_(cpus), pressure_(cpus), pressure_pelt_(cpus), limited_(cpus) {}
+	explicit RunMetrics(std::size_t cpus)
+		: cpus_(cpus), pressure_(cpus), pressure_pelt_(cpus), cpufreq_pressure_(cpus), limited_(cpus)
+	{
+	}
 
 	// A task joins (forked at `now`, runnable).
 	void add_task(std::int64_t now);
@@ -70,6 +73,9 @@ public:
 	// The kernel's thermal pressure of cpu is `value` from t (it holds it
 	// until the next change: the average is exact).
 	void on_thermal_pressure(std::size_t cpu, unsigned long value, std::int64_t t);
+	// 6.12's cpufreq pressure of cpu (a limited policy max) from t.
+	void on_cpufreq_pressure(std::size_t cpu, unsigned long value, std::int64_t t);
+	std::vector<double> cpufreq_pressure_avg(std::int64_t start, std::int64_t end) const;
 	// The scheduler's PELT average of it (rq->avg_thermal), sampled at
 	// each tick: piecewise constant between samples.
 	void on_thermal_load_avg(std::size_t cpu, unsigned long value, std::int64_t t);
@@ -132,7 +138,7 @@ private:
 		std::int64_t since = 0;
 		long double integral = 0;	// capacity x ns
 	};
-	std::vector<Pressure> pressure_, pressure_pelt_, limited_;
+	std::vector<Pressure> pressure_, pressure_pelt_, cpufreq_pressure_, limited_;
 	std::vector<Cooling> cooling_;
 	static void step(Pressure &p, unsigned long value, std::int64_t t);
 	static std::vector<double> averages(const std::vector<Pressure> &signal, std::int64_t start, std::int64_t end);

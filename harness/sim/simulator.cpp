@@ -295,6 +295,7 @@ void Simulator::on_event(const kshim_trace_event &ev)
 	} else if (tp == Tracepoint::cdev_update) {
 		metrics_->on_cooling_state(static_cast<int>(ev.args[0]), static_cast<unsigned long>(ev.args[1]), t);
 	} else if (tp == Tracepoint::cpu_frequency_limits) {
+		pressure_changed_ = true;	// 6.12's cpufreq pressure follows the limits
 		const auto policy_cpu = static_cast<std::size_t>(ev.args[2]);
 		if (policy_cpu < cpus_.size())
 			for (const unsigned c : domain_cpus(policy_cpu))
@@ -544,8 +545,10 @@ void Simulator::check_sensors()
 void Simulator::read_thermal_pressure()
 {
 	pressure_changed_ = false;
-	for (std::size_t c = 0; c < cpus_.size(); c++)
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		metrics_->on_thermal_pressure(c, kshim_cpu_thermal_pressure(static_cast<unsigned>(c)), now_);
+		metrics_->on_cpufreq_pressure(c, kshim_cpu_cpufreq_pressure(static_cast<int>(c)), now_);
+	}
 }
 
 Result Simulator::run()
@@ -708,14 +711,17 @@ Result Simulator::collect()
 	const auto pressure = metrics_->thermal_pressure_avg(start_, now_);
 	const auto pressure_pelt = metrics_->thermal_load_avg(start_, now_);
 	const auto limited = metrics_->limited_ns(now_);
+	const auto cpufreq_pressure = metrics_->cpufreq_pressure_avg(start_, now_);
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		r.cpus[c].thermal_pressure_avg = pressure[c];
 		r.cpus[c].thermal_load_avg = pressure_pelt[c];
 		r.cpus[c].limited_ns = limited[c];
+		r.cpus[c].cpufreq_pressure_avg = cpufreq_pressure[c];
 		struct kshim_cpu_info info {};
 		kshim_cpu_info(static_cast<int>(c), &info);
 		r.cpus[c].capacity_end = info.cpu_capacity;
 		r.cpus[c].thermal_load_end = info.thermal_load_avg;
+		r.cpus[c].cpufreq_pressure_end = kshim_cpu_cpufreq_pressure(static_cast<int>(c));
 	}
 	for (std::size_t z = 0; z < zones_.size(); z++) {
 		auto &zone = zones_[z];

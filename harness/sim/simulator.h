@@ -162,12 +162,18 @@ struct CpuResult {
 	// The time its policy's maximum (freq QoS: a cooling device's cap)
 	// was below its highest frequency.
 	std::int64_t limited_ns = 0;
+	// 6.12's cpufreq pressure (the capacity its policy limit takes, which
+	// the scheduler subtracts beside the PELT-averaged hardware pressure),
+	// averaged over the run; 0 on 6.1, where the cooling device sets the
+	// thermal pressure instead.
+	double cpufreq_pressure_avg = 0;
 	// At the end of the run: the capacity left to CFS (rq->cpu_capacity,
 	// capacity_of(): the original less RT, DL, IRQ and the PELT-averaged
 	// thermal pressure, as update_cpu_capacity() last set it) and that
 	// average (rq->avg_thermal).
 	unsigned long capacity_end = 0;
 	unsigned long thermal_load_end = 0;
+	unsigned long cpufreq_pressure_end = 0;	// 6.12's cpufreq_get_pressure() at the end
 	std::vector<IdleStateResult> idle_states;	// empty: no cpuidle driver
 };
 

@@ -537,6 +537,15 @@ int kshim_cpufreq_cooling(int cpu, int *cdev_id, unsigned long *max_state, unsig
 	return 0;
 }
 
+unsigned long kshim_cpu_cpufreq_pressure(int cpu)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return cpufreq_get_pressure(cpu);
+#else
+	return 0;
+#endif
+}
+
 unsigned int kshim_cpufreq_cur(int cpu)
 {
 	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);

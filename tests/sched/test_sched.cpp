@@ -588,6 +588,15 @@ BOOST_AUTO_TEST_CASE(cmdline_thermal_decay_shift_3)
 	options.cmdline = "sched_thermal_decay_shift=3";
 	const unsigned long load = thermal_load_after_100ms(options);
 	BOOST_TEST_MESSAGE("thermal load, shift 3: " << load);
+	if (test::kernel_series() != "6.1") {
+		// 6.9 dropped the shift: fair.c's handler only says so
+		BOOST_TEST(load > 400u);
+		const auto &log = kshim::kernel_log();
+		BOOST_TEST(std::ranges::any_of(log, [](const auto &l) {
+			return l.text.find("Ignoring the deprecated sched_thermal_decay_shift= option") != std::string::npos;
+		}));
+		return;
+	}
 	BOOST_TEST(load > 60u);
 	BOOST_TEST(load < 200u);
 }

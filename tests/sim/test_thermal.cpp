@@ -6,6 +6,12 @@
 // device caps the big cluster; IPA holds the temperature near its control
 // trip; the kernel's thermal pressure lowers capacity_of(); a light load
 // never reaches a trip; bad model parameters are bad input.
+//
+// Where the trees differ: 6.1's cpufreq_cooling sets the thermal pressure
+// (arch_update_thermal_pressure()), which the scheduler averages with PELT
+// (rq->avg_thermal, sched_thermal_decay_shift); 6.12's leaves the hardware
+// pressure alone and the policy limit itself is the pressure
+// (cpufreq_get_pressure(), 6.9), and sched_thermal_decay_shift is ignored.
 #include "run_json.h"
 #include "support.h"
 
@@ -20,6 +26,16 @@ using namespace sh;
 using test::run_json;
 
 namespace {
+
+bool thermal_pressure_from_cooling() { return test::kernel_series() == "6.1"; }
+
+// The capacity a cooling device took from cpu, averaged over the run, as
+// the tree's scheduler sees it.
+double cooling_pressure(const rapidjson::Value &cpu)
+{
+	return thermal_pressure_from_cooling() ? cpu["thermal_pressure_avg"].GetDouble()
+					       : cpu["cpufreq_pressure_avg"].GetDouble();
+}
 
 // Eight CPU-bound threads that never finish: every CPU busy at the OPP
 // schedutil asks for.
@@ -96,14 +112,30 @@ BOOST_AUTO_TEST_CASE(hikey960_full_load_reaches_the_trip_and_caps_the_big_cluste
 		const auto &cpu = r.json["cpus"][c];
 		BOOST_TEST(time_cooled(r, c) > 10'000'000'000LL);
 		BOOST_TEST(cpu["limited_ns"].GetInt64() == time_cooled(r, c));
-		BOOST_TEST(cpu["thermal_pressure_avg"].GetDouble() > 0.0);
+		BOOST_TEST(cooling_pressure(cpu) > 0.0);
 		BOOST_TEST(cpu["capped_ns"].GetInt64() == 0);	// the kernel capped it, not the board
-		// update_cpu_capacity(): the original capacity less the PELT-averaged
-		// pressure and the sugov kthread's DL share
-		const auto capacity = cpu["capacity_end"].GetUint64(), thermal = cpu["thermal_load_end"].GetUint64();
-		BOOST_TEST(thermal > 0u);
-		BOOST_TEST(capacity < 1024u - thermal / 2);
-		BOOST_TEST(capacity + thermal > 1024u - 64u, capacity << " + " << thermal);
+		// update_cpu_capacity(): the original capacity less the pressure
+		// (6.1: its PELT average; 6.12: the larger of the hardware
+		// pressure's average and the cpufreq pressure) and the sugov
+		// kthread's DL share
+		const auto capacity = cpu["capacity_end"].GetUint64();
+		if (thermal_pressure_from_cooling()) {
+			// the average moves slowly: the last update's is close to the end's
+			const auto pressure = cpu["thermal_load_end"].GetUint64();
+			BOOST_TEST(pressure > 0u);
+			BOOST_TEST(capacity <= 1024u - pressure);
+			BOOST_TEST(capacity + pressure > 1024u - 64u, capacity << " + " << pressure);
+		} else {
+			// the pressure of one cooling state's frequency, as the last
+			// load balance saw it: 1024 - 1024 x f / 2362 MHz
+			bool one_state = false;
+			for (const auto &o : r.json["domains"][1]["opp_residency"].GetArray()) {
+				const auto pressure = 1024u - 1024u * o["khz"].GetUint64() / 2362000u;
+				one_state |= capacity <= 1024u - pressure && capacity + pressure > 1024u - 64u;
+			}
+			BOOST_TEST(capacity < 1024u - 64u);
+			BOOST_TEST(one_state, "capacity_of() " << capacity);
+		}
 	}
 	// the capped cluster ran below its highest OPP for a while
 	std::int64_t top = 0;
@@ -127,7 +159,7 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_full_load_reaches_the_passive_trip)
 	BOOST_TEST(z["max_c"].GetDouble() < 75.0);
 	for (unsigned c : {0u, 4u}) {
 		BOOST_TEST(time_cooled(r, c) > 5'000'000'000LL);
-		BOOST_TEST(r.json["cpus"][c]["thermal_pressure_avg"].GetDouble() > 0.0);
+		BOOST_TEST(cooling_pressure(r.json["cpus"][c]) > 0.0);
 	}
 }
 
@@ -164,18 +196,24 @@ BOOST_AUTO_TEST_CASE(light_load_never_reaches_a_trip)
 		}
 		for (const auto &c : r.json["cpus"].GetArray()) {
 			BOOST_TEST(c["limited_ns"].GetInt64() == 0);
-			BOOST_TEST(c["thermal_pressure_avg"].GetDouble() == 0.0);
+			BOOST_TEST(cooling_pressure(c) == 0.0);
 		}
 	}
 }
 
-// sched_thermal_decay_shift: the same capping, a slower PELT average of it.
+// sched_thermal_decay_shift: the same capping, a slower PELT average of it
+// (6.1); ignored by 6.12, whose cooling pressure is not PELT-averaged.
 BOOST_AUTO_TEST_CASE(decay_shift_slows_the_scheduler_average)
 {
 	const auto fast = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "40s",
 				    "--thermal-model", "initial=74"});
 	const auto slow = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "40s",
 				    "--thermal-model", "initial=74", "--cmdline", "sched_thermal_decay_shift=4"});
+	if (!thermal_pressure_from_cooling()) {
+		BOOST_TEST(fast.json["fingerprint"].GetString() == std::string(slow.json["fingerprint"].GetString()));
+		BOOST_TEST(cooling_pressure(fast.json["cpus"][4]) > 0.0);
+		return;
+	}
 	const double pressure_fast = fast.json["cpus"][4]["thermal_pressure_avg"].GetDouble();
 	const double pelt_fast = fast.json["cpus"][4]["thermal_load_avg"].GetDouble();
 	const double pelt_slow = slow.json["cpus"][4]["thermal_load_avg"].GetDouble();
@@ -237,8 +275,11 @@ BOOST_AUTO_TEST_CASE(trace_has_the_thermal_tracepoints)
 	const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 	for (const char *line : {"thermal_temperature: thermal_zone=cls0-thermal id=0 temp_prev=",
 				 "cdev_update: type=cpufreq-cpu4 target=", "thermal_power_allocator: thermal_zone_id=0",
-				 "thermal_pressure_update: cpu=4 thermal_pressure=", "cpu_frequency_limits: min="})
+				 "cpu_frequency_limits: min="})
 		BOOST_TEST(text.find(line) != std::string::npos, line);
+	// 6.1's cooling device sets the thermal pressure (6.12's does not)
+	if (thermal_pressure_from_cooling())
+		BOOST_TEST(text.find("thermal_pressure_update: cpu=4 thermal_pressure=") != std::string::npos);
 	std::filesystem::remove(trace);
 }
 

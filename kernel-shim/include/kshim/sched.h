@@ -202,6 +202,10 @@ int kshim_thermal_trace_attach(void);
 /* The cooling device of cpu's policy (cpufreq_cooling.c), if it has one:
  * its thermal_cooling_device id, max state and present state. */
 int kshim_cpufreq_cooling(int cpu, int *cdev_id, unsigned long *max_state, unsigned long *cur_state);
+/* The capacity cpu's policy limit takes (6.12's cpufreq_get_pressure(), set
+ * when the limits change: a cooling device's cap); 0 on 6.1, whose cooling
+ * devices set the thermal pressure instead. */
+unsigned long kshim_cpu_cpufreq_pressure(int cpu);
 
 /* --- root domain, sched domains, perf domains, EAS --------------------- */
 int kshim_sched_energy_enabled(void);	/* sched_energy_enabled() */
