@@ -211,9 +211,16 @@ struct device_node *of_find_node_by_phandle(phandle handle)
 	return NULL;
 }
 
-int __of_parse_phandle_with_args(const struct device_node *np, const char *list_name,
-				 const char *cells_name, int cell_count, int index,
-				 struct of_phandle_args *out_args)
+/*
+ * Walks a phandle list ("<&a 1 2>, <0>, <&b 3>"): each entry is a phandle
+ * and the number of cells its target's cells_name says (cell_count without
+ * one); a 0 phandle is an entry of one cell. Stops at entry `index` (its
+ * target and arguments into out_args; -ENOENT for a 0 phandle there), or
+ * at the end: -ENOENT, and *count the number of entries. -EINVAL for a
+ * dangling phandle or an entry past the end, as drivers/of/base.c says.
+ */
+static int walk_phandles(const struct device_node *np, const char *list_name, const char *cells_name,
+			 int cell_count, int index, struct of_phandle_args *out_args, int *count)
 {
 	int size, cur = 0, pos = 0;
 	const __be32 *list = of_get_property(np, list_name, &size);
@@ -224,7 +231,7 @@ int __of_parse_phandle_with_args(const struct device_node *np, const char *list_
 	while (pos < size) {
 		phandle ph = be32_to_cpup(list + pos++);
 		struct device_node *target = NULL;
-		u32 count = 0;
+		u32 cells = 0;
 		int i;
 
 		if (ph) {
@@ -234,15 +241,15 @@ int __of_parse_phandle_with_args(const struct device_node *np, const char *list_
 				return -EINVAL;
 			}
 			if (cells_name) {
-				if (of_property_read_u32(target, cells_name, &count)) {
+				if (of_property_read_u32(target, cells_name, &cells)) {
 					pr_err("%pOF: could not get %s for %pOF\n", np, cells_name, target);
 					return -EINVAL;
 				}
 			} else {
-				count = cell_count;
+				cells = cell_count;
 			}
-			if (pos + (int)count > size) {
-				pr_err("%pOF: %s = %d found %d\n", np, cells_name, count, size - pos);
+			if (pos + (int)cells > size) {
+				pr_err("%pOF: %s = %d found %d\n", np, cells_name, cells, size - pos);
 				return -EINVAL;
 			}
 		}
@@ -251,16 +258,36 @@ int __of_parse_phandle_with_args(const struct device_node *np, const char *list_
 				return -ENOENT;
 			if (out_args) {
 				out_args->np = target;
-				out_args->args_count = min_t(int, count, MAX_PHANDLE_ARGS);
+				out_args->args_count = min_t(int, cells, MAX_PHANDLE_ARGS);
 				for (i = 0; i < out_args->args_count; i++)
 					out_args->args[i] = be32_to_cpup(list + pos + i);
 			}
 			return 0;
 		}
-		pos += count;
+		pos += cells;
 		cur++;
 	}
+	if (count)
+		*count = cur;
 	return -ENOENT;
+}
+
+int __of_parse_phandle_with_args(const struct device_node *np, const char *list_name,
+				 const char *cells_name, int cell_count, int index,
+				 struct of_phandle_args *out_args)
+{
+	return walk_phandles(np, list_name, cells_name, cell_count, index, out_args, NULL);
+}
+
+/* How many entries the phandle list has, or -ENOENT/-EINVAL as parsing
+ * it fails. */
+int of_count_phandle_with_args(const struct device_node *np, const char *list_name,
+			       const char *cells_name)
+{
+	int count = -ENOENT;
+	int ret = walk_phandles(np, list_name, cells_name, 0, -1, NULL, &count);
+
+	return ret == -ENOENT && count >= 0 ? count : ret;
 }
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -272,35 +299,6 @@ struct device_node *of_cpu_device_node_get(int cpu)
 	return cpu_dev ? of_node_get(cpu_dev->of_node) : of_get_cpu_node(cpu, NULL);
 }
 #endif
-
-/* How many entries the phandle list has (an entry of phandle 0 counts as
- * one cell), or -ENOENT/-EINVAL as __of_parse_phandle_with_args() fails. */
-int of_count_phandle_with_args(const struct device_node *np, const char *list_name,
-			       const char *cells_name)
-{
-	int size, pos = 0, count = 0;
-	const __be32 *list = of_get_property(np, list_name, &size);
-
-	if (!list)
-		return -ENOENT;
-	size /= sizeof(*list);
-	while (pos < size) {
-		phandle ph = be32_to_cpup(list + pos++);
-		u32 cells = 0;
-
-		if (ph) {
-			struct device_node *target = of_find_node_by_phandle(ph);
-
-			if (!target || (cells_name && of_property_read_u32(target, cells_name, &cells)))
-				return -EINVAL;
-			if (pos + (int)cells > size)
-				return -EINVAL;
-		}
-		pos += cells;
-		count++;
-	}
-	return count;
-}
 
 /* The node after np in the kernel's allnodes order (depth first). */
 static struct device_node *allnodes_next(struct device_node *np)

@@ -37,6 +37,12 @@ void kshim_init_cpumasks(unsigned int nr_cpus, unsigned int nr_up);
 void kshim_run_initcalls(void);
 
 
+/* A tracepoint hit for the C++ recorder (trace.c): the arguments as plain
+ * numbers, up to two tasks' comms (TASK_COMM_LEN bytes each) and a thermal
+ * zone's or cooling device's type; NULL for none. */
+void kshim_trace_record(const char *name, int nr_args, const long long *args, const char *comm0,
+			const char *comm1, const char *type);
+
 /* Tasks (task.c): the harness's pids, and copy_process()'s copy. */
 struct task_struct;
 struct task_struct *kshim_find_task(int pid);

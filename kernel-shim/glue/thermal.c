@@ -185,19 +185,7 @@ int kshim_thermal_set_governor(int index, const char *name)
  */
 static void record(const char *name, const char *type, int nr_args, const long long *args)
 {
-	struct kshim_trace_event ev = {
-		.name = name,
-		.cpu = smp_processor_id(),
-		.time_ns = sched_clock(),
-		.nr_args = nr_args,
-	};
-	int i;
-
-	for (i = 0; i < nr_args; i++)
-		ev.args[i] = args[i];
-	if (type)
-		strscpy(ev.type, type, sizeof(ev.type));
-	shim_trace(&ev);
+	kshim_trace_record(name, nr_args, args, NULL, NULL, type);
 }
 
 static void probe_thermal_temperature(void *data, struct thermal_zone_device *tz)

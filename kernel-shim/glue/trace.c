@@ -114,25 +114,43 @@ const char *trace_print_symbols_seq(struct trace_seq *p, unsigned long val,
 
 /*
  * The harness's probes: each turns its tracepoint's TP_PROTO arguments
- * into plain numbers for the C++ recorder.
+ * into plain numbers for the C++ recorder, with up to two task names and a
+ * thermal zone's or cooling device's type, on the CPU it fired on at the
+ * simulated time.
  */
-static void probe_pressure_update(void *data, int cpu, unsigned long pressure)
+void kshim_trace_record(const char *name, int nr_args, const long long *args, const char *comm0,
+			const char *comm1, const char *type)
 {
 	struct kshim_trace_event ev = {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-		.name = "hw_pressure_update",
-#else
-		.name = "thermal_pressure_update",
-#endif
+		.name = name,
 		.cpu = smp_processor_id(),
 #ifdef KSHIM_SCHED_FULL
 		.time_ns = sched_clock(),	/* the simulated clock (glue/time.c) */
 #endif
-		.nr_args = 2,
-		.args = { cpu, pressure },
+		.nr_args = nr_args,
 	};
+	int i;
 
+	for (i = 0; i < nr_args; i++)
+		ev.args[i] = args[i];
+	if (comm0)
+		memcpy(ev.comm[0], comm0, sizeof(ev.comm[0]));
+	if (comm1)
+		memcpy(ev.comm[1], comm1, sizeof(ev.comm[1]));
+	if (type)
+		strscpy(ev.type, type, sizeof(ev.type));
 	shim_trace(&ev);
+}
+
+static void probe_pressure_update(void *data, int cpu, unsigned long pressure)
+{
+	const long long args[] = { cpu, pressure };
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	kshim_trace_record("hw_pressure_update", ARRAY_SIZE(args), args, NULL, NULL, NULL);
+#else
+	kshim_trace_record("thermal_pressure_update", ARRAY_SIZE(args), args, NULL, NULL, NULL);
+#endif
 }
 
 int kshim_trace_attach(void)

@@ -35,26 +35,13 @@
 #include <kshim/api.h>
 #include <kshim/sched.h>
 
+#include "../../kernel-shim/glue/shim.h"
 #include "series.h"
 
 static void record(const char *name, int nr_args, const long long *args,
 		   const struct task_struct *a, const struct task_struct *b)
 {
-	struct kshim_trace_event ev = {
-		.name = name,
-		.cpu = smp_processor_id(),
-		.time_ns = sched_clock(),
-		.nr_args = nr_args,
-	};
-	int i;
-
-	for (i = 0; i < nr_args; i++)
-		ev.args[i] = args[i];
-	if (a)
-		memcpy(ev.comm[0], a->comm, sizeof(ev.comm[0]));
-	if (b)
-		memcpy(ev.comm[1], b->comm, sizeof(ev.comm[1]));
-	shim_trace(&ev);
+	kshim_trace_record(name, nr_args, args, a ? a->comm : NULL, b ? b->comm : NULL, NULL);
 }
 
 /* What TP_fast_assign of sched_switch stores (__trace_sched_switch_state()
