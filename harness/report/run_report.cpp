@@ -158,8 +158,10 @@ std::string run_text(const sim::Result &r)
 
 	s += fmt::format("\nScheduler:\n");
 	if (r.eas_decisions_counted)
-		s += fmt::format("  wake-ups {}: EAS (find_energy_efficient_cpu() chose) {}, other {}, pinned {}\n",
-				 r.wakeups, r.eas_wakeups, r.non_eas_wakeups, r.pinned_wakeups);
+		s += fmt::format("  wake-ups {}: EAS (find_energy_efficient_cpu() chose) {}, other {}, pinned {}{}\n",
+				 r.wakeups, r.eas_wakeups, r.non_eas_wakeups, r.pinned_wakeups,
+				 r.requeued_wakeups ? fmt::format(", still queued (delayed dequeue) {}", r.requeued_wakeups)
+						    : "");
 	else
 		s += fmt::format("  wake-ups {} ({} pinned; --count-eas counts those EAS placed)\n", r.wakeups,
 				 r.pinned_wakeups);
@@ -380,6 +382,8 @@ std::string run_json(const sim::Result &r)
 	r.eas_decisions_counted ? w.Uint64(r.non_eas_wakeups) : w.Null();
 	key(w, "pinned_wakeups");
 	w.Uint64(r.pinned_wakeups);
+	key(w, "requeued_wakeups");	// null unless counted (--count-eas)
+	r.eas_decisions_counted ? w.Uint64(r.requeued_wakeups) : w.Null();
 	key(w, "overutilized_ns");
 	w.Int64(r.overutilized_ns);
 	key(w, "context_switches");

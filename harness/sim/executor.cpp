@@ -114,6 +114,7 @@ void Executor::report(Result &r) const
 {
 	r.wakeups = wakeups_;
 	r.pinned_wakeups = pinned_wakeups_;
+	r.requeued_wakeups = requeued_wakeups_;
 	r.eas_wakeups = eas_wakeups_;
 	r.non_eas_wakeups = non_eas_wakeups_;
 }
@@ -222,7 +223,12 @@ void Executor::wake(std::size_t index, int waker_cpu)
 		// same call on the same state, just before, says whether it chose.
 		struct kshim_task_info info {};
 		kshim_task_info(th.pid, &info);
-		if (kshim_feec(th.pid, info.cpu, waker_cpu) >= 0)
+		// Still queued (6.12's delayed dequeue): ttwu_runnable() puts it
+		// back where it is and nothing is selected; feec() here would only
+		// move its PELT signal (sync_entity_load_avg() of a queued entity).
+		if (info.on_rq)
+			requeued_wakeups_++;
+		else if (kshim_feec(th.pid, info.cpu, waker_cpu) >= 0)
 			eas_wakeups_++;
 		else
 			non_eas_wakeups_++;

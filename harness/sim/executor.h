@@ -143,7 +143,7 @@ private:
 	std::vector<Resource> resources_;
 	// [task][phase][event] -> (resource, wait's mutex), -1 when none
 	std::vector<std::vector<std::vector<std::pair<int, int>>>> resource_ids_;
-	std::size_t wakeups_ = 0, pinned_wakeups_ = 0, eas_wakeups_ = 0, non_eas_wakeups_ = 0;
+	std::size_t wakeups_ = 0, pinned_wakeups_ = 0, eas_wakeups_ = 0, non_eas_wakeups_ = 0, requeued_wakeups_ = 0;
 };
 
 } // namespace sh::sim

@@ -244,6 +244,7 @@ struct Result {
 	std::size_t eas_wakeups = 0;		// find_energy_efficient_cpu() chose
 	std::size_t non_eas_wakeups = 0;	// the rest of select_task_rq_fair()
 	std::size_t pinned_wakeups = 0;		// one allowed CPU: no choice made
+	std::size_t requeued_wakeups = 0;	// counted: still queued (6.12's delayed dequeue), none selected
 	std::size_t context_switches = 0;
 	std::size_t migrations = 0;
 	std::size_t ticks = 0;
