@@ -228,6 +228,12 @@ void Executor::wake(std::size_t index, int waker_cpu)
 		// move its PELT signal (sync_entity_load_avg() of a queued entity).
 		if (info.on_rq)
 			requeued_wakeups_++;
+		// select_task_rq_fair() asks feec() only while the waker's root
+		// domain is not overutilized (6.12 tests it there; 6.1's feec()
+		// returns at once): asking anyway would sync the task's PELT
+		// before wake_affine() reads it
+		else if (kshim_rd_overutilized(waker_cpu))
+			non_eas_wakeups_++;
 		else if (kshim_feec(th.pid, info.cpu, waker_cpu) >= 0)
 			eas_wakeups_++;
 		else
