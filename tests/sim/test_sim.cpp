@@ -711,8 +711,8 @@ BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
 	const auto cost = one_line_patch("kernel/sched/fair.c",
 					 "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
 					 "const_debug unsigned int sysctl_sched_migration_cost\t= 0UL;");
-	const auto third = one_line_patch("kernel/sched/fair.c", " * Targeted preemption latency for CPU-bound tasks:",
-					  " * Targeted preemption latency for CPU-bound tasks (3):");
+	const auto third = one_line_patch("kernel/sched/fair.c", " * Minimal preemption granularity for CPU-bound tasks:",
+					  " * Minimal preemption granularity for CPU-bound tasks (3):");
 	const auto series = temp_path("series.mbox"), comments = temp_path("comments.mbox"),
 		   suite = temp_path("lb.json");
 	std::ofstream(series) << mail(1, "a comment", first) << mail(2, "the migration cost", cost)
@@ -862,8 +862,8 @@ BOOST_AUTO_TEST_CASE(bisect_over_git_history)
 	       " * CFS operations on generic schedulable entities (a comment):", "a comment");
 	commit("kernel/sched/topology.c", eas, "static unsigned int sysctl_sched_energy_aware = 0;",
 	       "EAS off by default");
-	commit("kernel/sched/fair.c", " * Targeted preemption latency for CPU-bound tasks:",
-	       " * Targeted preemption latency for CPU-bound tasks (another):", "another comment");
+	commit("kernel/sched/fair.c", " * Minimal preemption granularity for CPU-bound tasks:",
+	       " * Minimal preemption granularity for CPU-bound tasks (another):", "another comment");
 	const auto culprit = git({"rev-parse", "HEAD~1"}).substr(0, 12);
 	const auto suite = test::fixture("suite/eas-small-task.json").string();
 
