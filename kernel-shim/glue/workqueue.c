@@ -32,7 +32,6 @@ struct workqueue_struct *system_freezable_power_efficient_wq __read_mostly;
 
 static LIST_HEAD(pending);
 
-
 void kshim_init_workqueues(void)
 {
 	system_wq = system_percpu_wq = the_wq;
@@ -80,20 +79,6 @@ static bool disarm_timer(struct timer_list *timer)
 unsigned long round_jiffies_relative(unsigned long j)
 {
 	return round_jiffies(j + jiffies) - jiffies;
-}
-
-/* When the earliest armed timer fires (the simulated ns at which jiffies
- * reaches its expiry), 0 when none is armed. */
-unsigned long long kshim_next_timer_ns(void)
-{
-	struct timer_list *first;
-
-	if (hlist_empty(&armed_timers))
-		return 0;
-	first = hlist_entry(armed_timers.first, struct timer_list, entry);
-	if (time_before_eq(first->expires, jiffies))
-		return kshim_now();
-	return (unsigned long long)(first->expires - INITIAL_JIFFIES) * TICK_NSEC;
 }
 
 /* The timer softirq: every timer whose jiffy has come, in order. */

@@ -168,10 +168,9 @@ struct kshim_cpu_info {
 void kshim_cpu_info(int cpu, struct kshim_cpu_info *out);
 
 /* --- timers and the thermal framework ---------------------------------- */
-/* When the earliest timer_list (delayed work) fires, ns; 0 if none armed
- * (kernel-shim/glue/workqueue.c). */
-unsigned long long kshim_next_timer_ns(void);
-/* Runs the timers whose jiffy has come (their work is then queued). */
+/* Runs the timer_lists (delayed work) whose jiffy has come, their work
+ * then queued (kernel-shim/glue/workqueue.c); the loop calls it at each
+ * tick boundary, where jiffies moves. */
 void kshim_run_timers(void);
 
 /* Registers the thermal sensor (node path, sensor id) as its driver would:
