@@ -457,6 +457,11 @@ void Simulator::setup_thermal()
 		result_.thermal_model = "off: the energy model's power is in abstract units, not watts";
 		return;
 	}
+	if (!board_->energy_complete()) {
+		// (juno's SCPI and db845c's qcom-cpufreq-hw domains register none)
+		result_.thermal_model = "off: some CPUs have no energy model, so no power to heat the zones with";
+		return;
+	}
 	zones_of_cpu_.resize(cpus_.size());
 	for (const auto &kz : kernel_.thermal_zones) {
 		if (kz.sensor < 0)

@@ -242,6 +242,11 @@ BOOST_AUTO_TEST_CASE(model_parameters_and_off)
 	BOOST_TEST(off.json["thermal_zones"].GetArray().Size() == 0u);
 	BOOST_TEST(off.json["cpus"][4]["limited_ns"].GetInt64() == 0);
 
+	// no energy model, no power to heat with: the report says so
+	const auto juno = run_json({"--board", "juno", "--workload", full_load, "--duration", "1s"});
+	BOOST_TEST(std::string(juno.json["thermal_model"].GetString()).starts_with("off: some CPUs have no energy model"));
+	BOOST_TEST(juno.json["thermal_zones"].GetArray().Size() == 0u);
+
 	const auto file = std::filesystem::temp_directory_path() / ("board-thermal-" + std::to_string(getpid()) + ".json");
 	std::ofstream(file) << R"({"zones": {"cls0-thermal": {"r": 20}}})";
 	const auto from_file = run_json({"--board", "hikey960", "--duration", "1s", "--thermal-file", file.string()});
