@@ -86,7 +86,8 @@ void set_timer_source(TimerSource source);
 
 // The temperature (millicelsius) thermal sensor `sensor` reads now
 // (kshim_thermal_add_sensor()'s index): the simulation's thermal model.
-// Without one, sensors read 25 C.
+// Without one, sensors read room temperature.
+inline constexpr int room_temperature_mc = 25000;
 using SensorSource = std::function<int(int sensor)>;
 void set_sensor_source(SensorSource source);
 

@@ -507,7 +507,7 @@ void Simulator::setup_thermal()
 				       ? sensor_zone_[static_cast<std::size_t>(sensor)]
 				       : SIZE_MAX;
 		if (z == SIZE_MAX)
-			return 25000;
+			return kshim::room_temperature_mc;
 		return static_cast<int>(std::lround(zones_[z].temperature_at(now_) * 1000));
 	});
 	// the model's starting temperature, as the sensors' first interrupt

@@ -214,7 +214,6 @@ void shim_trace(const kshim_trace_event *event)
 
 int shim_sensor_temp(int sensor)
 {
-	constexpr int room_temperature_mc = 25000;
 	const auto &source = sensor_source();
 	return source ? source(sensor) : room_temperature_mc;
 }
