@@ -101,13 +101,20 @@ public:
 	// forked pinned there, run, blocked, unpinned.
 	int sleeper_last_on(int cpu, unsigned long util)
 	{
+		const int pid = sleeper_last_on(cpu);
+		BOOST_REQUIRE_EQUAL(kshim_task_set_util(pid, util), 0);
+		return pid;
+	}
+
+	// The same with the utilization fork gave it, to be set later.
+	int sleeper_last_on(int cpu)
+	{
 		const int pid = fork("sleeper", 1ULL << cpu);
 		BOOST_REQUIRE(task(pid).running);
 		BOOST_REQUIRE_EQUAL(task(pid).cpu, cpu);
 		BOOST_REQUIRE_EQUAL(kshim_task_sleep(pid), 0);
 		kshim_settle();
 		set_affinity(pid, all_cpus);
-		BOOST_REQUIRE_EQUAL(kshim_task_set_util(pid, util), 0);
 		return pid;
 	}
 
@@ -168,21 +175,31 @@ void small_task_goes_little(const std::string &board)
 	no_kernel_warnings();
 }
 
-// 6.1 wants 20% headroom (fits_capacity()): util 700 fits only a big CPU
-// and find_energy_efficient_cpu() puts it there at wake-up. Util 900 fits
-// no CPU at all (900 * 1.25 > 1024), so feec() keeps the previous LITTLE
-// CPU; the task is then a misfit, and load balancing moves it to a big CPU
-// once it runs.
+// Both trees want 20% headroom (fits_capacity()): util 700 fits only a big
+// CPU and find_energy_efficient_cpu() puts it there at wake-up. Util 900
+// fits no CPU at all (900 * 1.25 > 1024), so feec() keeps the previous
+// LITTLE CPU; the task is then a misfit, and load balancing moves it to a
+// big CPU once it runs.
+//
+// Both sleepers are forked before either gets its utilization: a load
+// balance at the top level in between would see a LITTLE CPU at 700 or 900
+// and set overutilized, and feec() would not decide. 6.12 runs one at each
+// fork here (CPU0's newly idle balance): its fair server counts in
+// rq->nr_running (deadline.c's inc_dl_tasks()), so a lone fair task sets
+// rd->overloaded.
 void big_task_goes_big(const std::string &board)
 {
 	Board b(board);
 	BOOST_REQUIRE(b.kernel.eas);
-	const int fits_big = b.sleeper_last_on(1, 700);
+	const int fits_big = b.sleeper_last_on(1);
+	const int fits_none = b.sleeper_last_on(2);
+	BOOST_REQUIRE_EQUAL(kshim_task_set_util(fits_big, 700), 0);
+	BOOST_REQUIRE_EQUAL(kshim_task_set_util(fits_none, 900), 0);
+
 	BOOST_TEST(!kshim_rd_overutilized(0));
 	const int cpu = b.wake(fits_big);
 	BOOST_TEST(big.count(cpu) == 1u, "feec() chose CPU" << cpu << " for util 700");
 
-	const int fits_none = b.sleeper_last_on(2, 900);
 	BOOST_TEST(!kshim_rd_overutilized(0));
 	BOOST_TEST(b.wake(fits_none) == 2);
 	b.run_for(100 * ms);
@@ -470,32 +487,38 @@ unsigned lowest_efficient_at_or_above(const kshim::PerfDomain &pd, double khz)
 
 // schedutil: next_freq = 1.25 * util / max_capacity * max_freq, resolved as
 // 6.1's cpufreq core resolves it (above); util is the CPU's CFS utilization
-// with util_est (the policy's busiest CPU).
+// with util_est (the policy's busiest CPU). The task runs on CPU4, the
+// first of its policy to tick: a shared policy takes the request of a tick
+// round at the first CPU past the rate limit, with the others' utilization
+// as of their last update, and ignores the rest while its kthread has the
+// switch pending (work_in_progress). On 6.12, whose rate limit (1.5 x the
+// transition latency, 210 us here) is shorter than a tick, that is every
+// round's first CPU.
 BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
 {
 	Board b("odroid-xu3");
-	const int pid = b.sleeper_last_on(5, 400);
-	b.set_affinity(pid, 1ULL << 5);
+	const int pid = b.sleeper_last_on(4, 400);
+	b.set_affinity(pid, 1ULL << 4);
 	BOOST_REQUIRE_EQUAL(kshim_task_wake(pid, 0), 1);
 	kshim_settle();
 	b.run_for(12 * ms);	// past schedutil's 10 ms rate limit
-	const auto cpu = b.cpu(5);
+	const auto cpu = b.cpu(4);
 	const unsigned long util = std::max(cpu.cfs_util_avg, cpu.cfs_util_est);
 	const double wanted_khz = 1.25 * static_cast<double>(util) / 1024.0 * 2000000.0;
-	const unsigned expected = lowest_efficient_at_or_above(test::perf_domain_of(b.kernel, 5), wanted_khz);
-	BOOST_TEST_MESSAGE("CPU5 util " << util << ": 1.25 * util gives " << wanted_khz << " kHz, efficient OPP "
-					<< expected << " kHz; policy->cur " << kshim_cpufreq_cur(5));
+	const unsigned expected = lowest_efficient_at_or_above(test::perf_domain_of(b.kernel, 4), wanted_khz);
+	BOOST_TEST_MESSAGE("CPU4 util " << util << ": 1.25 * util gives " << wanted_khz << " kHz, efficient OPP "
+					<< expected << " kHz; policy->cur " << kshim_cpufreq_cur(4));
 	BOOST_TEST(util > 300u);
-	BOOST_TEST(kshim_cpufreq_cur(5) == expected);
+	BOOST_TEST(kshim_cpufreq_cur(4) == expected);
 	// cpufreq-dt cannot switch from scheduler context: schedutil's slow
 	// path (irq_work, then its sugov:4 SCHED_DEADLINE kthread) switched.
-	BOOST_TEST(!kshim_cpufreq_fast_switch_enabled(5));
-	BOOST_TEST(kshim_cpufreq_fast_switches(5) == 0u);
-	BOOST_TEST(kshim_cpufreq_slow_switches(5) > 0u);
+	BOOST_TEST(!kshim_cpufreq_fast_switch_enabled(4));
+	BOOST_TEST(kshim_cpufreq_fast_switches(4) == 0u);
+	BOOST_TEST(kshim_cpufreq_slow_switches(4) > 0u);
 	// The switch reached frequency invariance (topology_set_freq_scale()),
 	// and the busy CPU's PELT clock runs slower than its task clock
 	// (update_rq_clock_pelt() scales by capacity and frequency).
-	BOOST_TEST(kshim_cpu_freq_scale(5) == (static_cast<unsigned long>(expected) << 10) / 2000000u);
+	BOOST_TEST(kshim_cpu_freq_scale(4) == (static_cast<unsigned long>(expected) << 10) / 2000000u);
 	BOOST_TEST(cpu.clock_pelt < cpu.clock_task);
 	// The idle LITTLE cluster went down to its lowest efficient OPP: the
 	// A7's 200 MHz costs more energy per instruction than 300 MHz (same

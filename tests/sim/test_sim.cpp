@@ -777,7 +777,7 @@ BOOST_AUTO_TEST_CASE(kernel_image_with_config)
 {
 	const auto cache = temp_path("config-cache");
 	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
-	auto built = test::run_cli({"kernel", "build", "--config", "HZ=1000"});
+	auto built = test::run_cli({"kernel", "build", "--config", "HZ=1000", "--config", "SCHED_MC=n"});
 	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
 	const auto id = built.out.substr(0, 16);
 	auto tick = [](const dts::ToolResult &r) {
@@ -793,8 +793,9 @@ BOOST_AUTO_TEST_CASE(kernel_image_with_config)
 	BOOST_TEST(info.out.find("config CONFIG_HZ=1000") != std::string::npos, info.out);
 
 	// relative expectations: the build's kernel against itself changes
-	// nothing; HZ=1000 against it changes the energy by more than 1%
-	// (+1.25% measured on the default scenario, seed 0)
+	// nothing; HZ=1000 without SCHED_MC changes the energy by more than 1%
+	// (default scenario, seed 0: +3.18% on 6.1, +4.49% on 6.12). HZ=1000
+	// alone did on 6.1 (+1.25%), not on 6.12 (within 1%).
 	const auto relative = test::fixture("suite/relative-energy.json").string();
 	auto same = test::run_cli({"check", relative});
 	BOOST_TEST(same.exit_status == 0, same.out + same.err);
