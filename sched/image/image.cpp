@@ -43,7 +43,7 @@ struct Flavour {
 	const char *name;		// arm64, arm
 	const char *library;		// ksched -> libksched.so
 	const char *objects;		// its kernel objects' target
-	const char *undefined_list;	// kernel-shim/glue/undefined-<series>[-arm].txt
+	const char *undefined_list;	// undefined-<series>[-pelt][-arm].txt (SH_SYMBOL_LISTS)
 };
 const Flavour flavours[] = {
 	{"arm64", "ksched", "ksched_kernel", "undefined-" SH_IMAGE_KERNEL_SERIES ".txt"},
@@ -759,7 +759,7 @@ Image build(const Recipe &recipe, std::ostream &log)
 		// the undefined symbols of the objects, against the glue's list
 		std::string check = fmt::format("CC='{}' '{}' '{}'", SH_IMAGE_C_COMPILER,
 						(source_root / "kernel-shim" / "check-undefined.sh").string(),
-						(source_root / "kernel-shim" / "glue" / flavour.undefined_list).string());
+						(fs::path(SH_IMAGE_SYMBOL_LISTS) / flavour.undefined_list).string());
 		for (const auto &o : kernel_objects)
 			check += " '" + o.string() + "'";
 		if (const auto r = shell(build_dir, check); r.exit_status != 0)
