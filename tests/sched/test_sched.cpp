@@ -432,6 +432,43 @@ BOOST_AUTO_TEST_CASE(overutilized_flips_as_6_1_defines_it)
 	no_kernel_warnings();
 }
 
+// Wake-up preemption, which the trees decide by different algorithms. A
+// task that slept 100 ms wakes on a CPU where a CPU-bound task has run
+// alone for 100 ms, 1 ms after a tick.
+// - 6.1 (CFS): the sleeper is placed half a latency period (GENTLE_FAIR_
+//   SLEEPERS: 12 ms on 8 CPUs) behind min_vruntime, more than
+//   wakeup_gran() (4 ms) behind the running task: check_preempt_wakeup()
+//   preempts at once.
+// - 6.12 (EEVDF): the sleeper is placed at the average vruntime (its lag is
+//   0: it last ran alone) with a deadline one 3 ms slice later; the running
+//   task's slice, renewed at the tick, ends 2 ms from now, earlier:
+//   check_preempt_wakeup_fair()'s pick_eevdf() keeps it, and the next tick
+//   (update_deadline()) ends its slice. (Woken at the tick itself, both
+//   deadlines tie and the woken task wins: pick_eevdf() prefers the tree's
+//   leftmost to an equal current.)
+BOOST_AUTO_TEST_CASE(hikey960_wakeup_preemption_by_tree)
+{
+	Board b("hikey960");
+	const int sleeper = b.sleeper_last_on(1);
+	b.set_affinity(sleeper, 1ULL << 1);
+	const int hog = b.fork("hog", 1ULL << 1);
+	BOOST_REQUIRE(b.task(hog).running);
+	b.run_for(100 * ms);
+	b.advance_to(b.now + 1 * ms);
+	BOOST_REQUIRE_EQUAL(kshim_task_wake(sleeper, 0), 1);
+	kshim_settle();
+	BOOST_TEST(b.task(sleeper).cpu == 1);
+	if (test::kernel_series() == "6.1") {
+		BOOST_TEST(b.task(sleeper).running, "6.1: the woken task preempts at once");
+	} else {
+		BOOST_TEST(!b.task(sleeper).running, "6.12: the running task keeps its slice");
+		BOOST_TEST(b.task(hog).running);
+		b.run_for(tick);
+		BOOST_TEST(b.task(sleeper).running, "6.12: the woken task runs at the next tick");
+	}
+	no_kernel_warnings();
+}
+
 // Eight CPU-bound tasks forked on CPU 0 and kept there, then set free:
 // the kernel's load balancing (periodic at the tick, newidle, active
 // balancing through the stopper) leaves one per CPU.
