@@ -299,6 +299,25 @@ BOOST_AUTO_TEST_CASE(fingerprint_changes_when_a_decision_changes)
 	BOOST_TEST(fp != no_util_est.json["fingerprint"].GetString());
 }
 
+// The features of each tree's features.h: 6.12's EEVDF ones each change
+// decisions on the default scenario; 6.1 has none of them and says which
+// it has.
+BOOST_AUTO_TEST_CASE(eevdf_features_by_tree)
+{
+	if (test::kernel_series() == "6.1") {
+		auto r = test::run_cli({"run", "--duration", "1s", "--feature", "DELAY_DEQUEUE=off"});
+		BOOST_TEST(r.exit_status == 2);
+		BOOST_TEST(r.err.find("--feature DELAY_DEQUEUE: no such scheduler feature; features.h has: "
+				      "GENTLE_FAIR_SLEEPERS") != std::string::npos, r.err);
+		return;
+	}
+	const std::string fp = run_json({"--duration", "2s"}).json["fingerprint"].GetString();
+	for (const char *feature : {"DELAY_DEQUEUE=off", "PLACE_LAG=off", "RUN_TO_PARITY=off"}) {
+		const auto r = run_json({"--duration", "2s", "--feature", feature});
+		BOOST_TEST(fp != r.json["fingerprint"].GetString(), feature);
+	}
+}
+
 BOOST_AUTO_TEST_CASE(trace_is_ftrace_text)
 {
 	const auto path = temp_path("trace");
