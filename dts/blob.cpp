@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "dts/blob.h"
+#include "dts/input_file.h"
 
 #include "dts/platform.h"
 #include "dts/tools.h"
@@ -29,15 +30,12 @@ namespace {
 
 std::vector<char> read_file(const std::filesystem::path &file)
 {
-	std::error_code ec;
-	if (!std::filesystem::exists(file, ec))
-		throw Error(fmt::format("{}: no such file", file.string()));
-	if (std::filesystem::is_directory(file, ec))
-		throw Error(fmt::format("{}: is a directory, not a device tree", file.string()));
-	std::ifstream in(file, std::ios::binary);
-	if (!in)
-		throw Error(fmt::format("{}: cannot be read", file.string()));
-	return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+	try {
+		const auto bytes = read_input_file(file, "device tree");
+		return {bytes.begin(), bytes.end()};
+	} catch (const std::runtime_error &e) {
+		throw Error(e.what());
+	}
 }
 
 bool has_fdt_magic(const std::vector<char> &bytes)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "thermal/model.h"
 
+#include "dts/input_file.h"
+
 #include <fmt/format.h>
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -114,13 +116,14 @@ void ModelConfig::add_option(std::string_view spec)
 
 void ModelConfig::add_file(const std::filesystem::path &file)
 {
-	std::ifstream in(file, std::ios::binary);
-	if (!in)
-		throw Error(fmt::format("{}: cannot read the thermal file", file.string()));
-	std::stringstream text;
-	text << in.rdbuf();
+	std::string text;
+	try {
+		text = read_input_file(file, "thermal file");
+	} catch (const std::runtime_error &e) {
+		throw Error(e.what());
+	}
 	rapidjson::Document doc;
-	doc.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(text.str().c_str());
+	doc.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(text.c_str());
 	if (doc.HasParseError())
 		throw Error(fmt::format("{}: offset {}: {}", file.string(), doc.GetErrorOffset(),
 					rapidjson::GetParseError_En(doc.GetParseError())));

@@ -89,8 +89,8 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		("decisions", po::bool_switch(),
 		 "with --suite: bad when any decision of any seed differs (fingerprints), not only a metric "
 		 "beyond noise")
-		("repeat", po::value<unsigned>()->default_value(3)->value_name("N"), "with --suite: seeds per variant")
-		("jobs", po::value<unsigned>()->value_name("J"), "runs at once");
+		("repeat", po::value<Unsigned>()->default_value(Unsigned{3}, "3")->value_name("N"), "with --suite: seeds per variant")
+		("jobs", po::value<Unsigned>()->value_name("J"), "runs at once");
 	po::options_description hidden;
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(
@@ -168,7 +168,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 	if (steps == 0)
 		throw UsageError{"bisect: nothing between good and bad"};
 	const auto self = self_command(ctx);
-	const std::string jobs = std::to_string(vm.count("jobs") ? vm["jobs"].as<unsigned>() : 0);
+	const std::string jobs = std::to_string(vm.count("jobs") ? bounded_option(vm, "jobs", 1024) : 0);
 
 	std::map<std::size_t, std::string> ids;	// prefix length -> image
 	std::map<std::size_t, std::string> unbuildable;	// prefix length -> why
@@ -218,7 +218,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		if (n == 0)
 			return {false, ""};	// the reference
 		argv.insert(argv.end(), {"compare", "--json", "--suite", vm["suite"].as<std::string>(), "--repeat",
-					 std::to_string(vm["repeat"].as<unsigned>()), "--b-kernel", id});
+					 std::to_string(bounded_option(vm, "repeat", 100000)), "--b-kernel", id});
 		if (const auto reference = image_of(0); !reference.empty())
 			argv.insert(argv.end(), {"--a-kernel", reference});
 		if (jobs != "0")
@@ -231,7 +231,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		if (doc.HasParseError())
 			throw std::runtime_error("bisect: compare printed no JSON");
 		std::string changed;
-		const unsigned repeat = vm["repeat"].as<unsigned>();
+		const unsigned repeat = bounded_option(vm, "repeat", 100000);
 		for (const auto &sc : doc["scenarios"].GetArray()) {
 			const std::string name = sc["name"].GetString();
 			if (vm["decisions"].as<bool>() && sc["seeds_deciding_alike"].GetUint() != repeat)

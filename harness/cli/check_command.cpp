@@ -33,8 +33,8 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		("help,h", "show this help")
 		("scenario", po::value<std::vector<std::string>>()->value_name("NAME")->composing(),
 		 "only this scenario of the suite; repeatable")
-		("seed", po::value<std::uint64_t>()->default_value(0), "seed of every run")
-		("jobs", po::value<unsigned>()->value_name("J"),
+		("seed", po::value<Unsigned>()->default_value(Unsigned{0}, "0"), "seed of every run")
+		("jobs", po::value<Unsigned>()->value_name("J"),
 		 "runs at once, each its own process (default: the machine's cores)")
 		("cmdline", po::value<std::string>()->value_name("ARGS"), "added to every scenario's kernel command line")
 		("sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
@@ -78,7 +78,7 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		std::erase_if(suite.scenarios, [&](const auto &s) { return !names.count(s.name); });
 	}
 
-	std::vector<std::string> common{"--seed", std::to_string(vm["seed"].as<std::uint64_t>())};
+	std::vector<std::string> common{"--seed", std::to_string(vm["seed"].as<Unsigned>().value)};
 	for (const std::string name : {"sysctl", "feature"})
 		if (vm.count(name))
 			for (const auto &v : vm[name].as<std::vector<std::string>>())

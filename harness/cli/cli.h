@@ -49,6 +49,18 @@ struct UsageError {
 	std::string message;
 };
 
+// An unsigned option's value. Boost parses "-1" for an unsigned type as
+// 2^64 - 1; this type takes digits only (po::value<Unsigned>(), then
+// .as<Unsigned>().value), and validate() below refuses the rest.
+struct Unsigned {
+	std::uint64_t value = 0;
+};
+void validate(boost::any &out, const std::vector<std::string> &values, Unsigned *, long);
+
+// The value of an Unsigned option that must fit `max` (a count, a CPU, a
+// number of jobs): UsageError naming the option and the limit otherwise.
+unsigned bounded_option(const boost::program_options::variables_map &vm, const char *name, unsigned max);
+
 // A subcommand's arguments: `options` (shown by --help, which must be among
 // them), `hidden` positionals. With --help, prints `usage` and the options
 // and returns nullopt.

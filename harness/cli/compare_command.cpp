@@ -113,7 +113,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		("workload", po::value<std::string>()->default_value("periodic:count=24,period=16ms,duty=10%"),
 		 "as for run")
 		("duration", po::value<std::string>()->value_name("T"), "as for run")
-		("fork-cpu", po::value<unsigned>()->value_name("CPU"), "as for run")
+		("fork-cpu", po::value<Unsigned>()->value_name("CPU"), "as for run")
 		("idle-tick", po::value<std::string>()->value_name("kernel|retain|stop"), "as for run")
 		("jitter", po::value<std::string>()->value_name("X"), "as for run (default 1: seeds vary the runs)")
 		("thermal-cap", po::value<std::vector<std::string>>()->value_name("CPUS=KHZ@T")->composing(),
@@ -122,9 +122,9 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		 "as for run; repeatable")
 		("thermal-file", po::value<std::string>()->value_name("FILE"), "as for run")
 		("thermal-governor", po::value<std::string>()->value_name("NAME"), "as for run (both variants)")
-		("repeat", po::value<unsigned>()->default_value(5)->value_name("N"),
+		("repeat", po::value<Unsigned>()->default_value(Unsigned{5}, "5")->value_name("N"),
 		 "runs per variant, with seeds 1..N")
-		("jobs", po::value<unsigned>()->value_name("J"),
+		("jobs", po::value<Unsigned>()->value_name("J"),
 		 "runs at once, each its own process (default: the machine's cores)")
 		("alpha", po::value<double>()->default_value(0.01),
 		 "significance level of the t test: p below it is a change")
@@ -166,7 +166,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
-	const unsigned repeat = vm["repeat"].as<unsigned>();
+	const unsigned repeat = bounded_option(vm, "repeat", 100000);
 	if (repeat < 2)
 		throw UsageError{fmt::format("--repeat {}: at least 2 runs per variant", repeat)};
 	const double alpha = vm["alpha"].as<double>();
@@ -207,7 +207,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			if (vm.count(name))
 				one.insert(one.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
 		if (vm.count("fork-cpu"))
-			one.insert(one.end(), {"--fork-cpu", std::to_string(vm["fork-cpu"].as<unsigned>())});
+			one.insert(one.end(), {"--fork-cpu", std::to_string(bounded_option(vm, "fork-cpu", 4095))});
 		scenarios.push_back({"", std::move(one)});
 	}
 

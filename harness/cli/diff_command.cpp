@@ -56,8 +56,8 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 		 "as for run")
 		("duration", po::value<std::string>()->value_name("T"), "as for run")
 		("jitter", po::value<std::string>()->value_name("X"), "as for run")
-		("seed", po::value<std::uint64_t>()->default_value(0), "the seed of both runs")
-		("context", po::value<unsigned>()->default_value(3)->value_name("N"),
+		("seed", po::value<Unsigned>()->default_value(Unsigned{0}, "0"), "the seed of both runs")
+		("context", po::value<Unsigned>()->default_value(Unsigned{3}, "3")->value_name("N"),
 		 "common events shown before the first difference");
 	for (const std::string side : {"a", "b"}) {
 		const auto name = side == "a" ? 'A' : 'B';
@@ -86,7 +86,7 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 
 	std::vector<std::string> scenario{"--board", vm["board"].as<std::string>(), "--workload",
 					  vm["workload"].as<std::string>(), "--seed",
-					  std::to_string(vm["seed"].as<std::uint64_t>())};
+					  std::to_string(vm["seed"].as<Unsigned>().value)};
 	for (const auto *name : {"duration", "jitter"})
 		if (vm.count(name))
 			scenario.insert(scenario.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
@@ -129,7 +129,7 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 
 	std::string out = fmt::format("sched-harness diff: {} on {}, seed {}\n  A: {}\n  B: {}\n",
 				      runs[0]["workload"].GetString(), runs[0]["board"].GetString(),
-				      vm["seed"].as<std::uint64_t>(), described[0], described[1]);
+				      vm["seed"].as<Unsigned>().value, described[0], described[1]);
 	std::size_t i = 0;
 	while (i < a.size() && i < b.size() && a[i] == b[i])
 		i++;
@@ -138,7 +138,7 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 	} else {
 		out += fmt::format("\nThe decisions part at event {} (of {} in A, {} in B); before it, in both:\n", i + 1,
 				   a.size(), b.size());
-		const std::size_t context = vm["context"].as<unsigned>();
+		const std::size_t context = bounded_option(vm, "context", 1000000);
 		for (std::size_t k = i > context ? i - context : 0; k < i; k++)
 			out += "    " + a[k] + "\n";
 		out += "  A:\n    " + (i < a.size() ? a[i] : std::string("(no more events)")) + "\n";

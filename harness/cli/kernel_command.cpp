@@ -32,7 +32,7 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 		("patch", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
 		 "kernel build: a patch to apply (unified diff, git format-patch file or mbox series); "
 		 "repeatable, applied in order")
-		("keep", po::value<unsigned>()->default_value(20)->value_name("N"),
+		("keep", po::value<Unsigned>()->default_value(Unsigned{20}, "20")->value_name("N"),
 		 "kernel prune: the newest images to keep")
 		("config", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
 		 "kernel build: a Kconfig option set on top of the build's configuration (y, n, m, a number or "
@@ -97,7 +97,7 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 		return exit_ok;
 	}
 	if (action == "prune") {
-		const auto keep = (*vm)["keep"].as<unsigned>();
+		const auto keep = bounded_option(*vm, "keep", 1000000);
 		const auto removed = image::prune(keep);
 		ctx.out << fmt::format("removed {} image{} and the scratch left by interrupted builds; kept the {} "
 				       "newest\n",

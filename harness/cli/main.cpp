@@ -8,6 +8,7 @@
 
 #include <boost/program_options.hpp>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -181,6 +182,25 @@ int run(int argc, char **argv)
 
 } // namespace
 
+void validate(boost::any &out, const std::vector<std::string> &values, Unsigned *, long)
+{
+	po::validators::check_first_occurrence(out);
+	const std::string &text = po::validators::get_single_string(values);
+	Unsigned u;
+	const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), u.value);
+	if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+		throw po::invalid_option_value(text);	// "-1", "2^64", "1e3"
+	out = u;
+}
+
+unsigned bounded_option(const po::variables_map &vm, const char *name, unsigned max)
+{
+	const auto v = vm[name].as<Unsigned>().value;
+	if (v > max)
+		throw UsageError{fmt::format("--{} {}: at most {}", name, v, max)};
+	return static_cast<unsigned>(v);
+}
+
 std::optional<po::variables_map> parse_subcommand(const Context &ctx, const std::vector<std::string> &args,
 						  const po::options_description &options,
 						  const po::options_description &hidden,
@@ -230,7 +250,7 @@ po::options_description kernel_boot_options()
 		("feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
 		 "switch a scheduler feature of features.h (e.g. UTIL_EST=off, or NO_UTIL_EST); "
 		 "repeatable")
-		("seed", po::value<std::uint64_t>()->default_value(0), "seed of the kernel's random numbers")
+		("seed", po::value<Unsigned>()->default_value(Unsigned{0}, "0"), "seed of the kernel's random numbers")
 		("thermal-governor", po::value<std::string>()->value_name("NAME"),
 		 "every thermal zone's governor (step_wise, the default, or power_allocator), as written "
 		 "to its sysfs policy file after boot");
@@ -246,7 +266,7 @@ kshim::BootOptions boot_options(const po::variables_map &vm)
 		boot.sysctls = vm["sysctl"].as<std::vector<std::string>>();
 	if (vm.count("feature"))
 		boot.features = vm["feature"].as<std::vector<std::string>>();
-	boot.seed = vm["seed"].as<std::uint64_t>();
+	boot.seed = vm["seed"].as<Unsigned>().value;
 	if (vm.count("thermal-governor"))
 		boot.thermal_governor = vm["thermal-governor"].as<std::string>();
 	return boot;

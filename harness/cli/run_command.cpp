@@ -32,12 +32,14 @@ std::int64_t duration_option(const std::string &text)
 {
 	std::int64_t plain = 0;
 	auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), plain);
-	if (ec == std::errc() && ptr == text.data() + text.size()) {
-		if (plain <= 0)
-			throw UsageError{fmt::format("--duration {}: must be positive", text)};
-		return plain * 1'000'000'000;
-	}
 	try {
+		if (ec == std::errc() && ptr == text.data() + text.size()) {
+			if (plain <= 0)
+				throw UsageError{fmt::format("--duration {}: must be positive", text)};
+			return workload::checked_ns(plain, 1'000'000'000, fmt::format("--duration {} s", text));
+		}
+		if (ec == std::errc::result_out_of_range)
+			throw UsageError{fmt::format("--duration {}: out of range", text)};
 		return workload::parse_duration(text, "--duration");
 	} catch (const workload::Error &e) {
 		throw UsageError{e.what()};
@@ -111,7 +113,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		("idle-power", po::value<std::vector<std::string>>()->value_name("DOMAIN=UW")->composing(),
 		 "power of an idle CPU of frequency domain DOMAIN (as numbered in the report), in µW; "
 		 "default 0; repeatable")
-		("fork-cpu", po::value<unsigned>()->default_value(0)->value_name("CPU"),
+		("fork-cpu", po::value<Unsigned>()->default_value(Unsigned{0}, "0")->value_name("CPU"),
 		 "the CPU the workload's threads are forked from (where its launcher runs); the "
 		 "kernel's fork balancing places them from there")
 		("idle-tick", po::value<std::string>()->default_value("kernel")->value_name("kernel|retain|stop"),
@@ -178,7 +180,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!policy)
 		throw UsageError{fmt::format("--idle-tick {}: say kernel, retain or stop", idle_tick)};
 	sim_options.idle_tick = *policy;
-	sim_options.fork_cpu = vm["fork-cpu"].as<unsigned>();
+	sim_options.fork_cpu = bounded_option(vm, "fork-cpu", 4095);
 	if (sim_options.fork_cpu >= platform.cpus.size())
 		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", sim_options.fork_cpu,
 					     platform.cpus.size() - 1)};

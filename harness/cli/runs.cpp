@@ -124,7 +124,7 @@ void append_run_args(std::vector<std::string> &args, const std::vector<std::stri
 
 unsigned jobs_option(const boost::program_options::variables_map &vm)
 {
-	const unsigned jobs = vm.count("jobs") ? vm["jobs"].as<unsigned>() : std::thread::hardware_concurrency();
+	const unsigned jobs = vm.count("jobs") ? bounded_option(vm, "jobs", 1024) : std::thread::hardware_concurrency();
 	return std::max(jobs, 1u);
 }
 

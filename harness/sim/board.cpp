@@ -155,8 +155,12 @@ void Board::report(Result &r) const
 	constexpr double fj = 1e-15;
 	r.cpus.clear();
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		r.cpus.push_back({static_cast<unsigned>(c), cpus_[c].busy_ns, static_cast<double>(cpus_[c].energy) * fj, 0,
-				  0, cpus_[c].capped_ns, {}});
+		CpuResult cpu;
+		cpu.id = static_cast<unsigned>(c);
+		cpu.busy_ns = cpus_[c].busy_ns;
+		cpu.energy_j = static_cast<double>(cpus_[c].energy) * fj;
+		cpu.capped_ns = cpus_[c].capped_ns;
+		r.cpus.push_back(std::move(cpu));
 		r.energy_j += r.cpus.back().energy_j;
 	}
 	for (const auto &dom : domains_) {

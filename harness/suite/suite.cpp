@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/suite/suite.h"
 
+#include "dts/input_file.h"
+
 #include "harness/workload/workload.h"
 
 #include <fmt/format.h>
@@ -63,12 +65,11 @@ const char *const metrics[] = {
 
 std::string read_file(const std::filesystem::path &path)
 {
-	std::ifstream in(path, std::ios::binary);
-	if (!in)
-		throw Error(fmt::format("{}: cannot read the suite", path.string()));
-	std::ostringstream s;
-	s << in.rdbuf();
-	return s.str();
+	try {
+		return read_input_file(path, "suite");
+	} catch (const std::runtime_error &e) {
+		throw Error(e.what());
+	}
 }
 
 std::vector<std::string> strings(const rapidjson::Value &v, const std::string &where, const char *key)

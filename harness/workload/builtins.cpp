@@ -5,6 +5,8 @@
 #include "harness/workload/workload.h"
 
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
@@ -89,7 +91,17 @@ std::int64_t parse_duration(const std::string &text, const std::string &what)
 		throw Error(fmt::format("{} \"{}\": unknown unit \"{}\" (ns, us, ms or s)", what, text, unit));
 	if (value <= 0)
 		throw Error(fmt::format("{} \"{}\": must be positive", what, text));
-	return value * it->second;
+	return checked_ns(value, it->second, fmt::format("{} \"{}\"", what, text));
+}
+
+std::int64_t checked_ns(std::int64_t value, std::int64_t unit_ns, const std::string &what)
+{
+	if (value < 0)
+		throw Error(fmt::format("{}: must not be negative", what));
+	if (value > max_time_ns / unit_ns)
+		throw Error(fmt::format("{}: more than this tool simulates ({} s, about 11.6 days)", what,
+					max_time_ns / 1'000'000'000));
+	return value * unit_ns;
 }
 
 namespace {
@@ -116,7 +128,8 @@ public:
 		}
 	}
 
-	std::int64_t count(const std::string &key, std::int64_t min) const
+	std::int64_t count(const std::string &key, std::int64_t min,
+			   std::int64_t max = std::numeric_limits<std::int64_t>::max()) const
 	{
 		const auto &text = values_.at(key);
 		std::int64_t v = 0;
@@ -125,6 +138,8 @@ public:
 			throw Error(fmt::format("workload {}: {}={} is not a whole number", gen_.name, key, text));
 		if (v < min)
 			throw Error(fmt::format("workload {}: {}={} must be at least {}", gen_.name, key, text, min));
+		if (v > max)
+			throw Error(fmt::format("workload {}: {}={} must be at most {}", gen_.name, key, text, max));
 		return v;
 	}
 
@@ -147,7 +162,7 @@ public:
 						values_.at(key)));
 		if (percent)
 			v /= 100;
-		if (v <= 0 || v > 1)
+		if (!std::isfinite(v) || v <= 0 || v > 1)
 			throw Error(fmt::format("workload {}: {}={} must be more than 0% and at most 100%",
 						gen_.name, key, values_.at(key)));
 		return v;
@@ -183,10 +198,10 @@ Event timer(std::int64_t period) { return {EventKind::timer, period, "unique", {
 Workload periodic(const Parameters &p)
 {
 	Workload w;
-	const auto count = p.count("count", 1);
+	const auto count = p.count("count", 1, max_threads);
 	const auto period = p.duration("period");
 	const auto busy = static_cast<std::int64_t>(static_cast<double>(period) * p.share("duty") + 0.5);
-	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0));
+	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, 4095));
 	for (std::int64_t i = 0; i < count; i++)
 		w.tasks.push_back({fmt::format("periodic-{}", i), 1, -1, 0, {}, 0, -1, -1,
 				   {{"periodic", -1, {run(busy), timer(period)}}}});
@@ -196,9 +211,13 @@ Workload periodic(const Parameters &p)
 Workload hackbench(const Parameters &p)
 {
 	Workload w;
-	const auto groups = p.count("groups", 1), fds = p.count("fds", 1), loops = p.count("loops", 1);
+	const auto groups = p.count("groups", 1, max_threads / 2), fds = p.count("fds", 1, max_threads / 2),
+		   loops = p.count("loops", 1, 1'000'000'000);
+	if (groups * fds * 2 > max_threads)
+		throw Error(fmt::format("workload hackbench: {} groups x {} fds make {} threads; at most {}", groups,
+					fds, groups * fds * 2, max_threads));
 	const auto work = p.duration("work");
-	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0));
+	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, 4095));
 	for (std::int64_t g = 0; g < groups; g++) {
 		for (std::int64_t s = 0; s < fds; s++) {
 			Phase send{"send", loops, {}};
@@ -220,9 +239,9 @@ Workload hackbench(const Parameters &p)
 Workload fixed_work(const Parameters &p)
 {
 	Workload w;
-	const auto threads = p.count("threads", 1);
+	const auto threads = p.count("threads", 1, max_threads);
 	const auto work = p.duration("work");
-	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0));
+	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, 4095));
 	for (std::int64_t i = 0; i < threads; i++)
 		w.tasks.push_back({fmt::format("work-{}", i), 1, 1, 0, {}, 0, -1, -1, {{"work", 1, {run(work)}}}});
 	return w;
@@ -231,11 +250,13 @@ Workload fixed_work(const Parameters &p)
 Workload turbo_jitter(const Parameters &p)
 {
 	Workload w;
-	const auto busy = p.count("busy", 0), jitter = p.count("jitter", 0);
+	const auto busy = p.count("busy", 0, max_threads), jitter = p.count("jitter", 0, max_threads);
+	if (busy + jitter > max_threads)
+		throw Error(fmt::format("workload turbo-jitter: {} threads; at most {}", busy + jitter, max_threads));
 	const auto jitter_run = p.duration("jitter_run"), jitter_period = p.duration("jitter_period");
 	if (jitter_run > jitter_period)
 		throw Error("workload turbo-jitter: jitter_run is longer than jitter_period");
-	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0));
+	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, 4095));
 	for (std::int64_t i = 0; i < busy; i++)
 		w.tasks.push_back({fmt::format("busy-{}", i), 1, -1, 0, {}, 0, -1, -1,
 				   {{"busy", -1, {run(100'000'000)}}}});

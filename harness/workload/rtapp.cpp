@@ -8,6 +8,8 @@
 // grammar is read from that.
 #include "harness/workload/workload.h"
 
+#include "dts/input_file.h"
+
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
@@ -34,9 +36,16 @@ struct Node {
 	std::vector<Node> items;				// array
 };
 
+// rt-app's grammar nests six levels (tasks, task, phases, phase, event,
+// its fields); this is far beyond any real file and keeps the tree (and
+// its recursive destruction) shallow whatever the input.
+constexpr std::size_t max_nesting = 64;
+
+
 class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeBuilder> {
 public:
 	Node root;
+	bool too_deep = false;
 
 	bool Null() { return add(Node{}); }
 	bool Bool(bool b)
@@ -49,7 +58,12 @@ public:
 	bool Int(int i) { return integer(i); }
 	bool Uint(unsigned u) { return integer(u); }
 	bool Int64(std::int64_t i) { return integer(i); }
-	bool Uint64(std::uint64_t u) { return integer(static_cast<std::int64_t>(u)); }
+	bool Uint64(std::uint64_t u)
+	{
+		if (u <= static_cast<std::uint64_t>(INT64_MAX))
+			return integer(static_cast<std::int64_t>(u));
+		return Double(static_cast<double>(u));	// not an integer this reader takes
+	}
 	bool Double(double d)
 	{
 		Node n;
@@ -91,6 +105,10 @@ private:
 	}
 	bool open(Node::Type type)
 	{
+		if (stack_.size() >= max_nesting) {
+			too_deep = true;
+			return false;	// stops the parse: kParseErrorTermination
+		}
 		Node n;
 		n.type = type;
 		stack_.emplace_back(std::move(pending_key_), std::move(n));
@@ -157,8 +175,14 @@ public:
 		}
 		if (!tasks || tasks->type != Node::Type::object || tasks->members.empty())
 			fail("no \"tasks\" object, or it is empty");
-		for (const auto &[name, value] : tasks->members)
+		std::int64_t threads = 0;
+		for (const auto &[name, value] : tasks->members) {
 			w.tasks.push_back(read_task(name, value));
+			threads += w.tasks.back().instances;
+		}
+		if (threads > max_threads)
+			fail(fmt::format("{} threads (tasks x instances); this tool runs at most {}", threads,
+					 max_threads));
 		return w;
 	}
 
@@ -182,6 +206,15 @@ private:
 		return n.integer;
 	}
 
+	// An integer in [lo, hi]: no narrowing wraps a CPU 2^32 to CPU 0.
+	std::int64_t ranged(const Node &n, const std::string &what, std::int64_t lo, std::int64_t hi) const
+	{
+		const auto v = integer(n, what);
+		if (v < lo || v > hi)
+			fail(fmt::format("{} {} is outside {}..{}", what, v, lo, hi));
+		return v;
+	}
+
 	std::string string(const Node &n, const std::string &what) const
 	{
 		if (n.type != Node::Type::string)
@@ -199,7 +232,8 @@ private:
 				if (seconds == 0 || seconds < -1)
 					fail(fmt::format("global.duration {}: must be positive, or -1 (until every task ends)", seconds));
 				if (seconds > 0)
-					w.duration_ns = seconds * 1'000'000'000;
+					w.duration_ns = checked_ns(seconds, 1'000'000'000,
+								   fmt::format("{}: global.duration {} s", file_, seconds));
 			} else if (key == "calibration") {
 				if (value.type == Node::Type::string) {
 					unsigned cpu = 0;
@@ -233,23 +267,25 @@ private:
 		bool loop_given = false;
 		for (const auto &[key, value] : node.members) {
 			if (key == "instance") {
-				t.instances = static_cast<int>(integer(value, fmt::format("task \"{}\": instance", name)));
-				if (t.instances < 0)
-					fail_task(name, "instance must not be negative");
+				t.instances = static_cast<int>(
+					ranged(value, fmt::format("task \"{}\": instance", name), 0, max_threads));
 			} else if (key == "loop") {
 				t.loop = integer(value, fmt::format("task \"{}\": loop", name));
 				loop_given = true;
 			} else if (key == "policy") {
 				policy = string(value, fmt::format("task \"{}\": policy", name));
 			} else if (key == "priority") {
-				t.nice = static_cast<int>(integer(value, fmt::format("task \"{}\": priority", name)));
+				t.nice = static_cast<int>(ranged(value, fmt::format("task \"{}\": priority", name),
+								 INT32_MIN, INT32_MAX));
 			} else if (key == "cpus") {
 				if (value.type != Node::Type::array)
 					fail_task(name, "cpus must be an array of CPU numbers");
 				for (const auto &cpu : value.items)
-					t.cpus.push_back(static_cast<unsigned>(integer(cpu, fmt::format("task \"{}\": cpus", name))));
+					t.cpus.push_back(static_cast<unsigned>(
+						ranged(cpu, fmt::format("task \"{}\": cpus", name), 0, 4095)));
 			} else if (key == "delay") {
-				t.delay_ns = integer(value, fmt::format("task \"{}\": delay", name)) * 1000;
+				t.delay_ns = checked_ns(integer(value, fmt::format("task \"{}\": delay", name)), 1000,
+							fmt::format("{}: task \"{}\": delay", file_, name));
 			} else if (key == "util_min" || key == "util_max") {
 				const auto v = integer(value, fmt::format("task \"{}\": {}", name, key));
 				if (v < 0 || v > 1024)
@@ -313,12 +349,11 @@ private:
 	{
 		auto is = [&](std::string_view prefix) { return key.rfind(prefix, 0) == 0; };
 		auto what = [&] { return fmt::format("task \"{}\": {}", task, key); };
-		auto usec = [&] {
-			const auto v = integer(value, what());
-			if (v < 0)
-				fail_task(task, fmt::format("{} {} must not be negative", key, v));
-			return v * 1000;
+		// microseconds, as rt-app counts them, to nanoseconds: no overflow
+		auto to_ns = [&](std::int64_t v, const std::string &name) {
+			return checked_ns(v, 1000, fmt::format("{}: task \"{}\": {} {} us", file_, task, name, v));
 		};
+		auto usec = [&] { return to_ns(integer(value, what()), key); };
 		Event e;
 		if (is("runtime")) {
 			e.kind = EventKind::runtime;
@@ -337,12 +372,14 @@ private:
 				if (k == "ref")
 					e.resource = string(v, what() + ".ref");
 				else if (k == "period")
-					e.amount = integer(v, what() + ".period") * 1000;
+					e.amount = to_ns(integer(v, what() + ".period"), key + ".period");
 				else if (k == "mode")
 					e.absolute = string(v, what() + ".mode") == "absolute";
 			}
 			if (e.amount <= 0)
 				fail_task(task, fmt::format("{}: period must be positive", key));
+			if (e.resource.empty())
+				fail_task(task, fmt::format("{} needs \"ref\", the name of the timer", key));
 		} else if (is("suspend") || is("resume") || is("lock") || is("unlock") || is("signal") ||
 			   is("broad") || is("barrier") || is("yield")) {
 			e.kind = is("suspend") ? EventKind::suspend
@@ -402,11 +439,15 @@ Workload parse_rtapp(const std::string &text, const std::string &file_name)
 	TreeBuilder builder;
 	rapidjson::Reader reader;
 	rapidjson::StringStream stream(text.c_str());
+	// iterative: the input does not decide the depth of the stack
 	constexpr unsigned flags = rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag |
-				   rapidjson::kParseNanAndInfFlag;
+				   rapidjson::kParseNanAndInfFlag | rapidjson::kParseIterativeFlag;
 	auto result = reader.Parse<flags>(stream, builder);
 	if (result.IsError()) {
 		auto [line, column] = line_column(text, result.Offset());
+		if (builder.too_deep)
+			throw Error(fmt::format("{}:{}:{}: objects and arrays nested deeper than {} levels",
+						file_name, line, column, max_nesting));
 		// rt-app's workgen script accepts keys without a value ("suspend",)
 		// and fills them in; rt-app itself, like JSON, does not.
 		const char *hint = result.Code() == rapidjson::kParseErrorObjectMissColon
@@ -421,12 +462,13 @@ Workload parse_rtapp(const std::string &text, const std::string &file_name)
 
 Workload load_rtapp(const std::string &path)
 {
-	std::ifstream in(path, std::ios::binary);
-	if (!in)
-		throw Error(fmt::format("{}: cannot read the workload file", path));
-	std::ostringstream text;
-	text << in.rdbuf();
-	return parse_rtapp(text.str(), path);
+	std::string text;
+	try {
+		text = read_input_file(path, "workload file");
+	} catch (const std::runtime_error &e) {
+		throw Error(e.what());
+	}
+	return parse_rtapp(text, path);
 }
 
 } // namespace sh::workload

@@ -27,6 +27,20 @@ public:
 	using std::runtime_error::runtime_error;
 };
 
+// The limits a workload is checked against where it is read, each stated
+// in the message that refuses it:
+// - one event's time, a period, a delay and a run's duration: 10^15 ns
+//   (about 11.6 days), so that sums of times stay far from int64 ns;
+// - threads: the shim's pid space (KSHIM_MAX_TASKS, 4096 in
+//   kernel-shim/glue/task.c) less the kernel's own threads;
+// - CPU numbers in affinities: below 4096 (NR_CPUS of any flavour).
+inline constexpr std::int64_t max_time_ns = 1'000'000'000'000'000;
+inline constexpr std::int64_t max_threads = 4000;
+
+// `value` units of `unit_ns` as nanoseconds, or Error naming `what` when
+// it is negative or more than max_time_ns.
+std::int64_t checked_ns(std::int64_t value, std::int64_t unit_ns, const std::string &what);
+
 enum class EventKind {
 	run,		// work: amount ns at the calibration CPU's highest OPP
 	runtime,	// busy for amount ns of wall time, whatever the speed

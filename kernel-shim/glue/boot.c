@@ -106,6 +106,11 @@ static void store_topology_on(unsigned int cpu)
  * the boot CPU's stopper as cpu_stop_init() makes it, smp_init() (each
  * secondary CPU up), then sched_init_smp(): the first sched domains.
  */
+unsigned int kshim_nr_cpus_max(void)
+{
+	return NR_CPUS;
+}
+
 int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param)
 {
 	unsigned int cpu;

@@ -363,6 +363,11 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 	if (platform.dtb.empty())
 		throw KernelFault("the platform carries no device-tree blob to boot from");
 
+	if (platform.cpus.size() > kshim_nr_cpus_max())
+		throw BadParameter(fmt::format("{}: the board has {} CPUs; this build's {} flavour supports {} "
+					       "(NR_CPUS)",
+					       platform.source, platform.cpus.size(), SH_KERNEL_FLAVOUR,
+					       kshim_nr_cpus_max()));
 	unflatten(platform.dtb.data(), 0, nullptr);
 	const auto nr_cpus = static_cast<unsigned>(platform.cpus.size());
 	// The handlers may keep pointers into the command line: it lives as

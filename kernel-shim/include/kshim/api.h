@@ -81,6 +81,8 @@ void kshim_of_set_root(struct device_node *root);
  * the first half of boot, for nr_cpus CPUs. -ENOENT: *unknown_param is a
  * command-line parameter no kernel handler took. */
 int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param);
+/* The flavour's NR_CPUS: the most CPUs a board may have. */
+unsigned int kshim_nr_cpus_max(void);
 
 /* One cpufreq policy: the CPUs of a frequency domain, its OPPs and the
  * OPP table's clock-latency-ns (0: none given). */
