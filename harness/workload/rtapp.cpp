@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -284,8 +285,10 @@ private:
 					t.cpus.push_back(static_cast<unsigned>(
 						ranged(cpu, fmt::format("task \"{}\": cpus", name), 0, 4095)));
 			} else if (key == "delay") {
-				t.delay_ns = checked_ns(integer(value, fmt::format("task \"{}\": delay", name)), 1000,
-							fmt::format("{}: task \"{}\": delay", file_, name));
+				const auto us = integer(value, fmt::format("task \"{}\": delay", name));
+				if (us < 0)
+					fail_task(name, fmt::format("delay {} must not be negative", us));
+				t.delay_ns = checked_ns(us, 1000, fmt::format("{}: task \"{}\": delay {} us", file_, name, us));
 			} else if (key == "util_min" || key == "util_max") {
 				const auto v = integer(value, fmt::format("task \"{}\": {}", name, key));
 				if (v < 0 || v > 1024)
@@ -351,6 +354,8 @@ private:
 		auto what = [&] { return fmt::format("task \"{}\": {}", task, key); };
 		// microseconds, as rt-app counts them, to nanoseconds: no overflow
 		auto to_ns = [&](std::int64_t v, const std::string &name) {
+			if (v < 0)
+				fail_task(task, fmt::format("{} {} must not be negative", name, v));
 			return checked_ns(v, 1000, fmt::format("{}: task \"{}\": {} {} us", file_, task, name, v));
 		};
 		auto usec = [&] { return to_ns(integer(value, what()), key); };
@@ -463,6 +468,9 @@ Workload parse_rtapp(const std::string &text, const std::string &file_name)
 Workload load_rtapp(const std::string &path)
 {
 	std::string text;
+	std::error_code ec;
+	if (!std::filesystem::exists(path, ec))
+		throw Error(fmt::format("{}: cannot read the workload file", path));
 	try {
 		text = read_input_file(path, "workload file");
 	} catch (const std::runtime_error &e) {

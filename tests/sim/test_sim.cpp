@@ -318,6 +318,46 @@ BOOST_AUTO_TEST_CASE(eevdf_features_by_tree)
 	}
 }
 
+// Hostile command lines and files: each is bad input (exit 2) with one
+// line naming the value and the limit, where before a device as input grew
+// without bound, numbers wrapped silently or a limit of the shim surfaced
+// as a kernel fault (exit 3).
+BOOST_AUTO_TEST_CASE(hostile_command_lines_are_bad_input)
+{
+	auto refused = [](std::initializer_list<std::string> args, const std::string &message) {
+		const auto r = test::run_cli(args);
+		BOOST_TEST(r.exit_status == 2, fmt::format("{}: {}", fmt::join(args, " "), r.err));
+		BOOST_TEST(r.err == "sched-harness: error: " + message + "\n", r.err);
+	};
+	refused({"run", "--workload", "/dev/zero"},
+		"/dev/zero: workload file larger than 64 MiB: not read (a device or a runaway file?)");
+	refused({"run", "--board", "/dev/zero"},
+		"/dev/zero: device tree larger than 64 MiB: not read (a device or a runaway file?)");
+	refused({"run", "--duration", "18446744074"},
+		"--duration 18446744074 s: more than this tool simulates (1000000 s, about 11.6 days)");
+	refused({"run", "--duration", "9223372036854775807ns"},
+		"--duration \"9223372036854775807ns\": more than this tool simulates (1000000 s, about 11.6 days)");
+	refused({"run", "--seed", "-1"}, "the argument ('-1') for option '--seed' is invalid");
+	refused({"run", "--fork-cpu", "4294967296"}, "--fork-cpu 4294967296: at most 4095");
+
+	// more CPUs than the arm flavour's NR_CPUS (64): "kshim_boot_early(65)
+	// failed: -22", exit 3, before
+	const auto dts = temp_path("c65.dts");
+	{
+		std::ofstream out(dts);
+		out << "/dts-v1/;\n/ {\n\tmodel = \"65 CPUs\";\n\tcompatible = \"test,many\";\n"
+		       "\t#address-cells = <1>;\n\t#size-cells = <1>;\n\tcpus {\n\t\t#address-cells = <1>;\n"
+		       "\t\t#size-cells = <0>;\n";
+		for (int i = 0; i < 65; i++)
+			out << fmt::format("\t\tcpu@{0} {{ device_type = \"cpu\"; compatible = \"arm,cortex-a7\"; "
+					   "reg = <{0}>; capacity-dmips-mhz = <1024>; }};\n", i);
+		out << "\t};\n};\n";
+	}
+	refused({"platform", "show", dts.string()},
+		dts.string() + ": the board has 65 CPUs; this build's arm flavour supports 64 (NR_CPUS)");
+	std::filesystem::remove(dts);
+}
+
 BOOST_AUTO_TEST_CASE(trace_is_ftrace_text)
 {
 	const auto path = temp_path("trace");

@@ -118,9 +118,53 @@ BOOST_AUTO_TEST_CASE(unsupported_policy_and_events_name_the_task)
 	BOOST_TEST(parse_error(R"({"tasks": {}})") == "x.json: no \"tasks\" object, or it is empty");
 }
 
+// Hostile files: each refused with the file, the task and the limit, none
+// crashing, wrapping or silently changing a number.
+BOOST_AUTO_TEST_CASE(hostile_files_are_refused_with_their_limit)
+{
+	// 20,000 levels of nesting: the recursive parse overflowed the stack
+	const std::string deep = "{\"tasks\": " + std::string(20000, '[') + std::string(20000, ']') + "}";
+	BOOST_TEST(parse_error(deep) == "x.json:1:74: objects and arrays nested deeper than 64 levels");
+	// a timer without "ref" dereferenced null in the executor
+	BOOST_TEST(parse_error(R"({"tasks": {"t": {"run": 1, "timer": {"period": 100}}}})") ==
+		   "x.json: task \"t\": timer needs \"ref\", the name of the timer");
+	// unit conversions that overflowed: 2^54 us became 384 ns
+	BOOST_TEST(parse_error(R"({"tasks": {"t": {"timer": {"ref": "a", "period": 18446744073709552}}}})") ==
+		   "x.json: task \"t\": timer.period 18446744073709552 us: more than this tool simulates "
+		   "(1000000 s, about 11.6 days)");
+	BOOST_TEST(parse_error(R"({"tasks": {"t": {"run": 1}}, "global": {"duration": 9223372037}})") ==
+		   "x.json: global.duration 9223372037 s: more than this tool simulates (1000000 s, about 11.6 days)");
+	BOOST_TEST(parse_error(R"({"tasks": {"t": {"run": 18446744073709551615}}})") ==
+		   "x.json: task \"t\": run must be an integer");
+	// narrowing: instance 2^32 + 1 ran one instance, CPU 2^32 was CPU 0
+	BOOST_TEST(parse_error(R"({"tasks": {"t": {"instance": 4294967297, "run": 1}}})") ==
+		   "x.json: task \"t\": instance 4294967297 is outside 0..4000");
+	BOOST_TEST(parse_error(R"({"tasks": {"t": {"cpus": [4294967296], "run": 1}}})") ==
+		   "x.json: task \"t\": cpus 4294967296 is outside 0..4095");
+	// a negative delay was ignored
+	BOOST_TEST(parse_error(R"({"tasks": {"t": {"delay": -5, "run": 1}}})") ==
+		   "x.json: task \"t\": delay -5 must not be negative");
+	// more threads than the shim's pid space, across tasks
+	BOOST_TEST(parse_error(R"({"tasks": {"a": {"instance": 3000, "run": 1}, "b": {"instance": 1001, "run": 1}}})") ==
+		   "x.json: 4001 threads (tasks x instances); this tool runs at most 4000");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(workload_builtins)
+
+// Counts are checked before anything is allocated; shares must be numbers.
+BOOST_AUTO_TEST_CASE(hostile_parameters_are_refused_with_their_limit)
+{
+	BOOST_TEST(error_of("periodic:count=1000000000") == "workload periodic: count=1000000000 must be at most 4000");
+	BOOST_TEST(error_of("hackbench:groups=1000,fds=100") ==
+		   "workload hackbench: 1000 groups x 100 fds make 200000 threads; at most 4000");
+	BOOST_TEST(error_of("periodic:duty=nan") == "workload periodic: duty=nan must be more than 0% and at most 100%");
+	BOOST_TEST(error_of("periodic:period=9223372036854775807ns").find("more than this tool simulates") !=
+		   std::string::npos);
+	BOOST_TEST(error_of("periodic:period=18446744074s") ==
+		   "workload periodic: period \"18446744074s\": more than this tool simulates (1000000 s, about 11.6 days)");
+}
 
 BOOST_AUTO_TEST_CASE(periodic_is_run_then_timer)
 {
