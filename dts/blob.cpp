@@ -6,6 +6,7 @@
 #include "dts/tools.h"
 
 #include <algorithm>
+#include <charconv>
 #include <array>
 #include <cstring>
 #include <fmt/format.h>
@@ -287,14 +288,34 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 		return cached;
 	}
 
-	auto pre = run_tool(cpp);
+	// A board is compiled in milliseconds; the bounds stop an input that
+	// makes the tools run away (an #include of /dev/zero, dtc looping on a
+	// hostile #*-cells) with a message instead of a machine out of memory.
+	ToolLimits limits{60, 2ULL << 30, 256ULL << 20};
+	if (const char *env = std::getenv("SCHED_HARNESS_DT_TIMEOUT"); env && *env) {
+		unsigned seconds = 0;
+		const auto [ptr, ec] = std::from_chars(env, env + std::strlen(env), seconds);
+		if (ec != std::errc() || *ptr || seconds == 0)
+			throw Error(fmt::format("SCHED_HARNESS_DT_TIMEOUT={}: expected a number of seconds", env));
+		limits.seconds = seconds;
+	}
+	auto bounded = [&](const std::vector<std::string> &argv, const char *what) {
+		auto r = run_tool(argv, limits);
+		if (r.timed_out)
+			throw Error(fmt::format("{}: {} did not finish within {} s: stopped (a hostile input?)",
+						source.string(), what, limits.seconds));
+		return r;
+	};
+	auto pre = bounded(cpp, "the C preprocessor");
 	if (!pre.ok())
 		throw Error(fmt::format("{}: preprocessing failed: {}", source.string(),
-					first_error_line(pre.err)));
-	auto dtc_run = run_tool(dtc);
+					pre.err.empty() ? std::string("killed (limit of 2 GiB of memory or 256 MiB of output?)")
+							: first_error_line(pre.err)));
+	auto dtc_run = bounded(dtc, "dtc");
 	if (!dtc_run.ok())
 		throw Error(fmt::format("{}: dtc: {}", source.string(),
-					first_error_line(dtc_run.err)));
+					dtc_run.err.empty() ? std::string("killed (limit of 2 GiB of memory or 256 MiB of output?)")
+							    : first_error_line(dtc_run.err)));
 
 	FdtBlob blob(read_file(compiled), source.string());
 	blob.check();

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <set>
 #include <map>
 
 namespace sh::dts {
@@ -26,6 +27,7 @@ public:
 
 private:
 	void read_cpu_nodes(int cpus_node);
+	void check_cache_chain(int cpu_node) const;
 	void read_cpu_map(int cpus_node);
 	void read_map_cluster(int node, CpuMapPosition pos, int depth);
 	void read_map_core(int node, CpuMapPosition pos);
@@ -61,6 +63,26 @@ void CpuReader::run()
 // "cpu", skipping status = "fail*". arm64's smp_init_cpus() gives the boot
 // CPU logical id 0 and the others increasing ids in DT order; we boot on the
 // first CPU node, so DT order is the logical order.
+// cacheinfo's of_find_next_cache_node() follows l2-cache or
+// next-level-cache from the CPU until a cache has neither; a chain that
+// comes back to a node it passed would never end (the kernel's walk loops).
+void CpuReader::check_cache_chain(int cpu_node) const
+{
+	std::set<int> seen{cpu_node};
+	for (int node = cpu_node;;) {
+		auto next = dt_.phandles(node, "l2-cache");
+		if (next.empty())
+			next = dt_.phandles(node, "next-level-cache");
+		if (next.empty())
+			return;
+		if (!seen.insert(next.front()).second)
+			throw dt_.error(node, fmt::format("next-level-cache leads back to {}: the cache chain of "
+							  "{} is a cycle",
+							  dt_.path(next.front()), dt_.path(cpu_node)));
+		node = next.front();
+	}
+}
+
 void CpuReader::read_cpu_nodes(int cpus_node)
 {
 	const unsigned addr_cells = dt_.u32(cpus_node, "#address-cells").value_or(2);
@@ -97,6 +119,7 @@ void CpuReader::read_cpu_nodes(int cpus_node)
 		cpu.firmware_dvfs = firmware_dvfs(node);
 		cpu.opp_table = read_opp_table(node, cpu);
 		cpu.idle_states = read_idle_states(node);
+		check_cache_chain(node);
 		cpu_nodes_.push_back(node);
 		p_.cpus.push_back(std::move(cpu));
 	}

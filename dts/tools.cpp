@@ -4,6 +4,9 @@
 #include "dts/platform.h"
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -47,10 +50,20 @@ TempDir::~TempDir()
 	std::filesystem::remove_all(path_, ignored);
 }
 
-ToolResult run_tool(std::span<const std::string> argv)
+ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 {
 	if (argv.empty())
 		throw Error("run_tool: empty command");
+	if (limits.memory_bytes || limits.file_bytes) {
+		std::vector<std::string> wrapped{"prlimit"};
+		if (limits.memory_bytes)
+			wrapped.push_back(fmt::format("--as={}", limits.memory_bytes));
+		if (limits.file_bytes)
+			wrapped.push_back(fmt::format("--fsize={}", limits.file_bytes));
+		wrapped.push_back("--");
+		wrapped.insert(wrapped.end(), argv.begin(), argv.end());
+		return run_tool(wrapped, {limits.seconds, 0, 0});
+	}
 
 	// Output goes to files rather than pipes: no risk of a full pipe
 	// blocking the child while we wait for it, and no poll loop.
@@ -71,19 +84,48 @@ ToolResult run_tool(std::span<const std::string> argv)
 		args.push_back(const_cast<char *>(arg.c_str()));
 	args.push_back(nullptr);
 
+	posix_spawnattr_t attr;
+	posix_spawnattr_init(&attr);
+	if (limits.seconds) {
+		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+		posix_spawnattr_setpgroup(&attr, 0);
+	}
 	pid_t pid;
-	int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+	int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
 	posix_spawn_file_actions_destroy(&actions);
+	posix_spawnattr_destroy(&attr);
 	if (rc != 0)
 		throw Error(fmt::format("cannot run {}: {}", argv[0], std::strerror(rc)));
 
+	ToolResult result;
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			throw Error(fmt::format("waiting for {}: {}", argv[0], std::strerror(errno)));
+	if (limits.seconds) {
+		// poll, from 100 us up to 10 ms a step: most runs take milliseconds
+		const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limits.seconds);
+		auto step = std::chrono::microseconds(100);
+		for (;;) {
+			const pid_t done = waitpid(pid, &status, WNOHANG);
+			if (done == pid)
+				break;
+			if (done < 0 && errno != EINTR)
+				throw Error(fmt::format("waiting for {}: {}", argv[0], std::strerror(errno)));
+			if (std::chrono::steady_clock::now() >= deadline) {
+				kill(-pid, SIGKILL);
+				while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+					;
+				result.timed_out = true;
+				break;
+			}
+			std::this_thread::sleep_for(step);
+			step = std::min(step * 2, std::chrono::microseconds(10'000));
+		}
+	} else {
+		while (waitpid(pid, &status, 0) < 0) {
+			if (errno != EINTR)
+				throw Error(fmt::format("waiting for {}: {}", argv[0], std::strerror(errno)));
+		}
 	}
 
-	ToolResult result;
 	result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	result.out = slurp(out_file);
 	result.err = slurp(err_file);

@@ -16,13 +16,24 @@ struct ToolResult {
 	int exit_status = -1;	// -1: killed by a signal or could not start
 	std::string out;
 	std::string err;
+	bool timed_out = false;	// killed at ToolLimits::seconds
 
 	bool ok() const { return exit_status == 0; }
 };
 
+// Bounds on a tool that reads user input (cpp and dtc on a board): time,
+// address space and file size, 0 for none. The tool runs under
+// util-linux's prlimit for the latter two, in a process group of its own
+// so that a timeout stops its children (cpp's cc1) too.
+struct ToolLimits {
+	unsigned seconds = 0;
+	std::uint64_t memory_bytes = 0;
+	std::uint64_t file_bytes = 0;
+};
+
 // Runs argv[0] (looked up in PATH when it has no slash) and waits for it.
 // Throws Error when the program cannot be started at all.
-ToolResult run_tool(std::span<const std::string> argv);
+ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits = {});
 
 // A directory under $TMPDIR removed with everything in it on destruction.
 class TempDir {

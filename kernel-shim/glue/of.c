@@ -188,26 +188,30 @@ struct device_node *of_find_node_opts_by_path(const char *path, const char **opt
 	return np;
 }
 
+/*
+ * drivers/of/base.c's walk (__of_find_all_nodes()): depth first through
+ * the parent links, so no depth of tree is too deep for it.
+ */
+static struct device_node *walk_next(struct device_node *prev)
+{
+	struct device_node *np = prev;
+
+	if (np->child)
+		return np->child;
+	while (np->parent && !np->sibling)
+		np = np->parent;
+	return np->sibling;
+}
+
 struct device_node *of_find_node_by_phandle(phandle handle)
 {
-	struct device_node *np = of_root, *stack[64];
-	int depth = 0;
+	struct device_node *np;
 
 	if (!handle)
 		return NULL;
-	/* depth-first walk */
-	while (np) {
+	for (np = of_root; np; np = walk_next(np))
 		if (np->phandle == handle)
 			return np;
-		if (np->child) {
-			stack[depth++] = np;
-			np = np->child;
-			continue;
-		}
-		while (np && !np->sibling && depth)
-			np = stack[--depth];
-		np = np ? np->sibling : NULL;
-	}
 	return NULL;
 }
 

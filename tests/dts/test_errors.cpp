@@ -194,6 +194,46 @@ BOOST_AUTO_TEST_CASE(cpp_missing_include)
 	}
 }
 
+// Hostile device trees: a runaway preprocessor or dtc is stopped by the
+// limits the tools run under, a cyclic cache chain is refused, a deep tree
+// is walked without a depth limit.
+BOOST_AUTO_TEST_CASE(cpp_reading_dev_zero_is_stopped_by_its_memory_limit)
+{
+	const auto file = test::fixture("dts/err-include-dev-zero.dts");
+	auto msg = error_of(file);
+	BOOST_TEST_CONTEXT(msg) {
+		BOOST_TEST(msg.starts_with(file.string() + ": preprocessing failed: "));
+		BOOST_TEST(contains(msg, "out of memory"));
+	}
+}
+
+BOOST_AUTO_TEST_CASE(dtc_that_loops_is_stopped_by_its_time_limit)
+{
+	::setenv("SCHED_HARNESS_DT_TIMEOUT", "2", 1);
+	const auto file = test::fixture("dts/err-dtc-hang.dts");
+	auto msg = error_of(file);
+	::unsetenv("SCHED_HARNESS_DT_TIMEOUT");
+	BOOST_TEST(msg == file.string() + ": dtc did not finish within 2 s: stopped (a hostile input?)");
+}
+
+BOOST_AUTO_TEST_CASE(cyclic_cache_chain)
+{
+	const auto file = test::fixture("dts/err-cache-cycle.dts");
+	auto msg = error_of(file);
+	check_names(msg, file, "/cpus/l3-cache",
+		    "next-level-cache leads back to /cpus/l2-cache: the cache chain of /cpus/cpu@0 is a cycle");
+}
+
+// 100 levels: the glue's of_find_node_by_phandle() kept a stack of 64 and
+// overran it (reported as an oops); it now walks the parent links.
+BOOST_AUTO_TEST_CASE(deep_tree_boots)
+{
+	const auto file = test::fixture("dts/deep-tree.dts");
+	const auto r = test::run_cli({"platform", "show", file.string()});
+	BOOST_TEST(r.exit_status == 0, r.err);
+	BOOST_TEST(contains(r.out, "Board       deep"), r.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END() // input_files
 
 BOOST_AUTO_TEST_SUITE(blobs)
