@@ -97,6 +97,16 @@ void set_sensor_source(SensorSource source);
 // own signal reporting.
 void install_oops_handlers();
 
+// A watchdog for kernel code that does not return: armed around boot and
+// the simulation, it checks every `seconds` of wall time that the
+// simulator beat since the last check; if not, it names the function the
+// CPU is in (and its callers) — "kernel hang in FUNCTION ..." — and exits
+// with status 3, like an oops. 0 seconds: off. One per process.
+void arm_watchdog(unsigned seconds);
+void disarm_watchdog();
+// The simulator's progress: one call per event, with the simulated time.
+void watchdog_beat(std::int64_t now_ns) noexcept;
+
 // Everything printk'd and every WARN hit since the process started.
 const std::vector<LogLine> &kernel_log();
 const std::vector<KernelWarning> &kernel_warnings();

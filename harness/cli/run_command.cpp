@@ -136,6 +136,9 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		("thermal-file", po::value<std::string>()->value_name("FILE"),
 		 "the thermal model's parameters from a JSON file: {\"r\":..,\"c\":..,\"ambient\":..,"
 		 "\"zones\":{\"NAME\":{...}}}; --thermal-model options apply on top")
+		("watchdog", po::value<Unsigned>()->default_value(Unsigned{10}, "10"),
+		 "seconds of wall time kernel code may run without returning to the simulator before the "
+		 "run is stopped as a kernel hang (exit 3, the function named); 0: never")
 		("count-eas", po::bool_switch(),
 		 "count the wake-ups find_energy_efficient_cpu() placed: asks it once more before each "
 		 "wake-up, on the same state (it has no tracepoint in this kernel); costs about a quarter "
@@ -227,8 +230,10 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	}
 	const auto boot = boot_options(vm);
 	sim_options.seed = boot.seed;
+	kshim::arm_watchdog(bounded_option(vm, "watchdog", 86400));
 	const auto kernel = kshim::boot(platform, boot);
 	auto result = sim::simulate(platform, kernel, workload, sim_options, trace ? &*trace : nullptr);
+	kshim::disarm_watchdog();
 	if (trace)
 		trace->close();
 	result.board = board;

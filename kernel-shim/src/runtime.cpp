@@ -12,7 +12,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <csignal>
+#include <execinfo.h>
+#include <sys/time.h>
 #include <ucontext.h>
 #include <dlfcn.h>
 #include <unistd.h>
@@ -105,7 +108,76 @@ void oops_handler(int sig, siginfo_t *, void *context)
 	_exit(3);
 }
 
+// The watchdog's state: beats since the start, and those at the last check.
+std::atomic<std::uint64_t> beats{0};
+std::atomic<std::int64_t> beat_now_ns{0};
+std::uint64_t beats_at_check = 0;
+unsigned watchdog_seconds = 0;
+
+// Like the oops handler: the process is about to exit, so formatting and
+// running addr2line from here is acceptable.
+void watchdog_handler(int, siginfo_t *, void *context)
+{
+	const auto seen = beats.load(std::memory_order_relaxed);
+	if (seen != beats_at_check) {
+		beats_at_check = seen;
+		return;
+	}
+	void *pc = faulting_instruction(context);
+	// the interrupted function, then its callers (frames past the
+	// signal frame, found by the interrupted address)
+	void *frames[32];
+	const int n = backtrace(frames, 32);
+	std::string callers;
+	int found = -1;
+	for (int i = 0; i < n; i++)
+		if (frames[i] == pc)
+			found = i;
+	for (int i = found + 1; found >= 0 && i < n && i <= found + 3; i++)
+		callers += fmt::format("{}{}", callers.empty() ? " (called from " : " < ",
+				       symbol_of(static_cast<char *>(frames[i])));
+	if (!callers.empty())
+		callers += ")";
+	const std::string line = fmt::format(
+		"sched-harness: kernel fault: kernel hang in {}{}: no return to the simulator for {} s "
+		"(simulated time {:.6f} s, after {} events)\n",
+		pc ? symbol_of(static_cast<char *>(pc) + 1) : std::string("?"), callers, watchdog_seconds,
+		static_cast<double>(beat_now_ns.load(std::memory_order_relaxed)) / 1e9, seen);
+	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
+	_exit(3);
+}
+
 } // namespace
+
+void arm_watchdog(unsigned seconds)
+{
+	watchdog_seconds = seconds;
+	if (!seconds)
+		return;
+	beats_at_check = beats.load(std::memory_order_relaxed);
+	struct sigaction sa {};
+	sa.sa_sigaction = watchdog_handler;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, nullptr);
+	// wall time: a loop in kernel code burns CPU, a deadlock-free wait
+	// does not, and either never returns
+	itimerval every{{static_cast<time_t>(seconds), 0}, {static_cast<time_t>(seconds), 0}};
+	setitimer(ITIMER_REAL, &every, nullptr);
+}
+
+void disarm_watchdog()
+{
+	itimerval off{};
+	setitimer(ITIMER_REAL, &off, nullptr);
+	watchdog_seconds = 0;
+}
+
+void watchdog_beat(std::int64_t now_ns) noexcept
+{
+	beats.fetch_add(1, std::memory_order_relaxed);
+	beat_now_ns.store(now_ns, std::memory_order_relaxed);
+}
 
 void install_oops_handlers()
 {

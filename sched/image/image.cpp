@@ -192,15 +192,19 @@ std::vector<CompileCommand> compile_commands()
 }
 
 // The same compile with -E -P into `out`: what the compiler sees.
+// Into a file of our own: with "-o /dev/stdout", a compiler that fails
+// deletes its output file — as root, the system's /dev/stdout.
 std::string preprocessed(const CompileCommand &c, const std::string &command)
 {
+	const dts::TempDir scratch;
+	const auto out = scratch.path() / "preprocessed.i";
 	std::string cmd = command;
-	replace_all(cmd, " -o " + c.output + " ", " -o /dev/stdout ");
+	replace_all(cmd, " -o " + c.output + " ", fmt::format(" -o '{}' ", out.string()));
 	replace_all(cmd, " -c ", " -E -P ");
 	const auto r = shell(c.directory, cmd);
 	if (r.exit_status != 0)
 		throw BadPatch(fmt::format("{} does not preprocess:\n{}", c.file.string(), r.err));
-	return r.out;
+	return read_file(out);
 }
 
 std::string now_utc()

@@ -10,6 +10,7 @@
 #include "support.h"
 
 #include <boost/test/unit_test.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -629,6 +630,12 @@ BOOST_AUTO_TEST_CASE(check_reports_ktap_and_exit_status)
 
 // A one-line patch to the tree's file, as git diff writes it: `from`
 // replaced by `to` on the first line that is `from`, three lines of context.
+std::string write(const std::filesystem::path &p, const std::string &text)
+{
+	std::ofstream(p) << text;
+	return p.string();
+}
+
 std::string one_line_patch(const std::string &rel, const std::string &from, const std::string &to)
 {
 	std::ifstream in(std::filesystem::path(SH_TEST_KERNEL_TREE) / rel);
@@ -645,6 +652,33 @@ std::string one_line_patch(const std::string &rel, const std::string &from, cons
 	return patch;
 }
 
+// Kernel code that never returns: a patch makes pick_next_task_fair() spin
+// from 0.5 s of simulated time on. The watchdog (2 s here) stops the run
+// as a kernel fault naming the function and its callers, so a sweep or a
+// bisect carries on.
+BOOST_AUTO_TEST_CASE(patch_that_spins_in_pick_next_task_fair_is_a_kernel_hang)
+{
+	const auto cache = temp_path("spin-cache");
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	const auto spin = write(temp_path("spin.patch"),
+				one_line_patch("kernel/sched/fair.c", "\tint new_tasks;",
+					       "\tint new_tasks; while (READ_ONCE(rq->clock) > 500000000ULL) cpu_relax();"));
+	auto built = test::run_cli({"kernel", "build", "--patch", spin});
+	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
+	const auto id = built.out.substr(0, 16);
+	const auto start = std::chrono::steady_clock::now();
+	auto r = test::run_cli({"--kernel", id, "run", "--board", "hikey960", "--watchdog", "2"});
+	const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+	BOOST_TEST(r.exit_status == 3, r.err);
+	BOOST_TEST(r.err.find("sched-harness: kernel fault: kernel hang in pick_next_task_fair (called from ") !=
+			   std::string::npos,
+		   r.err);
+	BOOST_TEST(r.err.find("no return to the simulator for 2 s (simulated time 0.5") != std::string::npos, r.err);
+	BOOST_TEST(seconds < 30.0, "the hang took " << seconds << " s to report");
+	std::filesystem::remove_all(cache);
+	::unsetenv("SCHED_HARNESS_CACHE");
+}
+
 // Kernel images: a patch to fair.c becomes an image in the cache, loaded
 // with --kernel. Only objects whose preprocessed input changes are
 // compiled again (a comment: none; the migration cost: fair.c's export
@@ -656,10 +690,7 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 {
 	const auto cache = temp_path("cache");
 	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
-	const auto write = [](const std::filesystem::path &p, const std::string &text) {
-		std::ofstream(p) << text;
-		return p.string();
-	};
+
 	const auto cost = write(temp_path("cost.patch"),
 				one_line_patch("kernel/sched/fair.c",
 					       "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
