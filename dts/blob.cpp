@@ -325,6 +325,17 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 
 void FdtBlob::apply_overlay(FdtBlob overlay)
 {
+	// An overlay is fragments, each with an __overlay__ node; a plain tree
+	// (a .dtso without /plugin;) would apply as nothing at all.
+	bool has_fragment = false;
+	const void *o = overlay.bytes_.data();
+	int node = 0;
+	fdt_for_each_subnode(node, o, 0)
+		has_fragment |= fdt_subnode_offset(o, node, "__overlay__") >= 0;
+	if (!has_fragment)
+		throw Error(fmt::format("{}: not an overlay: no fragment with an __overlay__ node (a source needs "
+					"/plugin/; and its changes in &label {{ ... }}; blocks)",
+					overlay.origin()));
 	// fdt_overlay_apply() grows the base in place: give it room for
 	// everything the overlay could add.
 	std::vector<char> grown(bytes_.size() + overlay.size() + 4096);

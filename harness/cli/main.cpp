@@ -306,11 +306,24 @@ int run_flavour(const std::string &flavour, char **argv, const std::string &why)
 
 } // namespace
 
+// The report is the result: output that did not reach its file (a full
+// disk, a closed pipe) is an error, not a silent exit 0.
+int flushed(int status)
+{
+	std::cout.flush();
+	if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout))
+		return status;
+	const int err = errno;
+	std::cerr << "sched-harness: error: writing the output failed: "
+		  << (err ? std::strerror(err) : "stream error") << "\n";
+	return status == exit_ok ? exit_internal : status;
+}
+
 int main(int argc, char **argv)
 {
 	kshim::install_oops_handlers();
 	try {
-		return run(argc, argv);
+		return flushed(run(argc, argv));
 	} catch (const kshim::WrongFlavour &e) {
 		return run_flavour(e.needed, argv, e.what());
 	} catch (const UsageError &e) {

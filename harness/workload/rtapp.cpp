@@ -178,6 +178,7 @@ public:
 			fail("no \"tasks\" object, or it is empty");
 		std::int64_t threads = 0;
 		for (const auto &[name, value] : tasks->members) {
+			printable(name, "task name");
 			w.tasks.push_back(read_task(name, value));
 			threads += w.tasks.back().instances;
 		}
@@ -221,6 +222,15 @@ private:
 		if (n.type != Node::Type::string)
 			fail(fmt::format("{} must be a string", what));
 		return n.string;
+	}
+
+	// Names reach the report and the ftrace text: a newline or an escape
+	// sequence in one would forge lines or garble a terminal.
+	void printable(const std::string &name, const std::string &what) const
+	{
+		for (const unsigned char c : name)
+			if (c < 0x20 || c == 0x7f)
+				fail(fmt::format("{} {:?} has a control character (0x{:02x})", what, name, c));
 	}
 
 	void read_global(const Node &global, Workload &w)
@@ -433,6 +443,8 @@ private:
 		} else {
 			fail_task(task, fmt::format("unknown key or event \"{}\"", key));
 		}
+		printable(e.resource, fmt::format("task \"{}\": {}: resource", task, key));
+		printable(e.mutex, fmt::format("task \"{}\": {}: mutex", task, key));
 		out.push_back(std::move(e));
 	}
 };

@@ -364,6 +364,16 @@ BOOST_AUTO_TEST_CASE(broken_overlay_source)
 	BOOST_TEST(msg.starts_with(overlay.string() + ": dtc: "), msg);
 }
 
+// A source without /plugin/ compiles to a plain tree that changed nothing
+// when applied, silently.
+BOOST_AUTO_TEST_CASE(overlay_without_plugin)
+{
+	const auto overlay = test::fixture("dts/err-overlay-no-plugin.dtso");
+	auto msg = error_of(test::fixture("dts/fw-qcom.dts"), {overlay});
+	BOOST_TEST(msg == overlay.string() + ": not an overlay: no fragment with an __overlay__ node (a source needs "
+				  "/plugin/; and its changes in &label { ... }; blocks)");
+}
+
 BOOST_AUTO_TEST_SUITE_END() // overlays
 
 // What a user sees: status 2, one line on stderr, nothing on stdout.

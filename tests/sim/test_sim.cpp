@@ -341,6 +341,12 @@ BOOST_AUTO_TEST_CASE(hostile_command_lines_are_bad_input)
 	refused({"run", "--seed", "-1"}, "the argument ('-1') for option '--seed' is invalid");
 	refused({"run", "--fork-cpu", "4294967296"}, "--fork-cpu 4294967296: at most 4095");
 
+	// the report written to a full disk: an error, not exit 0
+	const auto full = dts::run_tool(std::vector<std::string>{
+		"/bin/sh", "-c", fmt::format("'{}' run --duration 10ms > /dev/full", SH_TEST_HARNESS_BIN)});
+	BOOST_TEST(full.exit_status == 128, full.err);
+	BOOST_TEST(full.err == "sched-harness: error: writing the output failed: No space left on device\n", full.err);
+
 	// more CPUs than the arm flavour's NR_CPUS (64): "kshim_boot_early(65)
 	// failed: -22", exit 3, before
 	const auto dts = temp_path("c65.dts");

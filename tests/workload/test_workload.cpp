@@ -144,6 +144,11 @@ BOOST_AUTO_TEST_CASE(hostile_files_are_refused_with_their_limit)
 	// a negative delay was ignored
 	BOOST_TEST(parse_error(R"({"tasks": {"t": {"delay": -5, "run": 1}}})") ==
 		   "x.json: task \"t\": delay -5 must not be negative");
+	// names with control characters forged report and trace lines
+	BOOST_TEST(parse_error("{\"tasks\": {\"a\\nb\": {\"run\": 1}}}") ==
+		   "x.json: task name \"a\\nb\" has a control character (0x0a)");
+	BOOST_TEST(parse_error("{\"tasks\": {\"t\": {\"run\": 1, \"timer\": {\"ref\": \"x\\u001b[31m\", \"period\": 9}}}}") ==
+		   "x.json: task \"t\": timer: resource \"x\\x1b[31m\" has a control character (0x1b)");
 	// more threads than the shim's pid space, across tasks
 	BOOST_TEST(parse_error(R"({"tasks": {"a": {"instance": 3000, "run": 1}, "b": {"instance": 1001, "run": 1}}})") ==
 		   "x.json: 4001 threads (tasks x instances); this tool runs at most 4000");
