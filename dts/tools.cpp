@@ -66,7 +66,7 @@ ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 	}
 
 	// Output goes to files rather than pipes: no risk of a full pipe
-	// blocking the child while we wait for it, and no poll loop.
+	// blocking the child while we wait for it (a time limit polls).
 	TempDir scratch;
 	const auto out_file = scratch.path() / "stdout";
 	const auto err_file = scratch.path() / "stderr";
