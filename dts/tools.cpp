@@ -6,6 +6,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <map>
+#include <mutex>
+#include <set>
 #include <thread>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +35,37 @@ std::string slurp(const std::filesystem::path &file)
 	return text.str();
 }
 
+// The live temporary directories (the image builder makes them from
+// several threads).
+std::mutex live_mutex;
+std::set<std::string> &live_dirs()
+{
+	static std::set<std::string> dirs;
+	return dirs;
+}
+
+// The tools running now, by pid, and whether each leads a process group of
+// its own: a signal that ends sched-harness ends them too (a dtc that
+// loops would otherwise run on as an orphan).
+std::mutex children_mutex;
+std::map<pid_t, bool> &live_children()
+{
+	static std::map<pid_t, bool> children;
+	return children;
+}
+
+void remove_and_reraise(int sig)
+{
+	if (children_mutex.try_lock()) {
+		for (const auto &[pid, group] : live_children())
+			kill(group ? -pid : pid, SIGKILL);
+		children_mutex.unlock();
+	}
+	remove_temporary_dirs();
+	std::signal(sig, SIG_DFL);
+	std::raise(sig);
+}
+
 } // namespace
 
 TempDir::TempDir()
@@ -42,12 +76,41 @@ TempDir::TempDir()
 		throw Error(fmt::format("cannot create a temporary directory {}: {}", templ,
 					std::strerror(errno)));
 	path_ = templ;
+	const std::lock_guard lock(live_mutex);
+	live_dirs().insert(path_.string());
+}
+
+TempDir::TempDir(std::filesystem::path existing) : path_(std::move(existing))
+{
+	const std::lock_guard lock(live_mutex);
+	live_dirs().insert(path_.string());
 }
 
 TempDir::~TempDir()
 {
 	std::error_code ignored;
 	std::filesystem::remove_all(path_, ignored);
+	const std::lock_guard lock(live_mutex);
+	live_dirs().erase(path_.string());
+}
+
+void remove_temporary_dirs() noexcept
+{
+	// a signal may arrive while a thread holds the lock: then leave them
+	if (!live_mutex.try_lock())
+		return;
+	for (const auto &dir : live_dirs()) {
+		std::error_code ignored;
+		std::filesystem::remove_all(dir, ignored);
+	}
+	live_dirs().clear();
+	live_mutex.unlock();
+}
+
+void remove_temporary_dirs_on_signals()
+{
+	for (int sig : {SIGINT, SIGTERM, SIGHUP})
+		std::signal(sig, remove_and_reraise);
 }
 
 ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
@@ -96,6 +159,18 @@ ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 	posix_spawnattr_destroy(&attr);
 	if (rc != 0)
 		throw Error(fmt::format("cannot run {}: {}", argv[0], std::strerror(rc)));
+	{
+		const std::lock_guard lock(children_mutex);
+		live_children().emplace(pid, limits.seconds != 0);
+	}
+	struct Reaped {
+		pid_t pid;
+		~Reaped()
+		{
+			const std::lock_guard lock(children_mutex);
+			live_children().erase(pid);
+		}
+	} reaped{pid};
 
 	ToolResult result;
 	int status = 0;

@@ -35,10 +35,12 @@ struct ToolLimits {
 // Throws Error when the program cannot be started at all.
 ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits = {});
 
-// A directory under $TMPDIR removed with everything in it on destruction.
+// A directory under $TMPDIR removed with everything in it on destruction,
+// and by remove_temporary_dirs() when the process dies another way.
 class TempDir {
 public:
 	TempDir();
+	explicit TempDir(std::filesystem::path existing);	// a directory made by the caller
 	~TempDir();
 	TempDir(const TempDir &) = delete;
 	TempDir &operator=(const TempDir &) = delete;
@@ -48,6 +50,15 @@ public:
 private:
 	std::filesystem::path path_;
 };
+
+// Removes every live TempDir: for the paths that end a process without
+// destructors (a fatal signal, an oops, the watchdog). Not async-signal-
+// safe, like the oops handler; the process is exiting.
+void remove_temporary_dirs() noexcept;
+
+// SIGINT, SIGTERM and SIGHUP remove the temporary directories, then end
+// the process as the signal would (the command installs it).
+void remove_temporary_dirs_on_signals();
 
 // Where sched-harness keeps what it builds once (compiled device trees,
 // kernel images): $SCHED_HARNESS_CACHE, else $XDG_CACHE_HOME/sched-harness,

@@ -2,6 +2,7 @@
 #include "harness/cli/cli.h"
 
 #include "dts/platform.h"
+#include "dts/tools.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
 #include "sched/image/image.h"
@@ -322,6 +323,7 @@ int flushed(int status)
 int main(int argc, char **argv)
 {
 	kshim::install_oops_handlers();
+	dts::remove_temporary_dirs_on_signals();
 	try {
 		return flushed(run(argc, argv));
 	} catch (const kshim::WrongFlavour &e) {

@@ -105,6 +105,7 @@ void oops_handler(int sig, siginfo_t *, void *context)
 	if (!log_lines().empty())
 		line += fmt::format("sched-harness: last kernel message: {}\n", log_lines().back().text);
 	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
+	sh::dts::remove_temporary_dirs();
 	_exit(3);
 }
 
@@ -144,6 +145,7 @@ void watchdog_handler(int, siginfo_t *, void *context)
 		pc ? symbol_of(static_cast<char *>(pc) + 1) : std::string("?"), callers, watchdog_seconds,
 		static_cast<double>(beat_now_ns.load(std::memory_order_relaxed)) / 1e9, seen);
 	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
+	sh::dts::remove_temporary_dirs();
 	_exit(3);
 }
 

@@ -535,10 +535,7 @@ Image build(const Recipe &recipe, std::ostream &log)
 	const auto work = images / fmt::format("tmp.{}", ::getpid());
 	fs::remove_all(work);
 	fs::create_directories(work);
-	struct Cleanup {
-		fs::path dir;
-		~Cleanup() { std::error_code ec; fs::remove_all(dir, ec); }
-	} cleanup{work};
+	const dts::TempDir cleanup(work);	// removed on every exit, signals included
 	const auto overlay = work / "tree";
 
 	// The overlay: a copy of each file the patches touch, symlinks into

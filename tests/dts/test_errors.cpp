@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <array>
 #include <boost/test/unit_test.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
@@ -214,6 +216,32 @@ BOOST_AUTO_TEST_CASE(dtc_that_loops_is_stopped_by_its_time_limit)
 	auto msg = error_of(file);
 	::unsetenv("SCHED_HARNESS_DT_TIMEOUT");
 	BOOST_TEST(msg == file.string() + ": dtc did not finish within 2 s: stopped (a hostile input?)");
+}
+
+// sched-harness ended by SIGTERM while dtc loops: its temporary
+// directories are gone and dtc is stopped with it.
+BOOST_AUTO_TEST_CASE(signal_removes_temporary_dirs_and_stops_the_tool)
+{
+	const auto tmp = std::filesystem::temp_directory_path() / fmt::format("sh-signal-test.{}", ::getpid());
+	std::filesystem::remove_all(tmp);
+	std::filesystem::create_directories(tmp);
+	// dtc's command line names its output in the scratch directory; the
+	// pattern's [.] keeps it from matching its own text in /proc
+	const auto tools = fmt::format("$(grep -las '{}/sched-harness[.].*/blob[.]dtb' /proc/[0-9]*/cmdline | wc -l)",
+				       tmp.string());
+	const auto script = fmt::format(
+		"export TMPDIR='{0}' SCHED_HARNESS_CACHE='{0}/cache' SCHED_HARNESS_DT_TIMEOUT=60; "
+		"'{1}' platform show '{2}' 2>/dev/null & pid=$!; "
+		"for i in $(seq 100); do [ {3} -gt 0 ] && break; sleep 0.1; done; "
+		"echo during {3}; kill -TERM $pid; wait $pid; echo status $?; "
+		"sleep 0.5; echo after $(ls '{0}' | grep -c sched-harness) {3}",
+		tmp.string(), SH_TEST_HARNESS_BIN, test::fixture("dts/err-dtc-hang.dts").string(), tools);
+	const auto r = dts::run_tool(std::vector<std::string>{"/bin/sh", "-c", script});
+	BOOST_TEST_MESSAGE(r.out);
+	BOOST_TEST(r.out.find("during 1") != std::string::npos, r.out);	// dtc runs
+	BOOST_TEST(r.out.find("status 143") != std::string::npos, r.out);	// 128 + SIGTERM
+	BOOST_TEST(r.out.find("after 0 0") != std::string::npos, r.out);	// no directory, no dtc
+	std::filesystem::remove_all(tmp);
 }
 
 BOOST_AUTO_TEST_CASE(cyclic_cache_chain)
