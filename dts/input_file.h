@@ -12,7 +12,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,21 +35,37 @@ inline std::string read_input_file(const std::filesystem::path &file, std::strin
 		throw std::runtime_error(fmt::format("{}: no such file", file.string()));
 	if (std::filesystem::is_directory(file, ec))
 		throw std::runtime_error(fmt::format("{}: is a directory, not a {}", file.string(), what));
-	std::ifstream in(file, std::ios::binary);
-	if (!in)
+	// O_NONBLOCK only for the open: a FIFO nobody writes to reads as
+	// empty instead of waiting forever; one with a writer (a generator
+	// piping into /dev/stdin) is read to its end as any file.
+	const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		throw std::runtime_error(fmt::format("{}: cannot read the {}: {}", file.string(), what,
 						     std::strerror(errno)));
+	::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	std::string bytes;
 	char chunk[1 << 16];
-	while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
-		bytes.append(chunk, static_cast<std::size_t>(in.gcount()));
-		if (bytes.size() > limit)
+	for (;;) {
+		const ssize_t n = ::read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			const int err = errno;
+			::close(fd);
+			throw std::runtime_error(fmt::format("{}: read error in the {}: {}", file.string(), what,
+							     std::strerror(err)));
+		}
+		if (n == 0)
+			break;
+		bytes.append(chunk, static_cast<std::size_t>(n));
+		if (bytes.size() > limit) {
+			::close(fd);
 			throw std::runtime_error(fmt::format("{}: {} larger than {} MiB: not read (a device or "
 							     "a runaway file?)",
 							     file.string(), what, limit >> 20));
+		}
 	}
-	if (in.bad())
-		throw std::runtime_error(fmt::format("{}: read error in the {}", file.string(), what));
+	::close(fd);
 	return bytes;
 }
 

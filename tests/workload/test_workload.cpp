@@ -8,6 +8,10 @@
 #include "harness/workload/workload.h"
 
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace sh;
 using workload::EventKind;
@@ -116,6 +120,17 @@ BOOST_AUTO_TEST_CASE(unsupported_policy_and_events_name_the_task)
 	BOOST_TEST(parse_error(R"({"tasks": {"t": {"run": 1}}, "global": {"duration": 0}})") ==
 		   "x.json: global.duration 0: must be positive, or -1 (until every task ends)");
 	BOOST_TEST(parse_error(R"({"tasks": {}})") == "x.json: no \"tasks\" object, or it is empty");
+}
+
+// A FIFO nobody writes to: the read blocked forever; it now reads as empty.
+BOOST_AUTO_TEST_CASE(fifo_without_a_writer_reads_as_empty)
+{
+	const auto fifo = std::filesystem::temp_directory_path() / fmt::format("sh-fifo-test.{}", ::getpid());
+	std::filesystem::remove(fifo);
+	BOOST_REQUIRE_EQUAL(::mkfifo(fifo.c_str(), 0600), 0);
+	const auto msg = error_of(fifo.string());
+	std::filesystem::remove(fifo);
+	BOOST_TEST(msg == fifo.string() + ":1:1: The document is empty.");
 }
 
 // Hostile files: each refused with the file, the task and the limit, none
