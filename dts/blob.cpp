@@ -299,23 +299,23 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 			throw Error(fmt::format("SCHED_HARNESS_DT_TIMEOUT={}: expected a number of seconds", env));
 		limits.seconds = seconds;
 	}
-	auto bounded = [&](const std::vector<std::string> &argv, const char *what) {
+	// Runs one tool; on failure, its first error line, or the limits when
+	// it died without a word.
+	auto bounded = [&](const std::vector<std::string> &argv, const char *what, const char *failed) {
 		auto r = run_tool(argv, limits);
 		if (r.timed_out)
 			throw Error(fmt::format("{}: {} did not finish within {} s: stopped (a hostile input?)",
 						source.string(), what, limits.seconds));
-		return r;
+		if (!r.ok())
+			throw Error(fmt::format("{}: {}: {}", source.string(), failed,
+						r.err.empty() ? fmt::format("killed (limit of {} GiB of memory or {} MiB "
+									    "of output?)",
+									    limits.memory_bytes >> 30,
+									    limits.file_bytes >> 20)
+							      : first_error_line(r.err)));
 	};
-	auto pre = bounded(cpp, "the C preprocessor");
-	if (!pre.ok())
-		throw Error(fmt::format("{}: preprocessing failed: {}", source.string(),
-					pre.err.empty() ? std::string("killed (limit of 2 GiB of memory or 256 MiB of output?)")
-							: first_error_line(pre.err)));
-	auto dtc_run = bounded(dtc, "dtc");
-	if (!dtc_run.ok())
-		throw Error(fmt::format("{}: dtc: {}", source.string(),
-					dtc_run.err.empty() ? std::string("killed (limit of 2 GiB of memory or 256 MiB of output?)")
-							    : first_error_line(dtc_run.err)));
+	bounded(cpp, "the C preprocessor", "preprocessing failed");
+	bounded(dtc, "dtc", "dtc");
 
 	FdtBlob blob(read_file(compiled), source.string());
 	blob.check();

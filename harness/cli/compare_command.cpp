@@ -8,6 +8,7 @@
 // variant, and each metric is summarised and tested as perf stat --repeat
 // and a Welch t test would.
 #include "harness/cli/cli.h"
+#include "harness/workload/workload.h"
 
 #include "harness/cli/runs.h"
 #include "harness/stats/stats.h"
@@ -207,7 +208,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			if (vm.count(name))
 				one.insert(one.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
 		if (vm.count("fork-cpu"))
-			one.insert(one.end(), {"--fork-cpu", std::to_string(bounded_option(vm, "fork-cpu", 4095))});
+			one.insert(one.end(), {"--fork-cpu", std::to_string(bounded_option(vm, "fork-cpu", workload::max_cpu_number))});
 		scenarios.push_back({"", std::move(one)});
 	}
 

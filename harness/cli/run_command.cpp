@@ -183,7 +183,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!policy)
 		throw UsageError{fmt::format("--idle-tick {}: say kernel, retain or stop", idle_tick)};
 	sim_options.idle_tick = *policy;
-	sim_options.fork_cpu = bounded_option(vm, "fork-cpu", 4095);
+	sim_options.fork_cpu = bounded_option(vm, "fork-cpu", workload::max_cpu_number);
 	if (sim_options.fork_cpu >= platform.cpus.size())
 		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", sim_options.fork_cpu,
 					     platform.cpus.size() - 1)};

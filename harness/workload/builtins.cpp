@@ -54,7 +54,7 @@ const std::vector<Generator> &generators()
 
 std::set<unsigned> parse_cpu_list(const std::string &text, const std::string &what)
 {
-	constexpr unsigned limit = 4096;
+	constexpr unsigned limit = max_cpu_number + 1;
 	std::set<unsigned> cpus;
 	std::string_view rest = text;
 	while (!rest.empty()) {
@@ -201,7 +201,7 @@ Workload periodic(const Parameters &p)
 	const auto count = p.count("count", 1, max_threads);
 	const auto period = p.duration("period");
 	const auto busy = static_cast<std::int64_t>(static_cast<double>(period) * p.share("duty") + 0.5);
-	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, 4095));
+	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, max_cpu_number));
 	for (std::int64_t i = 0; i < count; i++)
 		w.tasks.push_back({fmt::format("periodic-{}", i), 1, -1, 0, {}, 0, -1, -1,
 				   {{"periodic", -1, {run(busy), timer(period)}}}});
@@ -217,7 +217,7 @@ Workload hackbench(const Parameters &p)
 		throw Error(fmt::format("workload hackbench: {} groups x {} fds make {} threads; at most {}", groups,
 					fds, groups * fds * 2, max_threads));
 	const auto work = p.duration("work");
-	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, 4095));
+	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, max_cpu_number));
 	for (std::int64_t g = 0; g < groups; g++) {
 		for (std::int64_t s = 0; s < fds; s++) {
 			Phase send{"send", loops, {}};
@@ -241,7 +241,7 @@ Workload fixed_work(const Parameters &p)
 	Workload w;
 	const auto threads = p.count("threads", 1, max_threads);
 	const auto work = p.duration("work");
-	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, 4095));
+	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, max_cpu_number));
 	for (std::int64_t i = 0; i < threads; i++)
 		w.tasks.push_back({fmt::format("work-{}", i), 1, 1, 0, {}, 0, -1, -1, {{"work", 1, {run(work)}}}});
 	return w;
@@ -256,7 +256,7 @@ Workload turbo_jitter(const Parameters &p)
 	const auto jitter_run = p.duration("jitter_run"), jitter_period = p.duration("jitter_period");
 	if (jitter_run > jitter_period)
 		throw Error("workload turbo-jitter: jitter_run is longer than jitter_period");
-	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, 4095));
+	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, max_cpu_number));
 	for (std::int64_t i = 0; i < busy; i++)
 		w.tasks.push_back({fmt::format("busy-{}", i), 1, -1, 0, {}, 0, -1, -1,
 				   {{"busy", -1, {run(100'000'000)}}}});

@@ -293,7 +293,7 @@ private:
 					fail_task(name, "cpus must be an array of CPU numbers");
 				for (const auto &cpu : value.items)
 					t.cpus.push_back(static_cast<unsigned>(
-						ranged(cpu, fmt::format("task \"{}\": cpus", name), 0, 4095)));
+						ranged(cpu, fmt::format("task \"{}\": cpus", name), 0, max_cpu_number)));
 			} else if (key == "delay") {
 				const auto us = integer(value, fmt::format("task \"{}\": delay", name));
 				if (us < 0)

@@ -33,9 +33,11 @@ public:
 //   (about 11.6 days), so that sums of times stay far from int64 ns;
 // - threads: the shim's pid space (KSHIM_MAX_TASKS, 4096 in
 //   kernel-shim/glue/task.c) less the kernel's own threads;
-// - CPU numbers in affinities: below 4096 (NR_CPUS of any flavour).
+// - CPU numbers (affinities, the calibration and fork CPUs): below 4096,
+//   above NR_CPUS of any flavour; the board's own count is checked later.
 inline constexpr std::int64_t max_time_ns = 1'000'000'000'000'000;
 inline constexpr std::int64_t max_threads = 4000;
+inline constexpr unsigned max_cpu_number = 4095;
 
 // `value` units of `unit_ns` as nanoseconds, or Error naming `what` when
 // it is negative or more than max_time_ns.
