@@ -104,6 +104,12 @@ struct Cpu {
 	// When curr_thread's work runs out at the present speed; recomputed
 	// after a switch, a frequency change or new work.
 	std::optional<std::int64_t> done_at;
+	// The work done since the speed or the work last changed (the anchor)
+	// is floor(speed x (t - anchor)), accounted as the difference from
+	// what was already counted: one rounding per stretch at one speed, so
+	// the sums do not depend on how often they are read.
+	std::int64_t work_anchor = 0;
+	std::int64_t work_counted = 0;
 	std::int64_t next_hrtimer = 0;		// earliest kernel hrtimer, 0: none (this instant's)
 	// The kernel's state of the CPU as last read: refreshed only when the
 	// kernel says it may have changed (kshim_take_touched_cpus()).
@@ -186,6 +192,15 @@ private:
 	void setup();
 	void on_event(const kshim_trace_event &ev);
 	void advance_to(std::int64_t t);
+	void account_work(std::size_t c);
+	// The CPU's speed or its thread's work changes now: a new stretch
+	// starts (what was done until now accounted first: account_work()).
+	void rebase_work(std::size_t c)
+	{
+		cpus_[c].work_anchor = now_;
+		cpus_[c].work_counted = 0;
+		cpus_[c].done_at.reset();
+	}
 	std::int64_t next_event_time();
 	void read_touched_cpus();
 	void read_kernel_state(std::size_t c)	// the idle exit and hrtimer the loop waits for
@@ -208,7 +223,7 @@ private:
 	std::int64_t now() const override { return now_; }
 	std::int64_t start() const override { return start_; }
 	int current_on(int cpu) const override { return cpus_[static_cast<std::size_t>(cpu)].curr; }
-	void work_changed(int cpu) override { cpus_[static_cast<std::size_t>(cpu)].done_at.reset(); }
+	void work_changed(int cpu) override { rebase_work(static_cast<std::size_t>(cpu)); }
 	void arm_wake(std::size_t thread, std::int64_t time) override
 	{
 		push(Timed::wake, time, static_cast<int>(thread));
@@ -256,11 +271,12 @@ void Simulator::on_event(const kshim_trace_event &ev)
 			metrics_->on_cpu_time(running->index, static_cast<std::size_t>(ev.cpu), now_ - cpu.curr_since);
 		cpu.curr_since = now_;
 		board_->set_busy(static_cast<std::size_t>(ev.cpu), next != 0, now_);
+		account_work(static_cast<std::size_t>(ev.cpu));
 		cpu.curr = next;
 		switched_ = true;
 		cpu.curr_thread = to;
 		cpu.curr_comm = next ? ev.comm[1] : "<idle>";
-		cpu.done_at.reset();
+		rebase_work(static_cast<std::size_t>(ev.cpu));
 	} else if (tp == Tracepoint::sched_wakeup || tp == Tracepoint::sched_wakeup_new) {
 		// woken by its timer: latency counts from the expiry, which
 		// precedes the wake-up by the exit latency of an idle state
@@ -305,23 +321,24 @@ void Simulator::on_event(const kshim_trace_event &ev)
 
 void Simulator::advance_to(std::int64_t t)
 {
-	// only the work done needs every step: each step's is rounded down
-	// (the rest is accounted when it changes: board, CPU time)
-	const std::int64_t dt = t - now_;
-	if (dt > 0) {
-		for (std::size_t c = 0; c < cpus_.size(); c++) {
-			auto *th = cpus_[c].curr_thread;
-			if (!th || th->state != Thread::State::computing || th->runtime_end)
-				continue;
-			const u128 done = board_->work_in(c, dt);
-			const auto d = done >= static_cast<u128>(th->work_left) ? th->work_left
-										 : static_cast<std::int64_t>(done);
-			th->work_left -= d;
-			metrics_->on_work(th->index, d);
-		}
-	}
 	now_ = t;
 	kshim_set_now(static_cast<unsigned long long>(t));
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		account_work(c);
+}
+
+void Simulator::account_work(std::size_t c)
+{
+	auto &cpu = cpus_[c];
+	auto *th = cpu.curr_thread;
+	if (!th || th->state != Thread::State::computing || th->runtime_end)
+		return;
+	const u128 total = board_->work_in(c, now_ - cpu.work_anchor);
+	const u128 done = total - static_cast<u128>(cpu.work_counted);
+	const auto d = done >= static_cast<u128>(th->work_left) ? th->work_left : static_cast<std::int64_t>(done);
+	cpu.work_counted = static_cast<std::int64_t>(total);
+	th->work_left -= d;
+	metrics_->on_work(th->index, d);
 }
 
 // When the thread's work on `cpu` runs out at the CPU's present speed;
@@ -330,10 +347,12 @@ std::optional<std::int64_t> Simulator::completion_time(std::size_t cpu, const Th
 {
 	if (th.runtime_end)
 		return std::max(now_, *th.runtime_end);
-	const auto needs = board_->time_for(cpu, th.work_left);
+	// exactly: the first instant the stretch's floor(speed x time) covers it
+	const auto &c = cpus_[cpu];
+	const auto needs = board_->time_for(cpu, c.work_counted + th.work_left);
 	if (!needs)
 		return std::nullopt;
-	return now_ + *needs;
+	return c.work_anchor + *needs;
 }
 
 void Simulator::read_touched_cpus()
@@ -367,8 +386,6 @@ std::int64_t Simulator::next_event_time()
 		const auto *th = cpu.curr_thread;
 		if (!th || th->state != Thread::State::computing)
 			continue;
-		// Progress is summed in pieces, each rounded down: the work can
-		// outlast its estimate by a few units, then it is estimated again.
 		if (!cpu.done_at || *cpu.done_at <= now_)
 			cpu.done_at = completion_time(c, *th).value_or(end_);
 		t = std::min(t, *cpu.done_at);
@@ -431,8 +448,9 @@ void Simulator::dispatch()
 void Simulator::apply_cap(const Options::ThermalCap &cap)
 {
 	for (const unsigned c : cap.cpus) {
+		account_work(c);
 		if (board_->set_cap(c, cap.khz, now_))
-			cpus_[c].done_at.reset();
+			rebase_work(c);
 		const unsigned one[] = {c};
 		kshim::update_thermal_pressure(one, cap.khz ? cap.khz : board_->cpu(c).max_khz);
 	}
@@ -621,8 +639,9 @@ Result Simulator::run()
 				continue;
 			}
 			const auto c = static_cast<std::size_t>(ev.index);
+			account_work(c);
 			if (board_->set_frequency(c, ev.khz, now_))
-				cpus_[c].done_at.reset();
+				rebase_work(c);
 		}
 		// CPUs now out of an idle state take the interrupts that woke them
 		read_touched_cpus();
@@ -698,6 +717,8 @@ Result Simulator::run()
 Result Simulator::collect()
 {
 	// what is accounted when it changes, up to the end
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		account_work(c);
 	for (std::size_t c = 0; c < cpus_.size(); c++)
 		if (auto *running = cpus_[c].curr_thread)
 			metrics_->on_cpu_time(running->index, c, now_ - cpus_[c].curr_since);
