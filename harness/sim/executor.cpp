@@ -215,6 +215,7 @@ void Executor::wake(std::size_t index, int waker_cpu)
 	}
 	th.state = Thread::State::ready;
 	th.blocked_on = nullptr;
+	host_.thread_ready(th);
 	wakeups_++;
 	if (!th.task->cpus.empty() && th.task->cpus.size() == 1) {
 		pinned_wakeups_++;

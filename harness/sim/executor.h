@@ -63,6 +63,8 @@ public:
 		virtual void work_changed(int cpu) = 0;
 		// the thread's wake-up timer fires at `time`
 		virtual void arm_wake(std::size_t thread, std::int64_t time) = 0;
+		// the thread has something to do again (woken)
+		virtual void thread_ready(const Thread &th) = 0;
 
 	protected:
 		~Host() = default;

@@ -11,6 +11,7 @@
 #include "harness/sim/simulator.h"
 
 #include "harness/sim/board.h"
+#include "harness/sim/cpu_times.h"
 #include "harness/sim/executor.h"
 #include "harness/sim/metrics.h"
 
@@ -162,7 +163,19 @@ private:
 	bool eas_enabled_ = false;
 
 	Result result_;
-	bool switched_ = true;	// a sched_switch since dispatch() last looked for CPUs gone idle
+
+	// What the loop waits for, per CPU, so that an event costs what the
+	// CPUs it involves cost: the idle exits (as last read), the hrtimers
+	// (as read when the next event was chosen), when the threads' work
+	// runs out, and the earliest of the first two (an hrtimer of a CPU
+	// still leaving an idle state fires once it is out).
+	CpuTimes wake_times_, hrtimer_times_, done_times_, next_times_;
+	CpuMarks stale_;	// their times to read again before the next event is chosen
+	CpuMarks to_dispatch_;	// may have a thread with something to do
+	CpuMarks switched_;	// a sched_switch since dispatch() last looked for CPUs gone idle
+	std::vector<int> thread_cpu_;	// by thread: the CPU it is current on (-1: none)
+	std::vector<std::size_t> due_;
+	void refresh(std::size_t c);
 
 	// The board's thermal model: one zone per sensor the kernel registered.
 	std::vector<thermal::Zone> zones_;
@@ -200,13 +213,17 @@ private:
 		cpus_[c].work_anchor = now_;
 		cpus_[c].work_counted = 0;
 		cpus_[c].done_at.reset();
+		stale_.mark(c);
 	}
 	std::int64_t next_event_time();
 	void read_touched_cpus();
 	void read_kernel_state(std::size_t c)	// the idle exit and hrtimer the loop waits for
 	{
-		cpus_[c].waking_cached = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+		const auto waking = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
+		cpus_[c].waking_cached = waking;
 		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+		wake_times_.set(c, waking ? waking : CpuTimes::none);
+		stale_.mark(c);
 	}
 	std::optional<std::int64_t> completion_time(std::size_t cpu, const Thread &th) const;
 	void settle_and_dispatch();
@@ -228,6 +245,11 @@ private:
 	{
 		push(Timed::wake, time, static_cast<int>(thread));
 	}
+	void thread_ready(const Thread &th) override
+	{
+		if (th.index < thread_cpu_.size() && thread_cpu_[th.index] >= 0)
+			to_dispatch_.mark(static_cast<std::size_t>(thread_cpu_[th.index]));
+	}
 };
 
 void Simulator::setup()
@@ -236,6 +258,9 @@ void Simulator::setup()
 	board_.emplace(platform_, kernel_, options_.idle_power_uw);
 	metrics_.emplace(n);
 	cpus_.resize(n);
+	wake_times_ = hrtimer_times_ = done_times_ = next_times_ = CpuTimes(n);
+	stale_ = to_dispatch_ = switched_ = CpuMarks(n);
+	switched_.mark_all(n);
 	for (std::size_t c = 0; c < n; c++) {
 		struct kshim_cpu_info info {};
 		kshim_cpu_info(static_cast<int>(c), &info);
@@ -273,7 +298,15 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		board_->set_busy(static_cast<std::size_t>(ev.cpu), next != 0, now_);
 		account_work(static_cast<std::size_t>(ev.cpu));
 		cpu.curr = next;
-		switched_ = true;
+		switched_.mark(static_cast<std::size_t>(ev.cpu));
+		to_dispatch_.mark(static_cast<std::size_t>(ev.cpu));
+		if (from && thread_cpu_[from->index] == ev.cpu)
+			thread_cpu_[from->index] = -1;
+		if (to) {
+			if (to->index >= thread_cpu_.size())
+				thread_cpu_.resize(to->index + 1, -1);
+			thread_cpu_[to->index] = ev.cpu;
+		}
 		cpu.curr_thread = to;
 		cpu.curr_comm = next ? ev.comm[1] : "<idle>";
 		rebase_work(static_cast<std::size_t>(ev.cpu));
@@ -319,12 +352,12 @@ void Simulator::on_event(const kshim_trace_event &ev)
 	}
 }
 
+// Only the clock moves: work is accounted when a CPU is next looked at
+// (account_work()), and so are the board's sums.
 void Simulator::advance_to(std::int64_t t)
 {
 	now_ = t;
 	kshim_set_now(static_cast<unsigned long long>(t));
-	for (std::size_t c = 0; c < cpus_.size(); c++)
-		account_work(c);
 }
 
 void Simulator::account_work(std::size_t c)
@@ -368,29 +401,43 @@ void Simulator::read_touched_cpus()
 	}
 }
 
+// The CPU's times as the kernel and the workload left them.
+void Simulator::refresh(std::size_t c)
+{
+	auto &cpu = cpus_[c];
+	cpu.next_hrtimer = cpu.hrtimer_cached;
+	hrtimer_times_.set(c, cpu.next_hrtimer ? cpu.next_hrtimer : CpuTimes::none);
+	next_times_.set(c, cpu.waking_cached	  ? cpu.waking_cached
+			   : cpu.next_hrtimer ? cpu.next_hrtimer
+					      : CpuTimes::none);
+	const auto *th = cpu.curr_thread;
+	if (!th || th->state != Thread::State::computing) {
+		done_times_.set(c, CpuTimes::none);
+		return;
+	}
+	if (!cpu.done_at || *cpu.done_at <= now_)
+		cpu.done_at = completion_time(c, *th).value_or(end_);
+	done_times_.set(c, *cpu.done_at);
+}
+
 std::int64_t Simulator::next_event_time()
 {
 	std::int64_t t = std::min(end_, next_tick_);
 	if (!queue_.empty())
 		t = std::min(t, queue_.top().time);
 	read_touched_cpus();
-	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		auto &cpu = cpus_[c];
-		// a CPU leaving an idle state handles its interrupts once out
-		const auto waking = cpu.waking_cached;
-		if (waking)
-			t = std::min(t, std::max(now_, waking));
-		cpu.next_hrtimer = cpu.hrtimer_cached;
-		if (cpu.next_hrtimer)
-			t = std::min(t, std::max({now_, cpu.next_hrtimer, waking}));
-		const auto *th = cpu.curr_thread;
-		if (!th || th->state != Thread::State::computing)
-			continue;
-		if (!cpu.done_at || *cpu.done_at <= now_)
-			cpu.done_at = completion_time(c, *th).value_or(end_);
-		t = std::min(t, *cpu.done_at);
-	}
-	return t;
+	for (auto c = stale_.take_from(0); c != CpuMarks::end; c = stale_.take_from(c + 1))
+		refresh(c);
+	// work that ran out and was not stepped (none expected): estimated again
+	due_.clear();
+	done_times_.each_until(now_, [&](std::size_t c) { due_.push_back(c); });
+	for (const auto c : due_)
+		refresh(c);
+	// a CPU leaving an idle state handles its interrupts, and fires its
+	// hrtimers, once out
+	if (const auto next = next_times_.earliest(); next != CpuTimes::none)
+		t = std::min(t, std::max(now_, next));
+	return std::min(t, done_times_.earliest());
 }
 
 void Simulator::settle_and_dispatch()
@@ -405,14 +452,17 @@ void Simulator::dispatch()
 {
 	for (;;) {
 		bool stepped = false;
-		for (std::size_t c = 0; c < cpus_.size(); c++) {
+		for (auto c = to_dispatch_.take_from(0); c != CpuMarks::end; c = to_dispatch_.take_from(c + 1)) {
 			auto *th = cpus_[c].curr_thread;
 			if (!th)
 				continue;
-			if (th->state == Thread::State::computing &&
-			    (th->runtime_end ? *th->runtime_end <= now_ : th->work_left == 0)) {
-				th->state = Thread::State::ready;
-				th->runtime_end.reset();
+			stale_.mark(c);
+			if (th->state == Thread::State::computing) {
+				account_work(c);
+				if (th->runtime_end ? *th->runtime_end <= now_ : th->work_left == 0) {
+					th->state = Thread::State::ready;
+					th->runtime_end.reset();
+				}
 			}
 			if (th->state == Thread::State::ready) {
 				executor_->step(*th, static_cast<int>(c));
@@ -423,8 +473,7 @@ void Simulator::dispatch()
 		// stopped), which can pull work and so start the round again.
 		// Only a switch changes what a CPU runs.
 		bool entered_idle = false;
-		const bool switched = std::exchange(switched_, false);
-		for (std::size_t c = 0; switched && c < cpus_.size(); c++) {
+		for (auto c = switched_.take_from(0); c != CpuMarks::end; c = switched_.take_from(c + 1)) {
 			auto &cpu = cpus_[c];
 			const bool idle = cpu.curr == 0;
 			if (idle == cpu.idle_reported)
@@ -612,6 +661,7 @@ Result Simulator::run()
 	setup_thermal();
 
 	executor_->fork_all();
+	to_dispatch_.mark_all(cpus_.size());
 	dispatch();
 	// Events at one instant, in a row: kernel code that keeps the CPUs busy
 	// without letting time pass (a livelock) is stopped and reported as a
@@ -630,6 +680,7 @@ Result Simulator::run()
 		kshim::watchdog_beat(now_ - start_);
 		if (now_ >= end_)
 			break;
+		done_times_.each_until(now_, [&](std::size_t c) { to_dispatch_.mark(c); });
 		// hardware first: frequency transitions that complete now, caps
 		while (!queue_.empty() && queue_.top().time <= now_ && is_hardware(queue_.top().kind)) {
 			const auto ev = queue_.top();
@@ -645,13 +696,8 @@ Result Simulator::run()
 		}
 		// CPUs now out of an idle state take the interrupts that woke them
 		read_touched_cpus();
-		for (std::size_t c = 0; c < cpus_.size(); c++) {
-			const auto waking = cpus_[c].waking_cached;
-			if (waking && waking <= now_) {
-				kshim_settle();
-				break;
-			}
-		}
+		if (wake_times_.earliest() <= now_)
+			kshim_settle();
 		// work that ran out, then the threads' timers, in the order armed
 		dispatch();
 		while (!queue_.empty() && queue_.top().time <= now_) {
@@ -677,12 +723,11 @@ Result Simulator::run()
 			dispatch();
 		}
 		// hrtimers armed during this instant are seen by the next round
-		for (std::size_t c = 0; c < cpus_.size(); c++) {
-			const auto hr = cpus_[c].next_hrtimer;
-			if (hr && hr <= now_) {
-				kshim_cpu_timers(static_cast<int>(c));
-				settle_and_dispatch();
-			}
+		due_.clear();
+		hrtimer_times_.each_until(now_, [&](std::size_t c) { due_.push_back(c); });
+		for (const auto c : due_) {
+			kshim_cpu_timers(static_cast<int>(c));
+			settle_and_dispatch();
 		}
 		if (now_ >= next_tick_) {
 			// NO_HZ_IDLE: CPUs whose tick is stopped (idle) take none
