@@ -137,6 +137,7 @@ private:
 	Host &host_;
 	RunMetrics &metrics_;
 	std::mt19937_64 rng_;
+	std::optional<double> spare_normal_;	// the polar method's second deviate
 	std::vector<Thread> threads_;
 	std::unordered_map<int, std::size_t> by_pid_;
 	std::size_t live_ = 0;
