@@ -16,9 +16,10 @@ harness="$build_dir/harness/sched-harness"
 [ -x "$harness" ] || { echo "bench: build first (scripts/build.sh)" >&2; exit 1; }
 command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
 	{ echo "bench: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-tree=$("$harness" kernel info | awk '/^Kernel tree/ { print $3 }')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
+bench_init "$build_dir" "$tmp"
 
 scenarios=(
 	"default (odroid-xu3, 24 x periodic 16 ms 10%, 10 s)|run"
@@ -38,21 +39,6 @@ wall() {
 		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
 	done
 	echo "$best"
-}
-
-# Instructions executed: total, and those in files of the kernel tree
-# (callgrind_annotate prints paths relative to the build; the tree's own
-# directory name identifies them).
-instructions() {
-	local out="$tmp/cg.$RANDOM"
-	# arm boards run in sched-harness-arm, which sched-harness execs
-	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out.%p" "$@" >/dev/null 2>"$out.log"
-	out=$(ls -S "$out".[0-9]* | head -1)	# the process that simulated (the largest profile)
-	callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out" 2>/dev/null |
-		awk -v tree="$(basename "$tree")/" '
-			/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
-			/^ *[0-9,]+ \(/ && index($0, tree) { n = $1; gsub(",", "", n); kernel += n }
-			END { printf "%.0f %.0f\n", total, kernel }'
 }
 
 printf "sched-harness bench: %s\n\n" "$("$harness" kernel info | awk '/^Version/ { $1 = ""; print }' | sed 's/^ //')"

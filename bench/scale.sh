@@ -15,23 +15,13 @@ build_dir=${BUILD_DIR:-build}
 harness="$build_dir/harness/sched-harness"
 [ -x "$harness" ] || { echo "bench: build first (scripts/build.sh)" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "bench: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-tree=$("$harness" kernel info | awk '/^Kernel tree/ { print $3 }')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
+bench_init "$build_dir" "$tmp"
 bench/synthetic-board.sh 8 > "$tmp/synthetic-8.dts"
 bench/synthetic-board.sh 64 > "$tmp/synthetic-64.dts"
 
-# instructions of the simulating process: "total kernel"
-instructions() {
-	local out="$tmp/cg.$RANDOM"
-	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out.%p" "$@" >/dev/null 2>"$out.log"
-	out=$(ls -S "$out".[0-9]* | head -1)
-	callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out" 2>/dev/null |
-		awk -v tree="$(basename "$tree")/" '
-			/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
-			/^ *[0-9,]+ \(/ && index($0, tree) { n = $1; gsub(",", "", n); kernel += n }
-			END { printf "%.0f %.0f\n", total, kernel }'
-}
 events() { "$harness" "$@" --json | awk -F'[:,]' '/"fingerprint_events"/ { gsub(" ", "", $2); print $2 }'; }
 # instructions per event of a run, boot subtracted: "all kernel"
 per_event() {

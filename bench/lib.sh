@@ -1,0 +1,40 @@
+# Shared by the bench scripts (sourced): callgrind instruction counts of a
+# command, all and those in the kernel tree's own code.
+#
+# Kernel code is what callgrind attributes to a file of the tree, and the
+# functions the tree puts in the scheduler's text section (__sched:
+# __schedule(), schedule(), schedule_idle(), default_idle_call(), ...):
+# the shim links that section apart (.kshim.sched.text), and callgrind
+# cannot map its lines, so it shows them as "???:__schedule [???]".
+
+# bench_init BUILD_DIR TMPDIR: sets harness, tree, and the section's names.
+bench_init() {
+	bench_build=$1
+	bench_tmp=$2
+	harness="$bench_build/harness/sched-harness"
+	tree=$("$harness" kernel info | awk '/^Kernel tree/ { print $3 }')
+	: >"$bench_tmp/sched-text"
+	for lib in "$bench_build"/kernel-shim/libksched*.so; do
+		objdump -t "$lib" | awk '$4 == ".kshim.sched.text" { print $6 }' >>"$bench_tmp/sched-text"
+	done
+}
+
+# instructions CMD...: prints "total kernel" for the process that simulated
+# (the largest profile: arm boards run in sched-harness-arm, which
+# sched-harness executes).
+instructions() {
+	local out="$bench_tmp/cg.$RANDOM"
+	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out.%p" "$@" >/dev/null 2>"$out.log"
+	out=$(ls -S "$out".[0-9]* | head -1)
+	callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out" 2>/dev/null |
+		awk -v tree="$(basename "$tree")/" -v names="$bench_tmp/sched-text" '
+			BEGIN { while ((getline n < names) > 0) sched[n] = 1 }
+			/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1; next }
+			/^ *[0-9,]+ \(/ {
+				n = $1; gsub(",", "", n)
+				fn = $0; sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "", fn)
+				if (index(fn, tree) || (fn ~ /^\?\?\?:/ && substr(fn, 5, index(fn, " [") - 5) in sched))
+					kernel += n
+			}
+			END { printf "%.0f %.0f\n", total, kernel }'
+}
