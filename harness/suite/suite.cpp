@@ -61,6 +61,7 @@ const char *const metrics[] = {
 	"energy_j",	    "migrations",	  "context_switches",	 "wakeups",	   "throughput",
 	"completion_s",	    "overutilized_percent", "latency_p50_us",	 "latency_p90_us", "latency_p99_us",
 	"latency_max_us",   "task_cpu_share",	  "task_latency_p99_us", "task_missed_periods", "opp_share",
+	"ticks",
 };
 
 std::string read_file(const std::filesystem::path &path)
@@ -302,7 +303,8 @@ std::optional<double> measure(const rapidjson::Document &run, const Assertion &a
 		return v.IsNumber() ? std::optional<double>(v.GetDouble()) : std::nullopt;
 	};
 	const auto &m = a.metric;
-	if (m == "energy_j" || m == "migrations" || m == "context_switches" || m == "wakeups" || m == "throughput")
+	if (m == "energy_j" || m == "migrations" || m == "context_switches" || m == "wakeups" || m == "throughput" ||
+	    m == "ticks")
 		return num(run[m.c_str()]);
 	if (m == "completion_s")
 		return run["completion_ns"].IsNumber() ? std::optional(run["completion_ns"].GetDouble() / 1e9)

@@ -895,17 +895,20 @@ BOOST_AUTO_TEST_CASE(kernel_image_with_config)
 	BOOST_TEST(info.out.find("config CONFIG_HZ=1000") != std::string::npos, info.out);
 
 	// relative expectations: the build's kernel against itself changes
-	// nothing; HZ=1000 without SCHED_MC changes the energy by more than 1%
-	// (default scenario, seed 0: +3.18% on 6.1, +4.49% on 6.12). HZ=1000
-	// alone did on 6.1 (+1.25%), not on 6.12 (within 1%).
+	// nothing; the HZ=1000 image takes several times the ticks (100 -> 1000
+	// per second on the arm flavour, 250 -> 1000 on arm64). Its energy
+	// and context switches move by about as much as one seed does from
+	// another in this 1 s scenario (-1.0 .. +1.8 %, -5.2 .. -1.9 % over
+	// seeds 0-4 on 6.1): the fixture bounds them, the test cannot say
+	// which side of the bound a seed falls.
 	const auto relative = test::fixture("suite/relative-energy.json").string();
 	auto same = test::run_cli({"check", relative});
 	BOOST_TEST(same.exit_status == 0, same.out + same.err);
 	auto hz = test::run_cli({"--kernel", id, "check", relative});
 	BOOST_TEST(hz.exit_status == 1, hz.out + hz.err);
-	BOOST_TEST(hz.out.find("not ok 1 -1% <= change of energy_j from the baseline <= +1%") != std::string::npos,
+	BOOST_TEST(hz.out.find("not ok 3 -1% <= change of ticks from the baseline <= +1%") != std::string::npos,
 		   hz.out);
-	BOOST_TEST(hz.out.find("# energy_j: measured ") != std::string::npos, hz.out);
+	BOOST_TEST(hz.out.find("# ticks: measured ") != std::string::npos, hz.out);
 	auto reversed = test::run_cli({"check", relative, "--baseline", id});
 	BOOST_TEST(reversed.exit_status == 1, reversed.out + reversed.err);
 	for (const std::string bad : {"FOO", "hz=1", "HZ=1 0", "HZ=\"a\\\""}) {
