@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
-#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <iterator>
@@ -18,24 +18,77 @@ namespace sh::report {
 
 namespace {
 
-// sched_switch's prev_state, as TP_printk() prints it.
-std::string task_state(long long state)
-{
-	if (state == KSHIM_SWITCH_PREEMPTED)
-		return "R+";
-	if (state == 0)
-		return "R";
-	static constexpr char letters[] = "SDTtXZPI";
-	std::string s;
-	for (int bit = 0; bit < 8; bit++) {
-		if (state & (1LL << bit)) {
-			if (!s.empty())
-				s += '|';
-			s += letters[bit];
+// The longest line an event makes, but for a CPU list (sized apart): the
+// line head (16 + 1 + 7 + 23 + 5 + 7 + 2), the event's name, and fields of
+// at most 16 numbers of 20 characters, 4 names of 16 and their labels,
+// with room for the last piece's fixed-size writes past its end.
+constexpr std::size_t line_max = 512;
+
+// Appends to a buffer sized beforehand: one capacity check per line, not
+// one per piece.
+struct Out {
+	char *p;
+
+	template <std::size_t N>
+	void text(const char (&s)[N])
+	{
+		std::memcpy(p, s, N - 1);	// of a constant size: a few moves
+		p += N - 1;
+	}
+	void text(std::string_view s)
+	{
+		std::memcpy(p, s.data(), s.size());
+		p += s.size();
+	}
+	// a NUL-terminated name in a fixed array (a comm, a zone's type)
+	template <std::size_t N>
+	void name(const char (&c)[N])
+	{
+		std::memcpy(p, c, N);
+		p += strnlen(c, N);
+	}
+	void number(long long n) { p = std::to_chars(p, p + 20, n).ptr; }
+	// n in a field of `width`, right-aligned (or left), padded with fill
+	void number(long long n, std::size_t width, char fill, bool right)
+	{
+		char digits[24];
+		const auto end = std::to_chars(digits, digits + sizeof(digits), n).ptr;
+		const auto len = static_cast<std::size_t>(end - digits);
+		const std::size_t pad = len < width ? width - len : 0;
+		if (right)
+			p = padding(pad, fill);
+		std::memcpy(p, digits, sizeof(digits));	// constant sizes: moves, no calls
+		p += len;
+		if (!right)
+			p = padding(pad, fill);
+	}
+	// n (at most 16) fill characters; the line's room allows writing 16
+	char *padding(std::size_t n, char fill)
+	{
+		char block[16];
+		std::memset(block, fill, sizeof(block));
+		std::memcpy(p, block, sizeof(block));
+		return p + n;
+	}
+	// sched_switch's prev_state, as TP_printk() prints it
+	void task_state(long long state)
+	{
+		if (state == KSHIM_SWITCH_PREEMPTED)
+			return text("R+");
+		if (state == 0)
+			return text("R");
+		static constexpr char letters[] = "SDTtXZPI";
+		bool first = true;
+		for (int bit = 0; bit < 8; bit++) {
+			if (state & (1LL << bit)) {
+				if (!first)
+					*p++ = '|';
+				*p++ = letters[bit];
+				first = false;
+			}
 		}
 	}
-	return s;
-}
+};
 
 // A CPU set (64-bit words, CPU 0 first) as the kernel's %*pbl prints it:
 // "0-3,6".
@@ -60,82 +113,123 @@ std::string cpu_list(std::span<const long long> words)
 	return s;
 }
 
-// n at p in a field of `width` (20 digits at most), right-aligned (or
-// left), padded with `fill`; returns the end
-char *put_number(char *p, long long n, std::size_t width, char fill, bool right)
+enum class Kind { sched_switch, sched_wakeup, sched_migrate_task, state_cpu_id, sched_overutilized, sched_pelt_cfs,
+		  sched_pelt_se, sched_util_est_cfs, sched_util_est_se, thermal_temperature, cdev_update,
+		  thermal_zone_trip, thermal_power_allocator, thermal_pressure_update, cpu_frequency_limits,
+		  sched_pelt_other, other };
+
+Kind kind_of(std::string_view name)
 {
-	char digits[24];
-	const auto end = std::to_chars(digits, digits + sizeof(digits), n).ptr;
-	const auto len = static_cast<std::size_t>(end - digits);
-	const std::size_t pad = len < width ? width - len : 0;
-	if (right)
-		p = std::fill_n(p, pad, fill);
-	p = std::copy(digits, end, p);
-	if (!right)
-		p = std::fill_n(p, pad, fill);
-	return p;
+	static constexpr std::pair<std::string_view, Kind> known[] = {
+		{"sched_switch", Kind::sched_switch},
+		{"sched_wakeup", Kind::sched_wakeup},
+		{"sched_wakeup_new", Kind::sched_wakeup},
+		{"sched_migrate_task", Kind::sched_migrate_task},
+		{"cpu_frequency", Kind::state_cpu_id},
+		{"cpu_idle", Kind::state_cpu_id},
+		{"sched_overutilized", Kind::sched_overutilized},
+		{"sched_pelt_cfs", Kind::sched_pelt_cfs},
+		{"sched_pelt_se", Kind::sched_pelt_se},
+		{"sched_util_est_cfs", Kind::sched_util_est_cfs},
+		{"sched_util_est_se", Kind::sched_util_est_se},
+		{"thermal_temperature", Kind::thermal_temperature},
+		{"cdev_update", Kind::cdev_update},
+		{"thermal_zone_trip", Kind::thermal_zone_trip},
+		{"thermal_power_allocator", Kind::thermal_power_allocator},
+		{"thermal_pressure_update", Kind::thermal_pressure_update},
+		{"cpu_frequency_limits", Kind::cpu_frequency_limits},
+	};
+	for (const auto &[n, k] : known)
+		if (n == name)
+			return k;
+	return name.starts_with("sched_pelt_") ? Kind::sched_pelt_other : Kind::other;
 }
 
-// The event's fields as its TP_printk() prints them, appended to out.
-void append_fields(fmt::memory_buffer &out, const kshim_trace_event &ev)
+// The event's fields as its TP_printk() prints them.
+void put_fields(Out &out, Kind kind, const kshim_trace_event &ev, std::string_view span)
 {
-	const auto to = std::back_inserter(out);
-	const std::string_view name(ev.name);
 	const auto *a = ev.args;
-	if (name == "sched_switch") {
-		fmt::format_to(to,
-			       FMT_COMPILE("prev_comm={} prev_pid={} prev_prio={} prev_state={} ==> next_comm={} "
-					   "next_pid={} next_prio={}"),
-			       ev.comm[0], a[0], a[1], task_state(a[2]), ev.comm[1], a[3], a[4]);
-	} else if (name == "sched_wakeup" || name == "sched_wakeup_new") {
-		fmt::format_to(to, FMT_COMPILE("comm={} pid={} prio={} target_cpu={:03}"), ev.comm[0], a[0], a[1],
-			       a[2]);
-	} else if (name == "sched_migrate_task") {
-		fmt::format_to(to, FMT_COMPILE("comm={} pid={} prio={} orig_cpu={} dest_cpu={}"), ev.comm[0], a[0],
-			       a[1], a[2], a[3]);
-	} else if (name == "cpu_frequency" || name == "cpu_idle") {
-		fmt::format_to(to, FMT_COMPILE("state={} cpu_id={}"),
-			       static_cast<unsigned long long>(a[0]) & 0xffffffffULL, a[1]);
-	} else if (name == "sched_overutilized") {
-		fmt::format_to(to, FMT_COMPILE("overutilized={} span={}"), a[0],
-			       cpu_list(std::span<const long long>(a + 1, static_cast<std::size_t>(ev.nr_args - 1))));
-	} else if (name == "sched_pelt_cfs") {
-		fmt::format_to(to, FMT_COMPILE("cpu={} path=/ load={} runnable={} util={} update_time={}"), a[0],
-			       a[1], a[2], a[3], a[4]);
-	} else if (name == "sched_pelt_se") {
-		fmt::format_to(to,
-			       FMT_COMPILE("cpu={} path=(null) comm={} pid={} load={} runnable={} util={} "
-					   "update_time={}"),
-			       a[0], ev.comm[0], a[1], a[2], a[3], a[4], a[5]);
-	} else if (name == "sched_util_est_cfs") {
-		fmt::format_to(to, FMT_COMPILE("cpu={} path=/ enqueued={} ewma={} util={}"), a[0], a[1], a[2],
-			       a[3]);
-	} else if (name == "sched_util_est_se") {
-		fmt::format_to(to, FMT_COMPILE("cpu={} path=(null) comm={} pid={} enqueued={} ewma={} util={}"),
-			       a[0], ev.comm[0], a[1], a[2], a[3], a[4]);
-	} else if (name == "thermal_temperature") {
-		fmt::format_to(to, FMT_COMPILE("thermal_zone={} id={} temp_prev={} temp={}"), ev.type, a[0], a[1], a[2]);
-	} else if (name == "cdev_update") {
-		fmt::format_to(to, FMT_COMPILE("type={} target={}"), ev.type, a[1]);
-	} else if (name == "thermal_zone_trip") {
-		static constexpr const char *trip_types[] = {"ACTIVE", "PASSIVE", "HOT", "CRITICAL"};
-		fmt::format_to(to, FMT_COMPILE("thermal_zone={} id={} trip={} trip_type={}"), ev.type, a[0], a[1],
-			       a[2] >= 0 && a[2] < 4 ? trip_types[a[2]] : "?");
-	} else if (name == "thermal_power_allocator") {
+	switch (kind) {
+	case Kind::sched_switch:
+		out.text("prev_comm="), out.name(ev.comm[0]), out.text(" prev_pid="), out.number(a[0]);
+		out.text(" prev_prio="), out.number(a[1]), out.text(" prev_state="), out.task_state(a[2]);
+		out.text(" ==> next_comm="), out.name(ev.comm[1]), out.text(" next_pid="), out.number(a[3]);
+		out.text(" next_prio="), out.number(a[4]);
+		break;
+	case Kind::sched_wakeup:
+		out.text("comm="), out.name(ev.comm[0]), out.text(" pid="), out.number(a[0]);
+		out.text(" prio="), out.number(a[1]), out.text(" target_cpu="), out.number(a[2], 3, '0', true);
+		break;
+	case Kind::sched_migrate_task:
+		out.text("comm="), out.name(ev.comm[0]), out.text(" pid="), out.number(a[0]);
+		out.text(" prio="), out.number(a[1]), out.text(" orig_cpu="), out.number(a[2]);
+		out.text(" dest_cpu="), out.number(a[3]);
+		break;
+	case Kind::state_cpu_id:
+		out.text("state="), out.number(static_cast<long long>(static_cast<unsigned long long>(a[0]) & 0xffffffffULL));
+		out.text(" cpu_id="), out.number(a[1]);
+		break;
+	case Kind::sched_overutilized:
+		out.text("overutilized="), out.number(a[0]), out.text(" span="), out.text(span);
+		break;
+	case Kind::sched_pelt_cfs:
+		out.text("cpu="), out.number(a[0]), out.text(" path=/ load="), out.number(a[1]);
+		out.text(" runnable="), out.number(a[2]), out.text(" util="), out.number(a[3]);
+		out.text(" update_time="), out.number(a[4]);
+		break;
+	case Kind::sched_pelt_se:
+		out.text("cpu="), out.number(a[0]), out.text(" path=(null) comm="), out.name(ev.comm[0]);
+		out.text(" pid="), out.number(a[1]), out.text(" load="), out.number(a[2]);
+		out.text(" runnable="), out.number(a[3]), out.text(" util="), out.number(a[4]);
+		out.text(" update_time="), out.number(a[5]);
+		break;
+	case Kind::sched_util_est_cfs:
+		out.text("cpu="), out.number(a[0]), out.text(" path=/ enqueued="), out.number(a[1]);
+		out.text(" ewma="), out.number(a[2]), out.text(" util="), out.number(a[3]);
+		break;
+	case Kind::sched_util_est_se:
+		out.text("cpu="), out.number(a[0]), out.text(" path=(null) comm="), out.name(ev.comm[0]);
+		out.text(" pid="), out.number(a[1]), out.text(" enqueued="), out.number(a[2]);
+		out.text(" ewma="), out.number(a[3]), out.text(" util="), out.number(a[4]);
+		break;
+	case Kind::thermal_temperature:
+		out.text("thermal_zone="), out.name(ev.type), out.text(" id="), out.number(a[0]);
+		out.text(" temp_prev="), out.number(a[1]), out.text(" temp="), out.number(a[2]);
+		break;
+	case Kind::cdev_update:
+		out.text("type="), out.name(ev.type), out.text(" target="), out.number(a[1]);
+		break;
+	case Kind::thermal_zone_trip: {
+		static constexpr std::string_view trip_types[] = {"ACTIVE", "PASSIVE", "HOT", "CRITICAL"};
+		out.text("thermal_zone="), out.name(ev.type), out.text(" id="), out.number(a[0]);
+		out.text(" trip="), out.number(a[1]), out.text(" trip_type=");
+		out.text(a[2] >= 0 && a[2] < 4 ? trip_types[a[2]] : "?");
+		break;
+	}
+	case Kind::thermal_power_allocator:
 		// the per-actor req_power/granted_power arrays are not recorded
-		fmt::format_to(to,
-			       FMT_COMPILE("thermal_zone_id={} total_req_power={} total_granted_power={} "
-					   "power_range={} current_temperature={} delta_temperature={}"),
-			       a[0], a[1], a[2], a[3], a[4], a[5]);
-	} else if (name == "thermal_pressure_update") {
-		fmt::format_to(to, FMT_COMPILE("cpu={} thermal_pressure={}"), a[0], a[1]);
-	} else if (name == "cpu_frequency_limits") {
-		fmt::format_to(to, FMT_COMPILE("min={} max={} cpu_id={}"), a[0], a[1], a[2]);
-	} else if (name.starts_with("sched_pelt_")) {
-		fmt::format_to(to, FMT_COMPILE("cpu={} util={}"), a[0], a[1]);
-	} else {
-		for (int i = 0; i < ev.nr_args; i++)
-			fmt::format_to(to, FMT_COMPILE("{}arg{}={}"), i ? " " : "", i, a[i]);
+		out.text("thermal_zone_id="), out.number(a[0]), out.text(" total_req_power="), out.number(a[1]);
+		out.text(" total_granted_power="), out.number(a[2]), out.text(" power_range="), out.number(a[3]);
+		out.text(" current_temperature="), out.number(a[4]), out.text(" delta_temperature=");
+		out.number(a[5]);
+		break;
+	case Kind::thermal_pressure_update:
+		out.text("cpu="), out.number(a[0]), out.text(" thermal_pressure="), out.number(a[1]);
+		break;
+	case Kind::cpu_frequency_limits:
+		out.text("min="), out.number(a[0]), out.text(" max="), out.number(a[1]);
+		out.text(" cpu_id="), out.number(a[2]);
+		break;
+	case Kind::sched_pelt_other:
+		out.text("cpu="), out.number(a[0]), out.text(" util="), out.number(a[1]);
+		break;
+	case Kind::other:
+		for (int i = 0; i < ev.nr_args && i < static_cast<int>(std::size(ev.args)); i++) {
+			if (i)
+				out.text(" ");
+			out.text("arg"), out.number(i), out.text("="), out.number(a[i]);
+		}
+		break;
 	}
 }
 
@@ -163,34 +257,47 @@ FtraceWriter::FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus)
 		   nr_cpus);
 }
 
+// Probes name events with string literals: each name is classified once.
+int FtraceWriter::kind_of(const char *name)
+{
+	auto &slot = kinds_[(reinterpret_cast<std::uintptr_t>(name) >> 3) % kinds_.size()];
+	if (slot.first != name)
+		slot = {name, static_cast<int>(report::kind_of(name))};
+	return slot.second;
+}
+
 void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid)
 {
-	const auto us = ev.time_ns / 1000;
-	// The events fire with the runqueue locked: interrupts off, preempt
-	// count 2, as most scheduler events show on hardware.
-	// "{:>16}-{:<7} [{:03}] d..2. {:5}.{:06}: {}: ", written out: most of
-	// a trace's cost is in this line head
+	const auto kind = static_cast<Kind>(kind_of(ev.name));
+	const std::string span = kind == Kind::sched_overutilized
+		? cpu_list(std::span<const long long>(ev.args + 1, static_cast<std::size_t>(std::max(ev.nr_args - 1, 0))))
+		: std::string();
+	const std::string_view name(ev.name);
 	const auto comm = current_pid ? current_comm : std::string_view("<idle>");
+	const auto start = buffer_.size();
+	buffer_.resize(start + line_max + span.size() + name.size() + comm.size());
+	Out out{buffer_.data() + start};
+	// The events fire with the runqueue locked: interrupts off, preempt
+	// count 2, as most scheduler events show on hardware:
+	// "{:>16}-{:<7} [{:03}] d..2. {:5}.{:06}: {}: "
+	const auto us = ev.time_ns / 1000;
 	if (comm.size() < 16)
-		buffer_.append(std::string_view("                ").substr(comm.size()));
-	buffer_.append(comm);
-	char head[96];
-	char *p = head;
-	*p++ = '-';
-	p = put_number(p, current_pid, 7, ' ', false);
-	p = std::copy_n(" [", 2, p);
-	p = put_number(p, ev.cpu, 3, '0', true);
-	p = std::copy_n("] d..2. ", 8, p);
-	p = put_number(p, static_cast<long long>(us / 1000000), 5, ' ', true);
-	*p++ = '.';
-	p = put_number(p, static_cast<long long>(us % 1000000), 6, '0', true);
-	*p++ = ':';
-	*p++ = ' ';
-	buffer_.append(head, p);
-	buffer_.append(std::string_view(ev.name));
-	buffer_.append(std::string_view(": "));
-	append_fields(buffer_, ev);
-	buffer_.push_back('\n');
+		out.p = out.padding(16 - comm.size(), ' ');
+	out.text(comm);
+	out.text("-");
+	out.number(current_pid, 7, ' ', false);
+	out.text(" [");
+	out.number(ev.cpu, 3, '0', true);
+	out.text("] d..2. ");
+	out.number(static_cast<long long>(us / 1000000), 5, ' ', true);
+	out.text(".");
+	out.number(static_cast<long long>(us % 1000000), 6, '0', true);
+	out.text(": ");
+	out.text(name);
+	out.text(": ");
+	put_fields(out, kind, ev, span);
+	*out.p++ = '\n';
+	buffer_.resize(static_cast<std::size_t>(out.p - buffer_.data()));
 	if (buffer_.size() >= flush_at)
 		flush();
 }

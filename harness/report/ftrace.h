@@ -9,9 +9,12 @@
 
 #include "harness/sim/simulator.h"
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -32,6 +35,11 @@ private:
 	// Lines are formatted into a buffer and written in blocks of this size.
 	static constexpr std::size_t flush_at = 1 << 16;
 	void flush();
+
+	// Each event name's line layout (ftrace.cpp's), cached by the name's
+	// address (direct-mapped: a collision classifies the name again).
+	int kind_of(const char *name);
+	std::array<std::pair<const char *, int>, 64> kinds_{};
 
 	fmt::memory_buffer buffer_;
 	struct Closer {

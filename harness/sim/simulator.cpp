@@ -19,6 +19,7 @@
 #include <kshim/sched.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <utility>
 #include <cmath>
@@ -145,15 +146,16 @@ private:
 	std::optional<RunMetrics> metrics_;
 	std::optional<Executor> executor_;
 	std::vector<Cpu> cpus_;
-	std::vector<std::pair<const char *, Tracepoint>> tracepoints_;
+	std::array<std::pair<const char *, Tracepoint>, 64> tracepoints_{};
 
+	// cached by the name's address (direct-mapped: a collision classifies
+	// the name again)
 	Tracepoint tracepoint_of(const char *name)
 	{
-		for (const auto &[p, t] : tracepoints_)
-			if (p == name)
-				return t;
-		tracepoints_.emplace_back(name, classify(name));
-		return tracepoints_.back().second;
+		auto &slot = tracepoints_[(reinterpret_cast<std::uintptr_t>(name) >> 3) % tracepoints_.size()];
+		if (slot.first != name)
+			slot = {name, classify(name)};
+		return slot.second;
 	}
 	std::priority_queue<TimedEvent, std::vector<TimedEvent>, std::greater<>> queue_;
 	std::uint64_t seq_ = 0;
