@@ -180,23 +180,28 @@ private:
 	void refresh(std::size_t c);
 
 	// The board's thermal model: one zone per sensor the kernel registered.
-	std::vector<thermal::Zone> zones_;
-	std::vector<int> zone_sensor_;			// the kernel's sensor index of each zone
+	// Zones that cover the same CPUs with the same parameters have the
+	// same temperature: they share one RC network (computed once per power
+	// change), which carries the trips of them all.
+	struct ModelZone {
+		std::string name;
+		int sensor = -1;		// the kernel's sensor index
+		std::size_t network = 0;	// in networks_
+		std::size_t first_trip = 0, trips = 0;	// its trips among the network's
+		std::size_t reads = 0, interrupts = 0;
+	};
+	std::vector<ModelZone> zones_;
+	std::vector<thermal::Zone> networks_;
+	std::vector<std::uint64_t> network_power_;	// the sum of its CPUs' power
+	std::vector<std::uint64_t> cpu_power_;		// each CPU's, as last added in
+	std::vector<std::vector<std::size_t>> networks_of_cpu_;
 	std::vector<std::size_t> sensor_zone_;		// by sensor index
-	std::vector<std::vector<std::size_t>> zones_of_cpu_;
-	std::vector<std::size_t> zone_reads_, zone_interrupts_;
+	thermal::Zone &network_of(const ModelZone &zone) { return networks_[zone.network]; }
 	bool pressure_changed_ = false;	// a thermal_pressure_update since the metrics read it
 	void setup_thermal();
 	void setup_cooling();
 	void check_sensors();
 	void read_thermal_pressure();
-	std::uint64_t zone_power(const thermal::Zone &zone) const
-	{
-		std::uint64_t uw = 0;
-		for (const unsigned c : zone.cpus())
-			uw += board_->power(c);
-		return uw;
-	}
 	std::vector<unsigned> domain_cpus(std::size_t cpu) const
 	{
 		const int d = board_->cpu(cpu).domain;
@@ -340,9 +345,9 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		// fired before the CPUs' values are written: read after the kernel entry
 		pressure_changed_ = true;
 	} else if (tp == Tracepoint::thermal_temperature) {
-		for (std::size_t z = 0; z < zones_.size(); z++)
-			if (zones_[z].name() == ev.type)
-				zone_reads_[z]++;
+		for (auto &zone : zones_)
+			if (zone.name == ev.type)
+				zone.reads++;
 	} else if (tp == Tracepoint::cdev_update) {
 		metrics_->on_cooling_state(static_cast<int>(ev.args[0]), static_cast<unsigned long>(ev.args[1]), t);
 	} else if (tp == Tracepoint::cpu_frequency_limits) {
@@ -531,7 +536,13 @@ void Simulator::setup_thermal()
 		result_.thermal_model = "off: some CPUs have no energy model, so no power to heat the zones with";
 		return;
 	}
-	zones_of_cpu_.resize(cpus_.size());
+	struct Network {
+		std::vector<unsigned> cpus;
+		thermal::RcParams params;
+		std::vector<thermal::TripLevel> trips;
+		std::string name;	// its first zone's
+	};
+	std::vector<Network> networks;
 	for (const auto &kz : kernel_.thermal_zones) {
 		if (kz.sensor < 0)
 			continue;
@@ -553,23 +564,50 @@ void Simulator::setup_thermal()
 		if (cpus.empty())
 			for (unsigned c = 0; c < cpus_.size(); c++)
 				cpus.push_back(c);
-		const auto z = zones_.size();
-		for (const unsigned c : cpus)
-			zones_of_cpu_[c].push_back(z);
-		zones_.emplace_back(kz.zone, std::move(cpus), options_.thermal.params_for(kz.zone), std::move(trips),
-				    now_, options_.thermal_sample_ns);
-		zones_.back().set_power(zone_power(zones_.back()), now_);
-		zone_sensor_.push_back(kz.sensor);
+		const auto params = options_.thermal.params_for(kz.zone);
+		auto same = [&](const Network &n) {
+			return n.cpus == cpus && n.params.resistance_k_per_w == params.resistance_k_per_w &&
+			       n.params.capacitance_j_per_k == params.capacitance_j_per_k &&
+			       n.params.ambient_c == params.ambient_c && n.params.initial_c == params.initial_c;
+		};
+		auto n = std::ranges::find_if(networks, same);
+		if (n == networks.end())
+			n = networks.insert(n, {std::move(cpus), params, {}, kz.zone});
+		ModelZone zone;
+		zone.name = kz.zone;
+		zone.sensor = kz.sensor;
+		zone.network = static_cast<std::size_t>(n - networks.begin());
+		zone.first_trip = n->trips.size();
+		zone.trips = trips.size();
+		n->trips.insert(n->trips.end(), trips.begin(), trips.end());
 		if (sensor_zone_.size() <= static_cast<std::size_t>(kz.sensor))
 			sensor_zone_.resize(static_cast<std::size_t>(kz.sensor) + 1, SIZE_MAX);
-		sensor_zone_[static_cast<std::size_t>(kz.sensor)] = z;
+		sensor_zone_[static_cast<std::size_t>(kz.sensor)] = zones_.size();
+		zones_.push_back(std::move(zone));
 	}
-	zone_reads_.assign(zones_.size(), 0);
-	zone_interrupts_.assign(zones_.size(), 0);
+	cpu_power_.resize(cpus_.size());
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		cpu_power_[c] = board_->power(c);
+	networks_of_cpu_.resize(cpus_.size());
+	for (auto &n : networks) {
+		std::uint64_t power = 0;
+		for (const unsigned c : n.cpus) {
+			networks_of_cpu_[c].push_back(networks_.size());
+			power += cpu_power_[c];
+		}
+		networks_.emplace_back(std::move(n.name), std::move(n.cpus), n.params, std::move(n.trips), now_,
+				       options_.thermal_sample_ns);
+		networks_.back().set_power(power, now_);
+		network_power_.push_back(power);
+	}
 	result_.thermal_model = "RC";
 	board_->set_power_observer([this](std::size_t c, std::int64_t t) {
-		for (const auto z : zones_of_cpu_[c])
-			zones_[z].set_power(zone_power(zones_[z]), t);
+		const auto power = board_->power(c);
+		for (const auto n : networks_of_cpu_[c]) {
+			network_power_[n] += power - cpu_power_[c];	// modulo 2^64: exact once summed
+			networks_[n].set_power(network_power_[n], t);
+		}
+		cpu_power_[c] = power;
 	});
 	kshim::set_sensor_source([this](int sensor) {
 		const auto z = static_cast<std::size_t>(sensor) < sensor_zone_.size()
@@ -577,11 +615,11 @@ void Simulator::setup_thermal()
 				       : SIZE_MAX;
 		if (z == SIZE_MAX)
 			return kshim::room_temperature_mc;
-		return static_cast<int>(std::lround(zones_[z].temperature_at(now_) * 1000));
+		return static_cast<int>(std::lround(network_of(zones_[z]).temperature_at(now_) * 1000));
 	});
 	// the model's starting temperature, as the sensors' first interrupt
-	for (std::size_t z = 0; z < zones_.size(); z++)
-		kshim_thermal_sensor_interrupt(zone_sensor_[z]);
+	for (const auto &zone : zones_)
+		kshim_thermal_sensor_interrupt(zone.sensor);
 	kshim_settle();
 	read_thermal_pressure();
 }
@@ -604,14 +642,14 @@ void Simulator::setup_cooling()
 // sensors sample every few milliseconds).
 void Simulator::check_sensors()
 {
-	for (std::size_t z = 0; z < zones_.size(); z++) {
+	for (auto &zone : zones_) {
 		int low = 0, high = 0;
-		if (kshim_thermal_sensor_window(zone_sensor_[z], &low, &high))
+		if (kshim_thermal_sensor_window(zone.sensor, &low, &high))
 			continue;
-		const auto mc = std::lround(zones_[z].temperature_at(now_) * 1000);
+		const auto mc = std::lround(network_of(zone).temperature_at(now_) * 1000);
 		if (mc >= high || (low > -INT_MAX && mc <= low)) {
-			zone_interrupts_[z]++;
-			kshim_thermal_sensor_interrupt(zone_sensor_[z]);
+			zone.interrupts++;
+			kshim_thermal_sensor_interrupt(zone.sensor);
 		}
 	}
 }
@@ -808,34 +846,34 @@ Result Simulator::collect()
 		r.cpus[c].thermal_load_end = info.thermal_load_avg;
 		r.cpus[c].cpufreq_pressure_end = kshim_cpu_cpufreq_pressure(static_cast<int>(c));
 	}
-	for (std::size_t z = 0; z < zones_.size(); z++) {
-		auto &zone = zones_[z];
+	for (const auto &zone : zones_) {
+		auto &network = network_of(zone);
 		ThermalZoneResult out;
-		out.end_c = zone.temperature_at(now_);
-		out.name = zone.name();
+		out.end_c = network.temperature_at(now_);
+		out.name = zone.name;
 		struct kshim_thermal_zone info {};
-		if (kshim_thermal_zone(zone_sensor_[z], &info) == 0)
+		if (kshim_thermal_zone(zone.sensor, &info) == 0)
 			out.governor = info.governor;
 		for (const auto &kz : kernel_.thermal_zones)
-			if (kz.sensor == zone_sensor_[z])
+			if (kz.sensor == zone.sensor)
 				out.sensor = fmt::format("{} {}", kz.sensor_path, kz.sensor_id);
-		out.cpus = zone.cpus();
-		out.resistance_k_per_w = zone.params().resistance_k_per_w;
-		out.capacitance_j_per_k = zone.params().capacitance_j_per_k;
-		out.ambient_c = zone.params().ambient_c;
-		out.initial_c = zone.params().initial_c.value_or(zone.params().ambient_c);
-		out.min_c = zone.min_c();
-		out.mean_c = zone.mean_c();
-		out.max_c = zone.max_c();
-		out.heat_j = zone.energy_j();
-		for (std::size_t i = 0; i < zone.trips().size(); i++) {
-			const auto &trip = zone.trips()[i];
-			out.trips.push_back({trip.name, trip.type, trip.temperature_c, zone.time_above_ns(i)});
+		out.cpus = network.cpus();
+		out.resistance_k_per_w = network.params().resistance_k_per_w;
+		out.capacitance_j_per_k = network.params().capacitance_j_per_k;
+		out.ambient_c = network.params().ambient_c;
+		out.initial_c = network.params().initial_c.value_or(network.params().ambient_c);
+		out.min_c = network.min_c();
+		out.mean_c = network.mean_c();
+		out.max_c = network.max_c();
+		out.heat_j = network.energy_j();
+		for (std::size_t i = zone.first_trip; i < zone.first_trip + zone.trips; i++) {
+			const auto &trip = network.trips()[i];
+			out.trips.push_back({trip.name, trip.type, trip.temperature_c, network.time_above_ns(i)});
 		}
-		out.sample_period_ns = zone.sample_period_ns();
-		out.temperature_c = zone.samples();
-		out.kernel_reads = zone_reads_[z];
-		out.interrupts = zone_interrupts_[z];
+		out.sample_period_ns = network.sample_period_ns();
+		out.temperature_c = network.samples();
+		out.kernel_reads = zone.reads;
+		out.interrupts = zone.interrupts;
 		r.thermal_zones.push_back(std::move(out));
 	}
 	for (auto &cooling : metrics_->cooling_devices(now_))
