@@ -398,7 +398,8 @@ std::optional<std::int64_t> Simulator::completion_time(std::size_t cpu, const Th
 void Simulator::read_touched_cpus()
 {
 	kshim_cpuset touched;
-	kshim_take_touched_cpus(&touched);
+	if (!kshim_take_touched_cpus(&touched))
+		return;
 	for (std::size_t word = 0; word < std::size(touched.bits); word++) {
 		for (auto bits = touched.bits[word]; bits; bits &= bits - 1) {
 			const auto c = word * 64 + static_cast<std::size_t>(std::countr_zero(bits));

@@ -48,16 +48,19 @@ void kshim_do_task_dead(void);
 static DECLARE_BITMAP(settle_cpus, NR_CPUS);
 /* and for the harness, until it asks (kshim_take_touched_cpus()) */
 static DECLARE_BITMAP(touched_cpus, NR_CPUS);
+static bool touched_any;	/* most takes find none: no bitmap walk then */
 
 void kshim_settle_mark(int cpu)
 {
 	__set_bit(cpu, settle_cpus);
 	__set_bit(cpu, touched_cpus);
+	touched_any = true;
 }
 
 void kshim_touch_cpu(int cpu)
 {
 	__set_bit(cpu, touched_cpus);
+	touched_any = true;
 }
 
 /* A struct cpumask as the harness reads it, and back. */
@@ -68,10 +71,16 @@ static void cpuset_from_mask(struct kshim_cpuset *out, const unsigned long *mask
 	bitmap_to_arr64(out->bits, mask, nr_cpu_ids);
 }
 
-void kshim_take_touched_cpus(struct kshim_cpuset *out)
+int kshim_take_touched_cpus(struct kshim_cpuset *out)
 {
+	if (!touched_any) {
+		memset(out, 0, sizeof(*out));
+		return 0;
+	}
 	cpuset_from_mask(out, touched_cpus);
 	bitmap_zero(touched_cpus, NR_CPUS);
+	touched_any = false;
+	return 1;
 }
 
 static void switch_cpu(int cpu)

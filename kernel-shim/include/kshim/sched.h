@@ -124,7 +124,7 @@ unsigned long long kshim_cpu_waking_at(int cpu);
  * irq_work for, and those kshim_cpu_interrupt_at() started waking. What
  * the harness reads of a CPU (its idle state, hrtimers) can change only
  * for these; the call clears the set. */
-void kshim_take_touched_cpus(struct kshim_cpuset *out);
+int kshim_take_touched_cpus(struct kshim_cpuset *out);
 /* The CPU's cpuidle states as its driver registered them, and how the
  * kernel counted their use (struct cpuidle_state_usage); 0 states when no
  * cpuidle driver is registered (the default idle path). */
