@@ -117,7 +117,7 @@ struct Cpu {
 	// kernel says it may have changed (kshim_take_touched_cpus()).
 	std::int64_t hrtimer_cached = 0;
 	std::int64_t waking_cached = 0;
-	std::string curr_comm;
+	std::string curr_comm;		// kept for a trace only
 	std::int64_t curr_since = 0;	// curr_thread's CPU time is accounted up to
 	bool idle_reported = false;
 	std::vector<kshim_idle_state> idle_at_start;	// the kernel's counters
@@ -315,7 +315,8 @@ void Simulator::on_event(const kshim_trace_event &ev)
 			thread_cpu_[to->index] = ev.cpu;
 		}
 		cpu.curr_thread = to;
-		cpu.curr_comm = next ? ev.comm[1] : "<idle>";
+		if (sink_)	// only a trace's lines name the current task
+			cpu.curr_comm = next ? ev.comm[1] : "<idle>";
 		rebase_work(static_cast<std::size_t>(ev.cpu));
 	} else if (tp == Tracepoint::sched_wakeup || tp == Tracepoint::sched_wakeup_new) {
 		// woken by its timer: latency counts from the expiry, which

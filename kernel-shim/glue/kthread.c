@@ -167,6 +167,8 @@ bool kshim_run_kthread(void)
 {
 	unsigned int i;
 
+	if (!(current->flags & PF_KTHREAD))	/* most visits: a user task */
+		return false;
 	for (i = 0; i < nr_kthreads; i++) {
 		if (kthreads[i].task != current)
 			continue;
