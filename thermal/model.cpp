@@ -161,9 +161,18 @@ Zone::Zone(std::string name, std::vector<unsigned> cpus, RcParams params, std::v
 	: name_(std::move(name)), cpus_(std::move(cpus)), params_(params), trips_(std::move(trips)),
 	  tau_s_(params.resistance_k_per_w * params.capacitance_j_per_k),
 	  temperature_c_(params.initial_c.value_or(params.ambient_c)), start_ns_(start_ns), since_ns_(start_ns),
-	  min_c_(temperature_c_), max_c_(temperature_c_), above_ns_(trips_.size(), 0),
-	  sample_period_ns_(sample_period_ns), next_sample_ns_(start_ns)
+	  min_c_(temperature_c_), max_c_(temperature_c_), sample_period_ns_(sample_period_ns),
+	  next_sample_ns_(start_ns)
 {
+	// trips at one temperature (zones sharing a network often repeat
+	// theirs) are one level: the time above it is computed once
+	for (const auto &trip : trips_) {
+		auto level = std::ranges::find(levels_, trip.temperature_c);
+		if (level == levels_.end())
+			level = levels_.insert(level, trip.temperature_c);
+		trip_level_.push_back(static_cast<std::size_t>(level - levels_.begin()));
+	}
+	above_ns_.assign(levels_.size(), 0);
 }
 
 double Zone::steady_state_c() const
@@ -208,8 +217,8 @@ void Zone::advance(std::int64_t t)
 	};
 	for (; next_sample_ns_ <= t; next_sample_ns_ += sample_period_ns_)
 		samples_.push_back(next_sample_ns_ <= since_ns_ ? t0 : at(next_sample_ns_));
-	for (std::size_t i = 0; i < trips_.size(); i++) {
-		const double level = trips_[i].temperature_c;
+	for (std::size_t i = 0; i < levels_.size(); i++) {
+		const double level = levels_[i];
 		const bool above0 = t0 >= level, above1 = t1 >= level;
 		if (above0 && above1) {
 			above_ns_[i] += t - since_ns_;

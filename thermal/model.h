@@ -97,7 +97,7 @@ public:
 	double min_c() const { return min_c_; }
 	double max_c() const { return max_c_; }
 	double mean_c() const;
-	std::int64_t time_above_ns(std::size_t trip) const { return above_ns_[trip]; }
+	std::int64_t time_above_ns(std::size_t trip) const { return above_ns_[trip_level_[trip]]; }
 	double energy_j() const { return energy_j_; }
 	// The temperature every sample period from the start (the first
 	// sample at start).
@@ -119,7 +119,9 @@ private:
 	double min_c_, max_c_;
 	double integral_c_s_ = 0;	// ∫ T dt, C·s
 	double energy_j_ = 0;
-	std::vector<std::int64_t> above_ns_;
+	std::vector<double> levels_;		// the trips' distinct temperatures
+	std::vector<std::size_t> trip_level_;	// by trip
+	std::vector<std::int64_t> above_ns_;	// by level
 	std::int64_t sample_period_ns_;
 	std::int64_t next_sample_ns_;
 	std::vector<double> samples_;
