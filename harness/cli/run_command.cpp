@@ -226,7 +226,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		} catch (const std::runtime_error &e) {
 			throw UsageError{e.what()};	// a path that cannot be written: bad input
 		}
-		sim_options.pelt_events = true;
+		sim_options.trace_only_events = true;
 	}
 	const auto boot = boot_options(vm);
 	sim_options.seed = boot.seed;

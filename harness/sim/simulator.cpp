@@ -686,8 +686,8 @@ Result Simulator::run()
 	}
 	executor_.emplace(workload_, options_, cpus_.size(), calibration_capacity_, eas_enabled_,
 			  static_cast<Executor::Host &>(*this), *metrics_);
-	if (options_.pelt_events && kshim_sched_trace_attach_pelt())
-		throw kshim::KernelFault("could not attach the PELT tracepoint probes");
+	if (options_.trace_only_events && kshim_sched_trace_attach_trace_only())
+		throw kshim::KernelFault("could not attach the PELT and cpu_idle tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
 	kshim::set_timer_source([this](int cpu) { return executor_->next_timer_on(cpu); });
 	for (std::size_t c = 0; c < cpus_.size(); c++) {

@@ -44,8 +44,9 @@ struct Options {
 	// Idle power per CPU of each frequency domain (µW), index as
 	// Platform::frequency_domains; missing entries are 0.
 	std::vector<std::uint64_t> idle_power_uw;
-	// Attach the PELT/util_est tracepoints (for a trace file).
-	bool pelt_events = false;
+	// Attach the tracepoints only a trace file shows (PELT, util_est,
+	// cpu_idle).
+	bool trace_only_events = false;
 	// The CPU the workload's launcher runs on: its threads are forked
 	// there, and the kernel's fork balancing places them from it.
 	unsigned fork_cpu = 0;

@@ -16,8 +16,10 @@
  *   cpu_idle            state cpu_id
  *   sched_overutilized  overutilized span(64-bit words 0-3: CPUs 0-255)
  *
- * The PELT tracepoints (DECLARE_TRACE, no format of their own) are attached
- * only on request, since they fire at every load update; their fields are
+ * cpu_idle and the PELT tracepoints are attached only for a trace file
+ * (kshim_sched_trace_attach_trace_only()): nothing else reads them, and
+ * they fire at every idle entry and load update. The PELT ones
+ * (DECLARE_TRACE) have no format of their own; their fields are
  * those of LISA's sched_tp module, which is how tools read them:
  *
  *   sched_pelt_cfs      cpu load runnable util update_time
@@ -124,7 +126,6 @@ int kshim_sched_trace_attach(void)
 	       register_trace_sched_wakeup_new(probe_sched_wakeup_new, NULL) ?:
 	       register_trace_sched_migrate_task(probe_sched_migrate_task, NULL) ?:
 	       register_trace_cpu_frequency(probe_cpu_frequency, NULL) ?:
-	       register_trace_cpu_idle(probe_cpu_idle, NULL) ?:
 	       register_trace_sched_overutilized_tp(probe_sched_overutilized, NULL);
 }
 
@@ -211,9 +212,10 @@ static void probe_util_est_se(void *data, struct sched_entity *se)
 	}
 }
 
-int kshim_sched_trace_attach_pelt(void)
+int kshim_sched_trace_attach_trace_only(void)
 {
-	return register_trace_pelt_cfs_tp(probe_pelt_cfs, NULL) ?:
+	return register_trace_cpu_idle(probe_cpu_idle, NULL) ?:
+	       register_trace_pelt_cfs_tp(probe_pelt_cfs, NULL) ?:
 	       register_trace_pelt_se_tp(probe_pelt_se, NULL) ?:
 	       register_trace_pelt_rt_tp(probe_pelt_rt, NULL) ?:
 	       register_trace_pelt_dl_tp(probe_pelt_dl, NULL) ?:

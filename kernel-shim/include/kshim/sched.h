@@ -28,9 +28,9 @@ void kshim_sched_boot_done(void);	/* init leaves the CPU to the workload */
 /* Attaches the harness's probes to the scheduler's and cpufreq's
  * tracepoints (sched/glue/trace_probes.c); events reach shim_trace(). */
 int kshim_sched_trace_attach(void);
-/* The PELT and util_est tracepoints too (they fire at every load update,
- * so only when a trace is written). */
-int kshim_sched_trace_attach_pelt(void);
+/* The tracepoints only a trace file shows: PELT and util_est (they fire
+ * at every load update) and cpu_idle (every idle entry and exit). */
+int kshim_sched_trace_attach_trace_only(void);
 
 /* --- time: the clock every CPU reads (sched_clock(), ktime_get()) ------- */
 unsigned long long kshim_now(void);
