@@ -97,13 +97,68 @@ std::string missing_target(const void *base, const void *overlay)
 	}
 	int fragment;
 	fdt_for_each_subnode(fragment, overlay, 0) {
-		const auto *path = static_cast<const char *>(fdt_getprop(overlay, fragment,
-									  "target-path", nullptr));
-		if (path && fdt_path_offset(base, path) < 0)
-			return fmt::format("target-path {} of /{} is not in the base tree", path,
+		int len = 0;
+		const auto *path = static_cast<const char *>(fdt_getprop(overlay, fragment, "target-path", &len));
+		if (!path || len <= 0)
+			continue;
+		const std::string target(path, strnlen(path, static_cast<std::size_t>(len)));
+		if (fdt_path_offset_namelen(base, target.c_str(), static_cast<int>(target.size())) < 0)
+			return fmt::format("target-path {} of /{} is not in the base tree", target,
 					   fdt_get_name(overlay, fragment, nullptr));
 	}
 	return "";
+}
+
+// Deeper overlays are refused: fdt_overlay_apply() recurses once per level.
+constexpr int max_overlay_depth = 256;
+
+// What fdt_overlay_apply() (libfdt 1.6.1, Debian 12's) trusts in an
+// overlay without checking: its depth, and that each offset its
+// __local_fixups__ lists lies inside the property it names
+// (overlay_update_local_node_references() reads and rewrites the phandle
+// there: a hostile .dtbo made it read and write out of bounds; later
+// libfdt checks it too). Throws Error naming the node and property.
+void check_overlay(const void *fdto, const std::string &origin)
+{
+	int depth = 0;
+	for (int node = 0; node >= 0; node = fdt_next_node(fdto, node, &depth))
+		if (depth > max_overlay_depth)
+			throw Error(fmt::format("{}: overlay nests deeper than {} levels", origin, max_overlay_depth));
+	const int fixups = fdt_path_offset(fdto, "/__local_fixups__");
+	if (fixups < 0)
+		return;
+	// the fixups' tree mirrors the overlay's: walked in parallel
+	std::vector<std::pair<int, int>> pending{{fixups, 0}};
+	while (!pending.empty()) {
+		const auto [fixup_node, tree_node] = pending.back();
+		pending.pop_back();
+		int prop;
+		fdt_for_each_property_offset(prop, fdto, fixup_node) {
+			const char *name = nullptr;
+			int len = 0;
+			const auto *offsets = static_cast<const fdt32_t *>(fdt_getprop_by_offset(fdto, prop, &name, &len));
+			if (!offsets || !name)
+				continue;
+			int tree_len = 0;
+			if (!fdt_getprop(fdto, tree_node, name, &tree_len))
+				continue;	// libfdt refuses it (FDT_ERR_BADOVERLAY)
+			for (int i = 0; i + 4 <= len; i += 4) {
+				const auto offset = fdt32_ld(offsets + i / 4);
+				if (tree_len < 4 || offset > static_cast<std::uint32_t>(tree_len - 4))
+					throw Error(fmt::format("{}: corrupt overlay: __local_fixups__ names offset {} of "
+								"property {} of {}, which has {} bytes",
+								origin, offset, name,
+								fdt_get_name(fdto, tree_node, nullptr), tree_len));
+			}
+		}
+		int sub;
+		fdt_for_each_subnode(sub, fdto, fixup_node) {
+			const char *sub_name = fdt_get_name(fdto, sub, nullptr);
+			const int tree_sub = sub_name ? fdt_subnode_offset(fdto, tree_node, sub_name) : -1;
+			if (tree_sub >= 0)
+				pending.emplace_back(sub, tree_sub);
+		}
+	}
 }
 
 } // namespace
@@ -120,6 +175,13 @@ FdtBlob FdtBlob::load(const std::filesystem::path &file,
 	if (!has_fdt_magic(bytes))
 		return compile(file, kernel_tree);
 	FdtBlob blob(std::move(bytes), file.string());
+	blob.check();
+	return blob;
+}
+
+FdtBlob FdtBlob::from_bytes(std::vector<char> bytes, std::string origin)
+{
+	FdtBlob blob(std::move(bytes), std::move(origin));
 	blob.check();
 	return blob;
 }
@@ -336,6 +398,7 @@ void FdtBlob::apply_overlay(FdtBlob overlay)
 		throw Error(fmt::format("{}: not an overlay: no fragment with an __overlay__ node (a source needs "
 					"/plugin/; and its changes in &label {{ ... }}; blocks)",
 					overlay.origin()));
+	check_overlay(o, overlay.origin());
 	// fdt_overlay_apply() grows the base in place: give it room for
 	// everything the overlay could add.
 	std::vector<char> grown(bytes_.size() + overlay.size() + 4096);

@@ -18,6 +18,9 @@ public:
 	// compiled with __symbols__ (-@) so that overlays can target labels.
 	static FdtBlob load(const std::filesystem::path &file,
 			    const std::filesystem::path &kernel_tree);
+	// A blob already in memory (validated as load() validates a .dtb);
+	// `origin` names it in messages.
+	static FdtBlob from_bytes(std::vector<char> bytes, std::string origin);
 
 	// Applies an overlay with fdt_overlay_apply(); `overlay` is consumed.
 	void apply_overlay(FdtBlob overlay);

@@ -4,10 +4,18 @@
 // family, in the order load_platform() runs them.
 #pragma once
 
+#include <string>
+
 namespace sh::dts {
 
 class DtView;
+class FdtBlob;
 struct Platform;
+
+// Every reader below over a validated blob (overlays applied) that came
+// from `source` (whose folder may decide the architecture): what
+// load_platform() returns but for the overlays' names. Throws Error.
+Platform extract_platform(const FdtBlob &blob, const std::string &source);
 
 // /cpus: CPU nodes, cpu-map, OPP tables, idle states, frequency domains.
 void read_cpus(const DtView &dt, Platform &platform);

@@ -71,13 +71,18 @@ void decide_arch(Platform &platform)
 Platform load_platform(const std::filesystem::path &file, const LoadOptions &options)
 {
 	auto blob = FdtBlob::load(file, options.kernel_tree);
-	Platform platform;
-	platform.source = file.string();
-	for (const auto &overlay : options.overlays) {
+	for (const auto &overlay : options.overlays)
 		blob.apply_overlay(FdtBlob::load(overlay, options.kernel_tree));
+	Platform platform = extract_platform(blob, file.string());
+	for (const auto &overlay : options.overlays)
 		platform.overlays.push_back(overlay.string());
-	}
+	return platform;
+}
 
+Platform extract_platform(const FdtBlob &blob, const std::string &source)
+{
+	Platform platform;
+	platform.source = source;
 	DtView dt(blob);
 	platform.model = dt.string(dt.root(), "model").value_or("");
 	platform.compatible = dt.strings(dt.root(), "compatible");

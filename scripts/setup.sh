@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages sched-harness needs, when some are missing.
+# Installs the Debian packages sched-harness needs, when some are missing,
+# and those named as arguments.
 # Runs apt-get update first, as apt-get wants on a fresh machine.
 set -euo pipefail
 
@@ -18,6 +19,8 @@ packages=(
 	patch git
 	linux-source-6.1 linux-source-6.12
 )
+# and what a caller needs beyond these (scripts/fuzz.sh: clang, libFuzzer)
+packages+=("$@")
 
 missing=()
 for p in "${packages[@]}"; do

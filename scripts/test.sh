@@ -2,9 +2,11 @@
 # Builds (installing what is missing) and runs the whole test suite through
 # CTest, against each supported kernel tree: Debian's linux-source-6.1 (in
 # build/) and linux-source-6.12 (in build-6.12/). Extra arguments go to
-# ctest, e.g. scripts/test.sh -R cli
+# ctest, e.g. scripts/test.sh -R cli. Then, on a whole run, the fuzz
+# targets for FUZZ_SECONDS each (default 60; scripts/fuzz.sh).
 #   SH_KERNELS="6.1"       only these series
 #   KERNEL_SRC=/path       only this tree (in $BUILD_DIR, default build/)
+#   FUZZ_SECONDS=0         no fuzzing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,3 +28,7 @@ for series in ${SH_KERNELS:-6.1 6.12}; do
 	echo "=== Linux $series ($dir)"
 	run "$dir" KERNEL_TARBALL="/usr/src/linux-source-$series.tar.xz"
 done
+if [ ${#ctest_args[@]} -eq 0 ] && [ "${FUZZ_SECONDS:-60}" != 0 ]; then
+	echo "=== fuzzing (build-fuzz, ${FUZZ_SECONDS:-60} s per target)"
+	FUZZ_SECONDS=${FUZZ_SECONDS:-60} scripts/fuzz.sh
+fi

@@ -26,6 +26,8 @@ namespace sh::workload {
 namespace {
 
 // A JSON value with object members kept in order, duplicates included.
+struct Member;
+
 struct Node {
 	enum class Type { null, boolean, number, string, array, object } type = Type::null;
 	bool boolean = false;
@@ -33,8 +35,14 @@ struct Node {
 	bool integral = false;
 	std::int64_t integer = 0;
 	std::string string;
-	std::vector<std::pair<std::string, Node>> members;	// object
-	std::vector<Node> items;				// array
+	std::vector<Member> members;	// object
+	std::vector<Node> items;	// array
+};
+
+// (a struct, not a std::pair: a pair of an incomplete Node is ill-formed)
+struct Member {
+	std::string key;
+	Node value;
 };
 
 // rt-app's grammar nests six levels (tasks, task, phases, phase, event,
@@ -131,7 +139,7 @@ private:
 		}
 		auto &parent = stack_.back().second;
 		if (parent.type == Node::Type::object)
-			parent.members.emplace_back(std::move(pending_key_), std::move(n));
+			parent.members.push_back({std::move(pending_key_), std::move(n)});
 		else
 			parent.items.push_back(std::move(n));
 		pending_key_.clear();

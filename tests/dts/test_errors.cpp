@@ -402,6 +402,27 @@ BOOST_AUTO_TEST_CASE(overlay_without_plugin)
 				  "/plugin/; and its changes in &label { ... }; blocks)");
 }
 
+// A .dtbo whose __local_fixups__ points past its property: libfdt 1.6.1's
+// fdt_overlay_apply() read and rewrote the phandle out of bounds (found by
+// tests/fuzz/fuzz_device_tree); it is refused before it is applied, naming
+// the offset and the property. The same overlay intact applies.
+BOOST_AUTO_TEST_CASE(overlay_local_fixup_outside_its_property)
+{
+	dts::TempDir dir;
+	const auto base = test::fixture("dts/cpus-big-little.dts");
+	auto bytes = valid_blob(dir, "dts/overlay-local-phandle.dtso");
+	const auto file = dir.path() / "fixups.dtbo";
+	write_bytes(file, bytes);
+	BOOST_CHECK_NO_THROW(test::load(base, {file}));
+	const int fixup = fdt_path_offset(bytes.data(), "/__local_fixups__/fragment@0/__overlay__/second");
+	BOOST_TEST_REQUIRE(fixup >= 0);
+	BOOST_TEST_REQUIRE(fdt_setprop_inplace_u32(bytes.data(), fixup, "link", 0x100000) == 0);
+	write_bytes(file, bytes);
+	BOOST_TEST(error_of(base, {file}) == file.string() +
+						": corrupt overlay: __local_fixups__ names offset 1048576 of property "
+						"link of second, which has 4 bytes");
+}
+
 BOOST_AUTO_TEST_SUITE_END() // overlays
 
 // What a user sees: status 2, one line on stderr, nothing on stdout.
