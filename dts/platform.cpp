@@ -5,6 +5,8 @@
 #include "dts/dt_view.h"
 #include "dts/extract.h"
 
+#include <fmt/format.h>
+
 namespace sh::dts {
 
 std::string_view to_string(TripType type)
@@ -39,15 +41,9 @@ namespace {
 // its CPUs: cores that exist only as 32-bit ARMv7 (and older) are arm.
 void decide_arch(Platform &platform)
 {
-	const auto path = std::filesystem::absolute(platform.source).lexically_normal().generic_string();
-	if (path.find("/arch/arm/") != std::string::npos) {
-		platform.arch = Arch::arm;
-		platform.arch_reason = "its source is under arch/arm/";
-		return;
-	}
-	if (path.find("/arch/arm64/") != std::string::npos) {
-		platform.arch = Arch::arm64;
-		platform.arch_reason = "its source is under arch/arm64/";
+	if (const auto arch = arch_of_source(platform.source)) {
+		platform.arch = *arch;
+		platform.arch_reason = fmt::format("its source is under arch/{}/", to_string(*arch));
 		return;
 	}
 	static constexpr std::string_view armv7_cores[] = {
@@ -67,6 +63,16 @@ void decide_arch(Platform &platform)
 }
 
 } // namespace
+
+std::optional<Arch> arch_of_source(const std::filesystem::path &file)
+{
+	const auto path = std::filesystem::absolute(file).lexically_normal().generic_string();
+	if (path.find("/arch/arm/") != std::string::npos)
+		return Arch::arm;
+	if (path.find("/arch/arm64/") != std::string::npos)
+		return Arch::arm64;
+	return std::nullopt;
+}
 
 Platform load_platform(const std::filesystem::path &file, const LoadOptions &options)
 {

@@ -205,6 +205,10 @@ struct LoadOptions {
 	std::vector<std::filesystem::path> overlays;
 };
 
+// The architecture the folder of a board's source says (arch/arm/boot/dts
+// or arch/arm64/boot/dts), or nullopt for a file elsewhere.
+std::optional<Arch> arch_of_source(const std::filesystem::path &file);
+
 // Reads a .dts (preprocessed and compiled as Kbuild does) or a .dtb,
 // validates it, applies the overlays and extracts the Platform.
 // Throws Error on any bad input.

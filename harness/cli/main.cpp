@@ -228,9 +228,18 @@ dts::Platform load_board(const Context &ctx, const std::string &board, const po:
 	if (vm.count("overlay"))
 		for (const auto &o : vm["overlay"].as<std::vector<std::string>>())
 			load.overlays.emplace_back(o);
-	auto platform = dts::load_platform(dts::resolve_board(board, ctx.kernel_tree), load);
+	const auto file = dts::resolve_board(board, ctx.kernel_tree);
 	// kshim::boot() refuses a board of the other flavour (WrongFlavour):
-	// main() then runs the other binary.
+	// main() then runs the other binary. When the board's folder says so,
+	// before its device tree is read here as well as there.
+	if (const auto arch = dts::arch_of_source(file);
+	    arch && !ctx.arch && dts::to_string(*arch) != kshim::build_info().flavour)
+		throw kshim::WrongFlavour(std::string(dts::to_string(*arch)),
+					  fmt::format("{} is an {} board (its source is under arch/{}/); this "
+						      "kernel build is the {} flavour",
+						      file.string(), dts::to_string(*arch), dts::to_string(*arch),
+						      kshim::build_info().flavour));
+	auto platform = dts::load_platform(file, load);
 	if (ctx.arch) {
 		platform.arch = *ctx.arch;
 		platform.arch_reason = "--arch";

@@ -10,6 +10,7 @@
 #include <linux/cpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/hash.h>
 
 #include "shim.h"
 
@@ -203,15 +204,29 @@ static struct device_node *walk_next(struct device_node *prev)
 	return np->sibling;
 }
 
+/*
+ * drivers/of/base.c's phandle cache: a direct-mapped table in front of the
+ * walk of every node (each cooling map, OPP table and idle state is a
+ * phandle). Nodes are never freed here, so an entry never goes stale.
+ */
+#define OF_PHANDLE_CACHE_BITS	7
+static struct device_node *phandle_cache[1 << OF_PHANDLE_CACHE_BITS];
+
 struct device_node *of_find_node_by_phandle(phandle handle)
 {
+	struct device_node **slot;
 	struct device_node *np;
 
 	if (!handle)
 		return NULL;
+	slot = &phandle_cache[hash_32(handle, OF_PHANDLE_CACHE_BITS)];
+	if (*slot && (*slot)->phandle == handle)
+		return *slot;
 	for (np = of_root; np; np = walk_next(np))
-		if (np->phandle == handle)
+		if (np->phandle == handle) {
+			*slot = np;
 			return np;
+		}
 	return NULL;
 }
 

@@ -23,26 +23,45 @@ namespace {
 bool booted = false;
 
 // unflatten_device_tree(): one struct device_node per FDT node, children
-// in DT order, every property copied.
-void unflatten(const void *fdt, int offset, device_node *parent)
+// in DT order, every property copied. One pass over the structure block's
+// tags, as the kernel's unflatten_dt_nodes() makes it (a node's properties
+// come before its children there); a walk by subnode would pass over each
+// subtree once per ancestor.
+void unflatten(const void *fdt)
 {
-	const char *fdt_name = fdt_get_name(fdt, offset, nullptr);
-	std::string full_name = parent ? fdt_name : "/";
-	std::string name = parent ? full_name.substr(0, full_name.find('@')) : "";
-	device_node *np = kshim_of_new_node(parent, name.c_str(), full_name.c_str());
-	if (!parent)
-		kshim_of_set_root(np);
-
-	int prop;
-	fdt_for_each_property_offset(prop, fdt, offset) {
-		const char *prop_name = nullptr;
-		int len = 0;
-		const void *value = fdt_getprop_by_offset(fdt, prop, &prop_name, &len);
-		kshim_of_add_property(np, prop_name, value, len);
+	std::vector<device_node *> open;	// the node being filled and its ancestors
+	for (int offset = 0, next = 0;; offset = next) {
+		switch (fdt_next_tag(fdt, offset, &next)) {
+		case FDT_BEGIN_NODE: {
+			device_node *parent = open.empty() ? nullptr : open.back();
+			const std::string full_name = parent ? fdt_get_name(fdt, offset, nullptr) : "/";
+			const std::string name = parent ? full_name.substr(0, full_name.find('@')) : "";
+			device_node *np = kshim_of_new_node(parent, name.c_str(), full_name.c_str());
+			if (!parent)
+				kshim_of_set_root(np);
+			open.push_back(np);
+			break;
+		}
+		case FDT_PROP: {
+			const char *prop_name = nullptr;
+			int len = 0;
+			const void *value = fdt_getprop_by_offset(fdt, offset, &prop_name, &len);
+			if (!open.empty())
+				kshim_of_add_property(open.back(), prop_name, value, len);
+			break;
+		}
+		case FDT_END_NODE:
+			if (!open.empty())
+				open.pop_back();
+			if (open.empty())
+				return;
+			break;
+		case FDT_NOP:
+			break;
+		default:	// FDT_END, or a bad tag (the blob was checked: not reached)
+			return;
+		}
 	}
-	int child;
-	fdt_for_each_subnode(child, fdt, offset)
-		unflatten(fdt, child, np);
 }
 
 std::string errno_name(int err)
@@ -368,7 +387,7 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 					       "(NR_CPUS)",
 					       platform.source, platform.cpus.size(), SH_KERNEL_FLAVOUR,
 					       kshim_nr_cpus_max()));
-	unflatten(platform.dtb.data(), 0, nullptr);
+	unflatten(platform.dtb.data());
 	const auto nr_cpus = static_cast<unsigned>(platform.cpus.size());
 	// The handlers may keep pointers into the command line: it lives as
 	// long as the kernel does.
