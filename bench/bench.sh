@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The simulator's speed, measured in one run of this script (not a test):
-# for each scenario, simulated seconds per wall second, and the share of
+# for each scenario, simulated seconds per CPU second, and the share of
 # the executed instructions (callgrind, stable on a noisy machine) that are
 # upstream kernel code, i.e. in files of the kernel tree.
 #
@@ -26,35 +26,36 @@ scenarios=(
 	"hackbench on hikey960 (4 groups x 10 fds, 1000 loops)|run --board hikey960 --workload hackbench:groups=4,fds=10,loops=1000"
 )
 
-# Best of five wall-clock times of a command, in seconds (the machine is
-# noisy; the instruction counts below are the stable figure).
-wall() {
-	local best= t
+# Best of five CPU times (user + sys) of a command, in seconds: the machine
+# is noisy, and CPU time does not count waiting for it (the instruction
+# counts below are the stable figure).
+cpu_time() {
+	local best= t TIMEFORMAT='%U %S'
 	for _ in 1 2 3 4 5; do
-		local start end
-		start=$(date +%s.%N)
-		"$@" >/dev/null
-		end=$(date +%s.%N)
-		t=$(echo "$end - $start" | bc -l)
+		t=$({ time "$@" >/dev/null; } 2>&1 | awk '{ print $1 + $2 }')
 		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
 	done
 	echo "$best"
 }
 
 printf "sched-harness bench: %s\n\n" "$("$harness" kernel info | awk '/^Version/ { $1 = ""; print }' | sed 's/^ //')"
-printf "%-58s %10s %10s %12s %14s\n" "scenario" "simulated" "wall" "sim s/wall s" "kernel instr."
+printf "%-58s %9s %9s %11s %11s %9s\n" "scenario" "simulated" "CPU" "sim s/CPU s" "x CPUs" "kernel"
 for entry in "${scenarios[@]}"; do
 	name=${entry%%|*}
 	read -r -a args <<<"${entry#*|}"
-	simulated_ns=$("$harness" "${args[@]}" --json | awk -F'[:,]' '/"simulated_ns"/ { gsub(" ", "", $2); print $2 }')
-	t_full=$(wall "$harness" "${args[@]}")
-	t_boot=$(wall "$harness" "${args[@]}" --duration 1ns)
+	json=$("$harness" "${args[@]}" --json)
+	simulated_ns=$(echo "$json" | awk -F'[:,]' '/"simulated_ns"/ { gsub(" ", "", $2); print $2 }')
+	cpus=$(echo "$json" | grep -cE '^            "cpu": [0-9]+,$')
+	t_full=$(cpu_time "$harness" "${args[@]}")
+	t_boot=$(cpu_time "$harness" "${args[@]}" --duration 1ns)
 	t_sim=$(echo "$t_full - $t_boot" | bc -l)
 	speed=$(echo "($simulated_ns / 1000000000) / $t_sim" | bc -l)
 	read -r full_total full_kernel <<<"$(instructions "$harness" "${args[@]}")"
 	read -r boot_total boot_kernel <<<"$(instructions "$harness" "${args[@]}" --duration 1ns)"
 	share=$(echo "100 * ($full_kernel - $boot_kernel) / ($full_total - $boot_total)" | bc -l)
-	printf "%-58s %9.3fs %9.3fs %11.0fx %13.1f%%\n" "$name" "$(echo "$simulated_ns / 1000000000" | bc -l)" \
-		"$t_sim" "$speed" "$share"
-	printf "%-58s %s\n" "" "(boot ${t_boot}s; simulation $((full_total - boot_total)) instructions, $((full_kernel - boot_kernel)) in $tree)"
+	printf "%-58s %8.3fs %8.3fs %10.0fx %10.0fx %8.1f%%\n" "$name" "$(echo "$simulated_ns / 1000000000" | bc -l)" \
+		"$t_sim" "$speed" "$(echo "$speed * $cpus" | bc -l)" "$share"
+	printf "%-58s %s\n" "" "(boot ${t_boot}s CPU; simulation $((full_total - boot_total)) instructions, $((full_kernel - boot_kernel)) in the kernel tree)"
 done
+printf "\nsim s/CPU s: simulated seconds per CPU second of the process, boot subtracted (best of 5);\n"
+printf "x CPUs: the same times the board's CPUs (simulated CPU-seconds per CPU second)\n"
