@@ -32,6 +32,9 @@ set(KERNEL_C_FLAGS
 	-Wno-pointer-sign -Wno-maybe-uninitialized
 	# scripts/Makefile.extrawarn: only W=1 warns of truncated snprintf()s
 	-Wno-format-truncation)
+if(SH_SANITIZE)
+	list(APPEND KERNEL_C_FLAGS ${SH_SANITIZE_FLAGS})
+endif()
 # Kbuild's -include files, in order.
 set(KERNEL_C_PREINCLUDES
 	${KERNEL_TREE}/include/linux/compiler-version.h

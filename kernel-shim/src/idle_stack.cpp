@@ -8,6 +8,11 @@
 
 #include <ucontext.h>
 
+#if defined(__SANITIZE_ADDRESS__)	// the sanitizer build (SH_SANITIZE)
+#include <sanitizer/common_interface_defs.h>
+#define SH_ASAN_FIBERS 1
+#endif
+
 #include <cstddef>
 #include <exception>
 #include <memory>
@@ -29,7 +34,42 @@ struct IdleStack {
 	void *arg = nullptr;
 	bool returned = true;
 	std::exception_ptr fault;
+	// the caller's stack, as AddressSanitizer reports it on the first switch
+	const void *caller_bottom = nullptr;
+	std::size_t caller_size = 0;
 };
+
+// AddressSanitizer follows a change of stacks only when told, before and
+// after each switch (its fake stacks, the current stack's bounds); without
+// the sanitizer these are nothing.
+void *start_switch(const void *bottom, std::size_t size, bool dying = false)
+{
+	void *fake = nullptr;
+#ifdef SH_ASAN_FIBERS
+	__sanitizer_start_switch_fiber(dying ? nullptr : &fake, bottom, size);
+#else
+	(void)bottom, (void)size, (void)dying;
+#endif
+	return fake;
+}
+
+void finish_switch(void *fake, const void **from_bottom = nullptr, std::size_t *from_size = nullptr)
+{
+#ifdef SH_ASAN_FIBERS
+	__sanitizer_finish_switch_fiber(fake, from_bottom, from_size);
+#else
+	(void)fake, (void)from_bottom, (void)from_size;
+#endif
+}
+
+// The caller runs the idle call's stack until it yields or returns.
+void switch_to_call(IdleStack &s)
+{
+	void *fake = start_switch(s.stack.get(), stack_size);
+	if (swapcontext(&s.caller, &s.call))
+		throw std::runtime_error("swapcontext() failed");
+	finish_switch(fake);
+}
 
 std::vector<std::unique_ptr<IdleStack>> &stacks()
 {
@@ -58,13 +98,15 @@ IdleStack *starting;
 void run_call()
 {
 	IdleStack *s = starting;
+	finish_switch(nullptr, &s->caller_bottom, &s->caller_size);
 	try {
 		s->fn(s->arg);
 	} catch (...) {
 		s->fault = std::current_exception();
 	}
 	s->returned = true;
-	// returning switches to uc_link, the caller
+	// returning switches to uc_link, the caller; this stack is done
+	start_switch(s->caller_bottom, s->caller_size, true);
 }
 
 int back_in_caller(IdleStack &s)
@@ -96,8 +138,7 @@ int shim_idle_stack_call(int cpu, void (*fn)(void *), void *arg)
 	s.arg = arg;
 	s.returned = false;
 	starting = &s;
-	if (swapcontext(&s.caller, &s.call))
-		throw std::runtime_error("swapcontext() failed");
+	switch_to_call(s);
 	return back_in_caller(s);
 }
 
@@ -106,15 +147,16 @@ int shim_idle_stack_resume(int cpu)
 	IdleStack &s = stack_of(cpu);
 	if (s.returned)
 		throw std::logic_error("resuming an idle call that is not waiting");
-	if (swapcontext(&s.caller, &s.call))
-		throw std::runtime_error("swapcontext() failed");
+	switch_to_call(s);
 	return back_in_caller(s);
 }
 
 void shim_idle_stack_yield(int cpu)
 {
 	IdleStack &s = stack_of(cpu);
+	void *fake = start_switch(s.caller_bottom, s.caller_size);
 	swapcontext(&s.call, &s.caller);
+	finish_switch(fake, &s.caller_bottom, &s.caller_size);
 }
 
 } // extern "C"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The whole test suite on a build where everything — the harness and the
+# kernel code, upstream files and glue — runs under AddressSanitizer and
+# UndefinedBehaviorSanitizer (-DSH_SANITIZE=ON, in build-asan/), against
+# Debian's linux-source-6.1. A sanitizer report fails the test that hit it.
+# Reports that are not defects of ours are named, one by one, with the
+# reason, in kernel-shim/sanitizers.supp (UBSan) and kernel-shim/lsan.supp.
+# Extra arguments go to ctest (scripts/sanitize.sh -R sched).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+dir=${BUILD_DIR:-build-asan}
+cmake -S . -B "$dir" -DSH_SANITIZE=ON \
+	"-DKERNEL_SRC=${KERNEL_SRC:-}" "-DKERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" >/dev/null
+cmake --build "$dir" -j "$(nproc)"
+# halt_on_error: any report not suppressed ends the process (exit 1, and
+# the test that ran it fails). Reports go to files, not stderr, so that the
+# tests that check a command's stderr word for word still can: ASan warns
+# once per process that it does not fully support swapcontext() (the idle
+# stacks tell it each switch: kernel-shim/src/idle_stack.cpp). The
+# kernel's own memory lives as long as the process (one boot per process):
+# its allocator's blocks are named in lsan.supp rather than leak checking
+# turned off.
+logs=$PWD/$dir/sanitizer-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+export ASAN_OPTIONS="halt_on_error=1:log_path=$logs/asan"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan:suppressions=$PWD/kernel-shim/sanitizers.supp"
+export LSAN_OPTIONS="suppressions=$PWD/kernel-shim/lsan.supp"
+status=0
+ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "$@" || status=$?
+# every report, whichever process made it (the tests run sched-harness)
+reports=$(grep -lE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$logs"/* 2>/dev/null || true)
+if [ -n "$reports" ]; then
+	echo "sanitize: reports in $(echo "$reports" | wc -l) processes:" >&2
+	for r in $reports; do
+		echo "--- $r" >&2
+		grep -E -A12 "ERROR: (Address|Leak)Sanitizer|runtime error:" "$r" | head -30 >&2
+	done
+	status=1
+fi
+exit $status
