@@ -344,7 +344,9 @@ void Executor::step(Thread &th, int cpu)
 		}
 		const Event &e = th.task->phases[th.phase].events[th.event];
 		const auto [rid, mutex] = ids[th.phase][th.event];
-		auto &res = resources_[static_cast<std::size_t>(std::max(rid, 0))];
+		// the event's resource: only events that name one ask for it (a
+		// workload without resources has none to bind a reference to)
+		auto resource = [&]() -> Resource & { return resources_[static_cast<std::size_t>(rid)]; };
 		switch (e.kind) {
 		case EventKind::run:
 			th.work_left = jittered(e.amount) * static_cast<std::int64_t>(calibration_capacity_);
@@ -365,7 +367,7 @@ void Executor::step(Thread &th, int cpu)
 			break;
 		case EventKind::timer: {
 			auto &timer = e.resource.rfind("unique", 0) == 0 ? th.own_timers[static_cast<std::size_t>(rid)]
-									 : res.timer;
+									 : resource().timer;
 			// rt-app starts every timer from the one t_zero all threads
 			// share (the workload's start): the first deadline is
 			// t_zero + period, wherever the thread first reaches it.
@@ -396,7 +398,7 @@ void Executor::step(Thread &th, int cpu)
 									  workload_.name, th.task->name, e.resource, e.mutex));
 				release_mutex(mutex, cpu);
 			}
-			res.waiters.emplace_back(index, e.kind == EventKind::wait ? mutex : -1);
+			resource().waiters.emplace_back(index, e.kind == EventKind::wait ? mutex : -1);
 			advance();
 			if (host_.current_on(cpu) != th.pid) {
 				th.pending_block = std::pair{"wait", rid};
@@ -408,7 +410,7 @@ void Executor::step(Thread &th, int cpu)
 		case EventKind::signal:
 		case EventKind::broadcast: {
 			advance();
-			auto &waiters = res.waiters;
+			auto &waiters = resource().waiters;
 			// rt-app's resume and broad wake every waiter, signal the first
 			std::size_t n = e.kind == EventKind::signal ? std::min<std::size_t>(1, waiters.size()) : waiters.size();
 			while (n--) {
@@ -420,28 +422,28 @@ void Executor::step(Thread &th, int cpu)
 		}
 		case EventKind::lock: {
 			advance();
-			if (res.owner < 0) {
-				res.owner = th.pid;
+			if (resource().owner < 0) {
+				resource().owner = th.pid;
 			} else {
-				res.lock_waiters.push_back(index);
+				resource().lock_waiters.push_back(index);
 				block(th, cpu, "lock", rid);
 			}
 			break;
 		}
 		case EventKind::unlock:
 			advance();
-			if (res.owner == th.pid)
+			if (resource().owner == th.pid)
 				release_mutex(rid, cpu);
 			break;
 		case EventKind::barrier: {
 			advance();
-			if (res.barrier_waiting.size() + 1 >= res.barrier_users) {
-				auto waiting = std::move(res.barrier_waiting);
-				res.barrier_waiting.clear();
+			if (resource().barrier_waiting.size() + 1 >= resource().barrier_users) {
+				auto waiting = std::move(resource().barrier_waiting);
+				resource().barrier_waiting.clear();
 				for (auto w : waiting)
 					wake(w, cpu);
 			} else {
-				res.barrier_waiting.push_back(index);
+				resource().barrier_waiting.push_back(index);
 				block(th, cpu, "barrier", rid);
 			}
 			break;
@@ -453,21 +455,21 @@ void Executor::step(Thread &th, int cpu)
 			break;
 		case EventKind::send: {
 			advance();
-			res.messages++;
-			if (res.receiver) {
-				const auto r = *res.receiver;
-				res.receiver.reset();
+			resource().messages++;
+			if (resource().receiver) {
+				const auto r = *resource().receiver;
+				resource().receiver.reset();
 				wake(r, cpu);
 			}
 			break;
 		}
 		case EventKind::receive: {
-			if (res.messages > 0) {
-				res.messages--;
+			if (resource().messages > 0) {
+				resource().messages--;
 				advance();
 			} else {
 				// back to this same event when a message wakes it
-				res.receiver = index;
+				resource().receiver = index;
 				block(th, cpu, "receive", rid);
 			}
 			break;
