@@ -758,7 +758,9 @@ Image build(const Recipe &recipe, std::ostream &log)
 			}
 		}
 		// the undefined symbols of the objects, against the glue's list
-		std::string check = fmt::format("CC='{}' '{}' '{}'", SH_IMAGE_C_COMPILER,
+		// (a sanitizer build's objects call its runtime: the check leaves
+		// those calls out, as the build's own check does)
+		std::string check = fmt::format("CC='{}' SANITIZE={} '{}' '{}'", SH_IMAGE_C_COMPILER, SH_IMAGE_SANITIZE,
 						(source_root / "kernel-shim" / "check-undefined.sh").string(),
 						(fs::path(SH_IMAGE_SYMBOL_LISTS) / flavour.undefined_list).string());
 		for (const auto &o : kernel_objects)
