@@ -29,7 +29,9 @@ constexpr std::size_t stack_size = 256 * 1024;
 struct IdleStack {
 	ucontext_t caller{};
 	ucontext_t call{};
-	std::unique_ptr<char[]> stack = std::make_unique<char[]>(stack_size);
+	// not zeroed: a stack is written before it is read, and zeroing 256 KB
+	// per CPU was a page fault per 4 KB at every boot
+	std::unique_ptr<char[]> stack = std::make_unique_for_overwrite<char[]>(stack_size);
 	void (*fn)(void *) = nullptr;
 	void *arg = nullptr;
 	bool returned = true;

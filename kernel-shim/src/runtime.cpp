@@ -254,14 +254,13 @@ void *shim_alloc(unsigned long size, int zero)
 	const unsigned long need = (rounded ? rounded : kernel_align) + kernel_align;
 	if (need < size)
 		throw std::bad_alloc();
-	void *block = std::malloc(need);
+	// calloc(): fresh pages (the per-CPU areas) come zeroed without a touch
+	void *block = zero ? std::calloc(1, need) : std::malloc(need);
 	if (!block)
 		throw std::bad_alloc();
 	const auto address = (reinterpret_cast<std::uintptr_t>(block) + kernel_align) & ~(kernel_align - 1);
 	auto *ptr = reinterpret_cast<void *>(address);
 	std::memcpy(static_cast<char *>(ptr) - sizeof(void *), &block, sizeof(void *));
-	if (zero)
-		std::memset(ptr, 0, rounded);
 	return ptr;
 }
 
