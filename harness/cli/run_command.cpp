@@ -165,14 +165,16 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		return exit_ok;
 	const auto &vm = *parsed;
 
-	// Everything about the input is checked before the kernel boots.
+	// Everything about the input is checked before the kernel boots. The
+	// board first: one of the other flavour re-runs this command line in
+	// the other binary, which must find the workload still unread (a pipe
+	// as /dev/stdin is read once).
 	std::optional<std::int64_t> duration;
 	if (vm.count("duration"))
 		duration = duration_option(vm["duration"].as<std::string>());
-	const auto workload = workload::make_workload(vm["workload"].as<std::string>());
-
 	const auto board = vm["board"].as<std::string>();
 	const auto platform = load_board(ctx, board, vm);
+	const auto workload = workload::make_workload(vm["workload"].as<std::string>());
 
 	sim::Options sim_options;
 	const auto idle_tick = vm["idle-tick"].as<std::string>();

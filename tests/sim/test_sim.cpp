@@ -323,6 +323,22 @@ BOOST_AUTO_TEST_CASE(eevdf_features_by_tree)
 // line naming the value and the limit, where before a device as input grew
 // without bound, numbers wrapped silently or a limit of the shim surfaced
 // as a kernel fault (exit 3).
+// An rt-app file through a pipe, on an arm board: the command goes to
+// sched-harness-arm before anything reads the pipe (it read it first, and
+// the arm binary found it empty).
+BOOST_AUTO_TEST_CASE(workload_from_a_pipe_on_an_arm_board)
+{
+	const std::string json = R"({"tasks": {"piped": {"run": 1000, "sleep": 1000}}})";
+	const std::vector<std::string> argv{
+		"sh", "-c",
+		fmt::format("printf '%s' '{}' | '{}' run --workload /dev/stdin --duration 100ms", json,
+			    SH_TEST_HARNESS_BIN)};
+	const auto r = dts::run_tool(argv);
+	BOOST_TEST(r.exit_status == 0, r.err);
+	BOOST_TEST(r.out.find("piped") != std::string::npos, r.out);
+	BOOST_TEST(r.out.find("odroid-xu3 (Hardkernel Odroid XU3)") != std::string::npos, r.out);
+}
+
 BOOST_AUTO_TEST_CASE(hostile_command_lines_are_bad_input)
 {
 	auto refused = [](std::initializer_list<std::string> args, const std::string &message) {
