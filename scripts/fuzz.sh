@@ -64,7 +64,7 @@ for spec in "count=24,period=16ms,duty=10%" "groups=4,fds=10,loops=100,work=10us
 done
 
 # UBSan's reports stop the run (a finding) but for the named suppressions
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/tests/fuzz/ubsan.supp"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/kernel-shim/sanitizers.supp"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_device_tree fuzz_rtapp fuzz_workload_spec)
 status=0
