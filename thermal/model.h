@@ -45,6 +45,8 @@ struct RcParams {
 	double capacitance_j_per_k = 2.0;
 	double ambient_c = 25.0;
 	std::optional<double> initial_c;	// nullopt: ambient
+
+	bool operator==(const RcParams &) const = default;
 };
 
 // Some of the parameters, as an option or a file gives them.

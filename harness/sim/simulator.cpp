@@ -567,11 +567,7 @@ void Simulator::setup_thermal()
 			for (unsigned c = 0; c < cpus_.size(); c++)
 				cpus.push_back(c);
 		const auto params = options_.thermal.params_for(kz.zone);
-		auto same = [&](const Network &n) {
-			return n.cpus == cpus && n.params.resistance_k_per_w == params.resistance_k_per_w &&
-			       n.params.capacitance_j_per_k == params.capacitance_j_per_k &&
-			       n.params.ambient_c == params.ambient_c && n.params.initial_c == params.initial_c;
-		};
+		auto same = [&](const Network &n) { return n.cpus == cpus && n.params == params; };
 		auto n = std::ranges::find_if(networks, same);
 		if (n == networks.end())
 			n = networks.insert(n, {std::move(cpus), params, {}, kz.zone});
