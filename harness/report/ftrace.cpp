@@ -4,8 +4,8 @@
 #include <kshim/api.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
@@ -47,21 +47,57 @@ struct Out {
 		std::memcpy(p, c, N);
 		p += strnlen(c, N);
 	}
-	void number(long long n) { p = std::to_chars(p, p + 20, n).ptr; }
+	void number(long long n)
+	{
+		Decimal d(n);
+		std::memcpy(p, d.digits, 20);	// a constant size: moves
+		p += d.length;
+	}
 	// n in a field of `width`, right-aligned (or left), padded with fill
 	void number(long long n, std::size_t width, char fill, bool right)
 	{
-		char digits[24];
-		const auto end = std::to_chars(digits, digits + sizeof(digits), n).ptr;
-		const auto len = static_cast<std::size_t>(end - digits);
-		const std::size_t pad = len < width ? width - len : 0;
+		Decimal d(n);
+		const std::size_t pad = d.length < width ? width - d.length : 0;
 		if (right)
 			p = padding(pad, fill);
-		std::memcpy(p, digits, sizeof(digits));	// constant sizes: moves, no calls
-		p += len;
+		std::memcpy(p, d.digits, 20);
+		p += d.length;
 		if (!right)
 			p = padding(pad, fill);
 	}
+	// A number in decimal, two digits per division, written backwards
+	// so that its length need not be found first (what std::to_chars()
+	// spends most of its time on for short numbers). `digits` is followed
+	// by at least 20 bytes of the scratch area, for a fixed-size copy.
+	struct Decimal {
+		char scratch[40];
+		const char *digits;
+		std::size_t length;
+
+		explicit Decimal(long long n)
+		{
+			static constexpr char pairs[] =
+				"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+				"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+			char *q = scratch + 20;	// the longest, "-9223372036854775808", starts at scratch
+			auto u = n < 0 ? 0ULL - static_cast<unsigned long long>(n) : static_cast<unsigned long long>(n);
+			while (u >= 100) {
+				q -= 2;
+				std::memcpy(q, pairs + (u % 100) * 2, 2);
+				u /= 100;
+			}
+			if (u >= 10) {
+				q -= 2;
+				std::memcpy(q, pairs + u * 2, 2);
+			} else {
+				*--q = static_cast<char>('0' + u);
+			}
+			if (n < 0)
+				*--q = '-';
+			digits = q;
+			length = static_cast<std::size_t>(scratch + 20 - q);
+		}
+	};
 	// n (at most 16) fill characters; the line's room allows writing 16
 	char *padding(std::size_t n, char fill)
 	{
@@ -91,22 +127,26 @@ struct Out {
 };
 
 // A CPU set (64-bit words, CPU 0 first) as the kernel's %*pbl prints it:
-// "0-3,6".
+// "0-3,6". Runs of set and clear bits are found a word at a time.
 std::string cpu_list(std::span<const long long> words)
 {
 	const int n = static_cast<int>(words.size()) * 64;
-	auto in = [&](int c) {
-		return (static_cast<unsigned long long>(words[static_cast<std::size_t>(c / 64)]) >> (c % 64)) & 1;
+	// the first CPU from `c` whose bit is `set`, or n
+	auto next = [&](int c, bool set) {
+		while (c < n) {
+			auto w = static_cast<unsigned long long>(words[static_cast<std::size_t>(c / 64)]);
+			if (!set)
+				w = ~w;
+			w >>= c % 64;
+			if (w)
+				return c + std::countr_zero(w);
+			c = (c / 64 + 1) * 64;
+		}
+		return n;
 	};
 	std::string s;
-	for (int c = 0; c < n;) {
-		if (!in(c)) {
-			c++;
-			continue;
-		}
-		int last = c;
-		while (last + 1 < n && in(last + 1))
-			last++;
+	for (int c = next(0, true); c < n; c = next(c, true)) {
+		const int last = next(c, false) - 1;
 		s += (s.empty() ? "" : ",") + (last == c ? fmt::format("{}", c) : fmt::format("{}-{}", c, last));
 		c = last + 1;
 	}
@@ -258,41 +298,60 @@ FtraceWriter::FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus)
 }
 
 // Probes name events with string literals: each name is classified once.
-int FtraceWriter::kind_of(const char *name)
+const FtraceWriter::Name &FtraceWriter::name_of(const char *name)
 {
-	auto &slot = kinds_[(reinterpret_cast<std::uintptr_t>(name) >> 3) % kinds_.size()];
-	if (slot.first != name)
-		slot = {name, static_cast<int>(report::kind_of(name))};
-	return slot.second;
+	auto &slot = names_[(reinterpret_cast<std::uintptr_t>(name) >> 3) % names_.size()];
+	if (slot.name != name)
+		slot = {name, static_cast<int>(kind_of(name)), std::strlen(name)};
+	return slot;
 }
 
 void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid)
 {
-	const auto kind = static_cast<Kind>(kind_of(ev.name));
+	const auto &event_name = name_of(ev.name);
+	const auto kind = static_cast<Kind>(event_name.kind);
 	const std::string span = kind == Kind::sched_overutilized
 		? cpu_list(std::span<const long long>(ev.args + 1, static_cast<std::size_t>(std::max(ev.nr_args - 1, 0))))
 		: std::string();
-	const std::string_view name(ev.name);
+	const std::string_view name(ev.name, event_name.length);
 	const auto comm = current_pid ? current_comm : std::string_view("<idle>");
 	const auto start = buffer_.size();
 	buffer_.resize(start + line_max + span.size() + name.size() + comm.size());
 	Out out{buffer_.data() + start};
-	// The events fire with the runqueue locked: interrupts off, preempt
-	// count 2, as most scheduler events show on hardware:
-	// "{:>16}-{:<7} [{:03}] d..2. {:5}.{:06}: {}: "
+	// Events come in bursts from one kernel entry: most lines repeat the
+	// previous line's head (task, CPU, timestamp), which is copied rather
+	// than formatted again.
 	const auto us = ev.time_ns / 1000;
-	if (comm.size() < 16)
-		out.p = out.padding(16 - comm.size(), ' ');
-	out.text(comm);
-	out.text("-");
-	out.number(current_pid, 7, ' ', false);
-	out.text(" [");
-	out.number(ev.cpu, 3, '0', true);
-	out.text("] d..2. ");
-	out.number(static_cast<long long>(us / 1000000), 5, ' ', true);
-	out.text(".");
-	out.number(static_cast<long long>(us % 1000000), 6, '0', true);
-	out.text(": ");
+	if (head_.len && head_.cpu == ev.cpu && head_.pid == current_pid && head_.us == us &&
+	    std::string_view(head_.comm.data(), head_.comm_len) == comm) {
+		std::memcpy(out.p, head_.text.data(), head_.text.size());	// a constant size: moves
+		out.p += head_.len;
+	} else {
+		const auto head = out.p;
+		// The events fire with the runqueue locked: interrupts off,
+		// preempt count 2, as most scheduler events show on hardware:
+		// "{:>16}-{:<7} [{:03}] d..2. {:5}.{:06}: "
+		if (comm.size() < 16)
+			out.p = out.padding(16 - comm.size(), ' ');
+		out.text(comm);
+		out.text("-");
+		out.number(current_pid, 7, ' ', false);
+		out.text(" [");
+		out.number(ev.cpu, 3, '0', true);
+		out.text("] d..2. ");
+		out.number(static_cast<long long>(us / 1000000), 5, ' ', true);
+		out.text(".");
+		out.number(static_cast<long long>(us % 1000000), 6, '0', true);
+		out.text(": ");
+		const auto len = static_cast<std::size_t>(out.p - head);
+		head_.len = 0;
+		if (len <= head_.text.size() && comm.size() <= head_.comm.size()) {
+			std::memcpy(head_.text.data(), head, len);
+			std::memcpy(head_.comm.data(), comm.data(), comm.size());
+			head_.cpu = ev.cpu, head_.pid = current_pid, head_.us = us;
+			head_.comm_len = comm.size(), head_.len = len;
+		}
+	}
 	out.text(name);
 	out.text(": ");
 	put_fields(out, kind, ev, span);

@@ -36,10 +36,26 @@ private:
 	static constexpr std::size_t flush_at = 1 << 16;
 	void flush();
 
-	// Each event name's line layout (ftrace.cpp's), cached by the name's
-	// address (direct-mapped: a collision classifies the name again).
-	int kind_of(const char *name);
-	std::array<std::pair<const char *, int>, 64> kinds_{};
+	// Each event name's line layout (ftrace.cpp's) and length, cached by
+	// the name's address (direct-mapped: a collision classifies it again).
+	struct Name {
+		const char *name = nullptr;
+		int kind = 0;
+		std::size_t length = 0;
+	};
+	const Name &name_of(const char *name);
+	std::array<Name, 64> names_{};
+
+	// The last line's head (ftrace.cpp): the key and its text.
+	struct Head {
+		int cpu = -1;
+		int pid = -1;
+		unsigned long long us = 0;
+		std::array<char, 16> comm{};
+		std::size_t comm_len = 0;
+		std::array<char, 64> text{};
+		std::size_t len = 0;	// 0: none
+	} head_;
 
 	fmt::memory_buffer buffer_;
 	struct Closer {
