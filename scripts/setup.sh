@@ -17,6 +17,8 @@ packages=(
 	# kernel build --patch applies patches with GNU patch; bisect --tree
 	# reads commits with git archive
 	patch git
+	# sweep --plot and run --plot draw with gnuplot
+	gnuplot-nox
 	linux-source-6.1 linux-source-6.12
 )
 # and what a caller needs beyond these (scripts/fuzz.sh: clang, libFuzzer)

@@ -89,6 +89,7 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args);
 int kernel_command(const Context &ctx, const std::vector<std::string> &args);
 int run_command(const Context &ctx, const std::vector<std::string> &args);
 int compare_command(const Context &ctx, const std::vector<std::string> &args);
+int sweep_command(const Context &ctx, const std::vector<std::string> &args);
 int check_command(const Context &ctx, const std::vector<std::string> &args);
 int bisect_command(const Context &ctx, const std::vector<std::string> &args);
 int diff_command(const Context &ctx, const std::vector<std::string> &args);

@@ -8,7 +8,6 @@
 // variant, and each metric is summarised and tested as perf stat --repeat
 // and a Welch t test would.
 #include "harness/cli/cli.h"
-#include "harness/workload/workload.h"
 
 #include "harness/cli/runs.h"
 #include "harness/stats/stats.h"
@@ -22,7 +21,6 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <cmath>
 #include <ostream>
 #include <set>
 
@@ -31,47 +29,6 @@ namespace po = boost::program_options;
 namespace sh::cli {
 
 namespace {
-
-// A metric of the run report, as compare shows it.
-struct Metric {
-	const char *name;
-	const char *unit;
-	// its value in a run's JSON; nullopt when the run does not have it
-	std::optional<double> (*read)(const rapidjson::Document &run);
-};
-
-std::optional<double> number(const rapidjson::Value &v)
-{
-	if (v.IsNumber())
-		return v.GetDouble();
-	return std::nullopt;
-}
-
-const Metric metrics[] = {
-	{"energy", "J", [](const rapidjson::Document &r) { return number(r["energy_j"]); }},
-	{"completion time", "s",
-	 [](const rapidjson::Document &r) -> std::optional<double> {
-		 if (!r["completion_ns"].IsNumber())
-			 return std::nullopt;
-		 return r["completion_ns"].GetDouble() / 1e9;
-	 }},
-	{"throughput", "x CPU", [](const rapidjson::Document &r) { return number(r["throughput"]); }},
-	{"wake-up latency p50", "us",
-	 [](const rapidjson::Document &r) -> std::optional<double> {
-		 return r["wakeup_latency_ns"]["p50"].GetDouble() / 1e3;
-	 }},
-	{"wake-up latency p99", "us",
-	 [](const rapidjson::Document &r) -> std::optional<double> {
-		 return r["wakeup_latency_ns"]["p99"].GetDouble() / 1e3;
-	 }},
-	{"migrations", "", [](const rapidjson::Document &r) { return number(r["migrations"]); }},
-	{"context switches", "", [](const rapidjson::Document &r) { return number(r["context_switches"]); }},
-	{"overutilized", "%",
-	 [](const rapidjson::Document &r) -> std::optional<double> {
-		 const double simulated = r["simulated_ns"].GetDouble();
-		 return simulated > 0 ? 100.0 * r["overutilized_ns"].GetDouble() / simulated : 0.0;
-	 }},
-};
 
 std::string describe(const std::vector<std::string> &args)
 {
@@ -83,23 +40,6 @@ std::string describe(const std::vector<std::string> &args)
 	return fmt::format("{}", fmt::join(quoted, " "));
 }
 
-std::string fixed(double v)
-{
-	const double a = std::abs(v);
-	if (a >= 1000)
-		return fmt::format("{:.0f}", v);
-	if (a >= 10)
-		return fmt::format("{:.2f}", v);
-	return fmt::format("{:.4f}", v);
-}
-
-std::string p_text(const std::optional<double> &p)
-{
-	if (!p)
-		return "-";
-	return *p < 0.0001 ? "<0.0001" : fmt::format("{:.4f}", *p);
-}
-
 } // namespace
 
 int compare_command(const Context &ctx, const std::vector<std::string> &args)
@@ -109,20 +49,6 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		("help,h", "show this help")
 		("suite", po::value<std::string>()->value_name("S"),
 		 "compare every scenario of a suite (a JSON file, or the built-in default) instead of one")
-		("board", po::value<std::string>()->default_value("odroid-xu3"), "as for run")
-		("overlay", po::value<std::vector<std::string>>()->value_name("FILE")->composing(), "as for run")
-		("workload", po::value<std::string>()->default_value("periodic:count=24,period=16ms,duty=10%"),
-		 "as for run")
-		("duration", po::value<std::string>()->value_name("T"), "as for run")
-		("fork-cpu", po::value<Unsigned>()->value_name("CPU"), "as for run")
-		("idle-tick", po::value<std::string>()->value_name("kernel|retain|stop"), "as for run")
-		("jitter", po::value<std::string>()->value_name("X"), "as for run (default 1: seeds vary the runs)")
-		("thermal-cap", po::value<std::vector<std::string>>()->value_name("CPUS=KHZ@T")->composing(),
-		 "as for run; repeatable")
-		("thermal-model", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
-		 "as for run; repeatable")
-		("thermal-file", po::value<std::string>()->value_name("FILE"), "as for run")
-		("thermal-governor", po::value<std::string>()->value_name("NAME"), "as for run (both variants)")
 		("repeat", po::value<Unsigned>()->default_value(Unsigned{5}, "5")->value_name("N"),
 		 "runs per variant, with seeds 1..N")
 		("jobs", po::value<Unsigned>()->value_name("J"),
@@ -150,6 +76,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		 "a scheduler feature of variant B only")
 		("json", po::bool_switch(), "print the comparison as JSON")
 		("csv", po::bool_switch(), "print one CSV row per metric");
+	options.add(scenario_options());
 	po::options_description hidden;
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(
@@ -184,11 +111,8 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	std::vector<Scenario> scenarios;
 	std::string suite_name;
 	if (vm.count("suite")) {
-		for (const auto *option :
-		     {"board", "overlay", "workload", "duration", "fork-cpu", "idle-tick", "jitter", "thermal-cap",
-		      "thermal-model", "thermal-file", "thermal-governor"})
-			if (!vm[option].defaulted() && vm.count(option))
-				throw UsageError{fmt::format("--suite and --{}: a suite names its scenarios", option)};
+		if (const auto given = given_scenario_options(vm); !given.empty())
+			throw UsageError{fmt::format("--suite and --{}: a suite names its scenarios", given.front())};
 		try {
 			const auto suite = suite::load(vm["suite"].as<std::string>());
 			suite_name = suite.name;
@@ -198,17 +122,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 			throw UsageError{e.what()};
 		}
 	} else {
-		std::vector<std::string> one{"--board", vm["board"].as<std::string>(), "--workload",
-					     vm["workload"].as<std::string>()};
-		for (const auto *name : {"overlay", "thermal-cap", "thermal-model"})
-			if (vm.count(name))
-				for (const auto &o : vm[name].as<std::vector<std::string>>())
-					one.insert(one.end(), {fmt::format("--{}", name), o});
-		for (const auto *name : {"duration", "idle-tick", "jitter", "thermal-file", "thermal-governor"})
-			if (vm.count(name))
-				one.insert(one.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
-		if (vm.count("fork-cpu"))
-			one.insert(one.end(), {"--fork-cpu", std::to_string(bounded_option(vm, "fork-cpu", workload::max_cpu_number))});
+		auto one = scenario_args(vm);
 		scenarios.push_back({"", std::move(one)});
 	}
 
@@ -285,7 +199,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		result.board = first["board"].GetString();
 		result.workload = first["workload"].GetString();
 		result.seconds = first["duration_ns"].GetDouble() / 1e9;
-		for (const auto &m : metrics) {
+		for (const auto &m : run_metrics()) {
 			Row row{&m, {}, {}, {}, {}};
 			for (int side = 0; side < 2; side++)
 				for (const auto *run : runs[side])
@@ -298,10 +212,10 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 				const char name = side ? 'B' : 'A';
 				const auto &s = side ? row.c.b : row.c.a;
 				if (s.constant() && row.c.verdict != stats::Verdict::identical)
-					row.warnings.push_back(fmt::format("{} gave {} for every seed", name, fixed(s.mean)));
+					row.warnings.push_back(fmt::format("{} gave {} for every seed", name, format_value(s.mean)));
 				if (side ? row.c.b_bimodal : row.c.a_bimodal)
 					row.warnings.push_back(fmt::format("{} looks bimodal or has outliers (min {}, max {})",
-									   name, fixed(s.min), fixed(s.max)));
+									   name, format_value(s.min), format_value(s.max)));
 			}
 			result.rows.push_back(std::move(row));
 		}
@@ -424,12 +338,12 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 				    "B mean ± sd (RSD)", "delta", "p", "verdict");
 		for (const auto &row : result.rows) {
 			auto cell = [](const stats::Summary &s) {
-				return fmt::format("{} ± {} ({:.1f}%)", fixed(s.mean), fixed(s.sd), s.rsd_percent());
+				return fmt::format("{} ± {} ({:.1f}%)", format_value(s.mean), format_value(s.sd), s.rsd_percent());
 			};
 			const auto name = row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
 							      : std::string(row.metric->name);
 			text += fmt::format("  {:<22} {:>26} {:>26} {:>+8.2f}% {:>8}  {}\n", name, cell(row.c.a),
-					    cell(row.c.b), row.c.delta_percent, p_text(row.c.p),
+					    cell(row.c.b), row.c.delta_percent, format_p(row.c.p),
 					    stats::to_string(row.c.verdict));
 			for (const auto &warning : row.warnings)
 				warnings.push_back(fmt::format("{}{}: {}", result.name.empty() ? "" : result.name + ", ",

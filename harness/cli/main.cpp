@@ -43,6 +43,8 @@ constexpr Command commands[] = {
 	 run_command},
 	{"compare", "one scenario, repeated over seeds under two variants of the kernel's options: statistics and verdicts",
 	 compare_command},
+	{"sweep", "one scenario over a grid of parameter values (kernels, options, boards, workloads), repeated: a table and a plot",
+	 sweep_command},
 	{"check", "a suite's expectations against the kernel's runs, as KTAP (exit 1 on a failure)", check_command},
 	{"diff", "two runs of one scenario: where their decisions first part, and their metrics", diff_command},
 	{"bisect", "the first patch of a series that changes the behaviour (a suite, or expectations)",

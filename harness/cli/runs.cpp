@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -126,6 +127,116 @@ unsigned jobs_option(const boost::program_options::variables_map &vm)
 {
 	const unsigned jobs = vm.count("jobs") ? bounded_option(vm, "jobs", 1024) : std::thread::hardware_concurrency();
 	return std::max(jobs, 1u);
+}
+
+namespace {
+
+std::optional<double> number(const rapidjson::Value &v)
+{
+	if (v.IsNumber())
+		return v.GetDouble();
+	return std::nullopt;
+}
+
+const Metric metrics[] = {
+	{"energy", "J", [](const rapidjson::Document &r) { return number(r["energy_j"]); }},
+	{"completion time", "s",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 if (!r["completion_ns"].IsNumber())
+			 return std::nullopt;
+		 return r["completion_ns"].GetDouble() / 1e9;
+	 }},
+	{"throughput", "x CPU", [](const rapidjson::Document &r) { return number(r["throughput"]); }},
+	{"wake-up latency p50", "us",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 return r["wakeup_latency_ns"]["p50"].GetDouble() / 1e3;
+	 }},
+	{"wake-up latency p99", "us",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 return r["wakeup_latency_ns"]["p99"].GetDouble() / 1e3;
+	 }},
+	{"migrations", "", [](const rapidjson::Document &r) { return number(r["migrations"]); }},
+	{"context switches", "", [](const rapidjson::Document &r) { return number(r["context_switches"]); }},
+	{"overutilized", "%",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 const double simulated = r["simulated_ns"].GetDouble();
+		 return simulated > 0 ? 100.0 * r["overutilized_ns"].GetDouble() / simulated : 0.0;
+	 }},
+};
+
+// Scenario options with one value each, and the repeatable ones.
+constexpr const char *single_options[] = {"duration", "fork-cpu", "idle-tick", "jitter", "thermal-file",
+					  "thermal-governor"};
+constexpr const char *repeatable_options[] = {"overlay", "thermal-cap", "thermal-model"};
+
+} // namespace
+
+std::span<const Metric> run_metrics()
+{
+	return metrics;
+}
+
+std::string format_value(double v)
+{
+	const double a = std::abs(v);
+	if (a >= 1000)
+		return fmt::format("{:.0f}", v);
+	if (a >= 10)
+		return fmt::format("{:.2f}", v);
+	return fmt::format("{:.4f}", v);
+}
+
+std::string format_p(const std::optional<double> &p)
+{
+	if (!p)
+		return "-";
+	return *p < 0.0001 ? "<0.0001" : fmt::format("{:.4f}", *p);
+}
+
+boost::program_options::options_description scenario_options()
+{
+	namespace po = boost::program_options;
+	po::options_description options("scenario options (as for run)");
+	options.add_options()
+		("board", po::value<std::string>()->default_value("odroid-xu3"), "as for run")
+		("overlay", po::value<std::vector<std::string>>()->value_name("FILE")->composing(), "as for run")
+		("workload", po::value<std::string>()->default_value("periodic:count=24,period=16ms,duty=10%"),
+		 "as for run")
+		("duration", po::value<std::string>()->value_name("T"), "as for run")
+		("fork-cpu", po::value<std::string>()->value_name("CPU"), "as for run")
+		("idle-tick", po::value<std::string>()->value_name("kernel|retain|stop"), "as for run")
+		("jitter", po::value<std::string>()->value_name("X"), "as for run (default 1: seeds vary the runs)")
+		("thermal-cap", po::value<std::vector<std::string>>()->value_name("CPUS=KHZ@T")->composing(),
+		 "as for run; repeatable")
+		("thermal-model", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
+		 "as for run; repeatable")
+		("thermal-file", po::value<std::string>()->value_name("FILE"), "as for run")
+		("thermal-governor", po::value<std::string>()->value_name("NAME"), "as for run");
+	return options;
+}
+
+std::vector<std::string> scenario_args(const boost::program_options::variables_map &vm)
+{
+	std::vector<std::string> args{"--board", vm["board"].as<std::string>(), "--workload",
+				      vm["workload"].as<std::string>()};
+	for (const auto *name : repeatable_options)
+		if (vm.count(name))
+			for (const auto &o : vm[name].as<std::vector<std::string>>())
+				args.insert(args.end(), {fmt::format("--{}", name), o});
+	for (const auto *name : single_options)
+		if (vm.count(name))
+			args.insert(args.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
+	return args;
+}
+
+std::vector<std::string> given_scenario_options(const boost::program_options::variables_map &vm)
+{
+	std::vector<std::string> given;
+	const auto options = scenario_options();
+	for (const auto &option : options.options())
+		if (const auto &name = option->long_name(); vm.count(name) && !vm[name].defaulted())
+			given.push_back(name);
+	return given;
 }
 
 int report_failure(const Context &ctx, std::string_view command, const RunFailed &failure)

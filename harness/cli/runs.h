@@ -8,6 +8,7 @@
 
 #include <rapidjson/document.h>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +48,31 @@ void append_run_args(std::vector<std::string> &args, const std::vector<std::stri
 
 // --jobs, or the machine's cores.
 unsigned jobs_option(const boost::program_options::variables_map &vm);
+
+// The options that name one scenario as `run` takes them (--board,
+// --overlay, --workload, --duration, ...), for commands that run it many
+// times (compare, sweep); and their values as `run` arguments, the board's
+// and workload's defaults included. Values are passed through unchecked:
+// each run checks its own.
+boost::program_options::options_description scenario_options();
+std::vector<std::string> scenario_args(const boost::program_options::variables_map &vm);
+// The scenario options given on the command line (not defaulted).
+std::vector<std::string> given_scenario_options(const boost::program_options::variables_map &vm);
+
+// A metric of a run's report, as compare and sweep summarise it.
+struct Metric {
+	const char *name;
+	const char *unit;
+	// its value in a run's JSON; nullopt when the run does not have it
+	// (completion time of an endless workload)
+	std::optional<double> (*read)(const rapidjson::Document &run);
+};
+std::span<const Metric> run_metrics();
+
+// A value for a table: 4 significant digits or so, no exponent.
+std::string format_value(double v);
+// A p value for a table: "<0.0001", "0.0123", or "-" for none.
+std::string format_p(const std::optional<double> &p);
 
 // Maps a RunFailed to the tool's exit: bad input throws UsageError,
 // anything else prints the message and returns the run's status.

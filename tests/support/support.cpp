@@ -40,6 +40,11 @@ dts::Platform load_board(const std::string &name,
 
 dts::ToolResult run_cli(std::initializer_list<std::string> args)
 {
+	return run_cli(std::span<const std::string>(args.begin(), args.size()));
+}
+
+dts::ToolResult run_cli(std::span<const std::string> args)
+{
 	std::vector<std::string> argv{SH_TEST_HARNESS_BIN};
 	argv.insert(argv.end(), args.begin(), args.end());
 	return dts::run_tool(argv);

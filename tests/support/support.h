@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <initializer_list>
+#include <span>
 #include <string>
 
 namespace sh::test {
@@ -28,5 +29,6 @@ dts::Platform load_board(const std::string &name,
 
 // Runs the sched-harness binary with these arguments.
 dts::ToolResult run_cli(std::initializer_list<std::string> args);
+dts::ToolResult run_cli(std::span<const std::string> args);
 
 } // namespace sh::test
