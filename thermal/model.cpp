@@ -203,6 +203,14 @@ double Zone::mean_c() const
 // Over [since, t] the power is constant: T moves monotonically from
 // T0 towards T_ss, so its extremes are at the ends, and it crosses a
 // level at most once, at t0 - tau ln((level - T_ss) / (T0 - T_ss)).
+double Zone::peek(std::int64_t t) const
+{
+	if (t <= since_ns_)
+		return temperature_c_;
+	const double ss = steady_state_c();
+	return ss + (temperature_c_ - ss) * std::exp(-static_cast<double>(t - since_ns_) / ns_per_s / tau_s_);
+}
+
 void Zone::advance(std::int64_t t)
 {
 	if (t <= since_ns_)

@@ -94,6 +94,9 @@ public:
 	void set_power(std::uint64_t microwatts, std::int64_t t);
 	// The temperature at t (>= the last time given), the zone advanced to t.
 	double temperature_at(std::int64_t t);
+	// The same without advancing the zone (its sums and samples stay as
+	// they are): for an observer that must not change the run.
+	double peek(std::int64_t t) const;
 
 	// Over [start, last time advanced to]:
 	double min_c() const { return min_c_; }

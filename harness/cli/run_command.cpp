@@ -6,14 +6,18 @@
 
 #include "dts/platform.h"
 #include "harness/report/ftrace.h"
+#include "harness/report/plot.h"
 #include "harness/report/run_report.h"
 #include "harness/sim/simulator.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fmt/format.h>
+#include <fstream>
 #include <optional>
 #include <ostream>
 
@@ -28,19 +32,20 @@ constexpr const char *default_workload = "periodic:count=24,period=16ms,duty=10%
 constexpr std::int64_t default_duration_ns = 10'000'000'000;
 
 // "10s", "500ms"; a plain number is seconds, as rt-app's global duration.
-std::int64_t duration_option(const std::string &text)
+// A time option's value: a plain number is seconds (--duration 10).
+std::int64_t duration_option(const std::string &text, std::string_view option = "--duration")
 {
 	std::int64_t plain = 0;
 	auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), plain);
 	try {
 		if (ec == std::errc() && ptr == text.data() + text.size()) {
 			if (plain <= 0)
-				throw UsageError{fmt::format("--duration {}: must be positive", text)};
-			return workload::checked_ns(plain, 1'000'000'000, fmt::format("--duration {} s", text));
+				throw UsageError{fmt::format("{} {}: must be positive", option, text)};
+			return workload::checked_ns(plain, 1'000'000'000, fmt::format("{} {} s", option, text));
 		}
 		if (ec == std::errc::result_out_of_range)
-			throw UsageError{fmt::format("--duration {}: out of range", text)};
-		return workload::parse_duration(text, "--duration");
+			throw UsageError{fmt::format("{} {}: out of range", option, text)};
+		return workload::parse_duration(text, std::string(option));
 	} catch (const workload::Error &e) {
 		throw UsageError{e.what()};
 	}
@@ -148,7 +153,15 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
 		 "cpu_frequency, cpu_frequency_limits, cpu_idle, sched_overutilized, PELT, thermal_temperature, "
 		 "thermal_zone_trip, cdev_update, thermal_power_allocator, thermal_pressure_update) to FILE in "
-		 "ftrace's text format");
+		 "ftrace's text format")
+		("plot", po::value<std::string>()->value_name("FILE"),
+		 "draw the run over time as SVG (FILE.svg) or PNG (FILE.png) with gnuplot: utilisation per "
+		 "CPU, each frequency domain's clock, the thermal zones' temperatures, the thermal pressure")
+		("series", po::value<std::string>()->value_name("FILE"),
+		 "write the same samples as CSV: per CPU util_avg, clock, capacity_of(), thermal pressure "
+		 "(instantaneous, PELT average, 6.12's cpufreq pressure); per zone the temperature")
+		("sample-period", po::value<std::string>()->value_name("T"),
+		 "time between samples for --plot and --series (default: the duration / 1000, at least 1ms)");
 	options.add(kernel_boot_options());
 	po::options_description hidden;
 	po::positional_options_description positional;
@@ -220,6 +233,38 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 			throw UsageError{fmt::format("--thermal-model/--thermal-file: the board has no thermal zone "
 						     "'{}'", name)};
 
+	if (vm.count("sample-period") && !vm.count("plot") && !vm.count("series"))
+		throw UsageError{"--sample-period: for --plot or --series"};
+	if (vm.count("plot") || vm.count("series")) {
+		if (vm.count("sample-period")) {
+			sim_options.series_period_ns = duration_option(vm["sample-period"].as<std::string>(),
+								       "--sample-period");
+			if (sim_options.series_period_ns < 1'000)
+				throw UsageError{fmt::format("--sample-period {}: at least 1us",
+							     vm["sample-period"].as<std::string>())};
+		} else {
+			sim_options.series_period_ns = std::max<std::int64_t>(sim_options.duration_ns / 1000, 1'000'000);
+		}
+		if (sim_options.duration_ns / sim_options.series_period_ns > 10'000'000)
+			throw UsageError{fmt::format("--sample-period: {} samples; at most 10000000",
+						     sim_options.duration_ns / sim_options.series_period_ns)};
+		if (vm.count("plot")) {
+			try {
+				report::gnuplot_terminal(vm["plot"].as<std::string>(), 1, 1);	// the extension
+			} catch (const report::PlotError &e) {
+				throw UsageError{e.what()};
+			}
+		}
+	}
+
+	std::optional<std::ofstream> series_file;
+	if (vm.count("series")) {
+		series_file.emplace(vm["series"].as<std::string>());
+		if (!*series_file)
+			throw UsageError{fmt::format("--series {}: cannot write it: {}", vm["series"].as<std::string>(),
+						     std::strerror(errno))};
+	}
+
 #if SH_KERNEL_SCHEDULER
 	std::optional<report::FtraceWriter> trace;
 	if (vm.count("trace")) {
@@ -245,6 +290,18 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	if (ctx.verbose)
 		for (const auto &line : kshim::kernel_log())
 			ctx.err << "kernel: " << line.text << "\n";
+	if (series_file) {
+		*series_file << report::series_csv(result);
+		if (!series_file->flush())
+			throw std::runtime_error(fmt::format("--series {}: writing it failed", vm["series"].as<std::string>()));
+	}
+	if (vm.count("plot")) {
+		try {
+			report::draw_run(result, vm["plot"].as<std::string>());
+		} catch (const report::PlotError &e) {
+			throw UsageError{e.what()};
+		}
+	}
 	ctx.out << (vm["json"].as<bool>() ? report::run_json(result) : report::run_text(result));
 	return kernel_warnings_status(ctx);
 #else

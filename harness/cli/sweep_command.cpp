@@ -12,7 +12,7 @@
 #include "harness/cli/cli.h"
 
 #include "harness/cli/runs.h"
-#include "harness/report/sweep_plot.h"
+#include "harness/report/plot.h"
 #include "harness/stats/stats.h"
 #include "sched/image/image.h"
 

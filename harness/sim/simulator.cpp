@@ -19,6 +19,7 @@
 #include <kshim/sched.h>
 
 #include <algorithm>
+#include <limits>
 #include <array>
 #include <bit>
 #include <utility>
@@ -212,6 +213,8 @@ private:
 	void setup();
 	void on_event(const kshim_trace_event &ev);
 	void advance_to(std::int64_t t);
+	std::int64_t next_sample_ = std::numeric_limits<std::int64_t>::max();	// Result::series
+	void sample_series(std::int64_t t);
 	void account_work(std::size_t c);
 	// The CPU's speed or its thread's work changes now: a new stretch
 	// starts (what was done until now accounted first: account_work()).
@@ -364,8 +367,37 @@ void Simulator::on_event(const kshim_trace_event &ev)
 // (account_work()), and so are the board's sums.
 void Simulator::advance_to(std::int64_t t)
 {
+	if (next_sample_ <= t)
+		sample_series(t);
 	now_ = t;
 	kshim_set_now(static_cast<unsigned long long>(t));
+}
+
+// The samples due up to t (at most the end), the state being what it has
+// been since now_: reads only.
+void Simulator::sample_series(std::int64_t t)
+{
+	auto &series = result_.series;
+	for (; next_sample_ <= std::min(t, end_); next_sample_ += options_.series_period_ns) {
+		series.time_ns.push_back(next_sample_ - start_);
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			struct kshim_cpu_info info {};
+			kshim_cpu_info(static_cast<int>(c), &info);
+			auto &out = series.cpus[c];
+			out.util.push_back(static_cast<unsigned>(info.cfs_util_avg));
+			out.khz.push_back(board_->cpu(c).khz);
+			out.capacity.push_back(static_cast<unsigned>(info.cpu_capacity));
+			out.thermal_pressure.push_back(
+				static_cast<unsigned>(kshim_cpu_thermal_pressure(static_cast<unsigned>(c))));
+			out.thermal_avg.push_back(static_cast<unsigned>(info.thermal_load_avg));
+			out.cpufreq_pressure.push_back(
+				static_cast<unsigned>(kshim_cpu_cpufreq_pressure(static_cast<int>(c))));
+		}
+		for (std::size_t z = 0; z < zones_.size(); z++)
+			series.zone_temperature_c[z].push_back(network_of(zones_[z]).peek(next_sample_));
+	}
+	if (next_sample_ > end_)
+		next_sample_ = std::numeric_limits<std::int64_t>::max();
 }
 
 void Simulator::account_work(std::size_t c)
@@ -698,6 +730,12 @@ Result Simulator::run()
 	setup_cooling();
 	setup_thermal();
 
+	if (options_.series_period_ns > 0) {
+		result_.series.period_ns = options_.series_period_ns;
+		result_.series.cpus.resize(cpus_.size());
+		result_.series.zone_temperature_c.resize(zones_.size());
+		next_sample_ = now_;
+	}
 	executor_->fork_all();
 	to_dispatch_.mark_all(cpus_.size());
 	dispatch();

@@ -82,6 +82,9 @@ struct Options {
 	thermal::ModelConfig thermal;
 	// How often the report samples each zone's temperature.
 	std::int64_t thermal_sample_ns = 1'000'000'000;
+	// Sample Result::series every this often (0: no series). Sampling only
+	// reads: a run decides the same with and without it.
+	std::int64_t series_period_ns = 0;
 };
 
 // The levels of Options::jitter at 1 (README, docs/architecture.md).
@@ -213,6 +216,24 @@ struct CoolingResult {
 	std::size_t updates = 0;	// cdev_update events
 };
 
+// The run over time, sampled every period from the start (Options::
+// series_period_ns): each value is the one in force just before the sample
+// time. For plots.
+struct Series {
+	std::int64_t period_ns = 0;
+	std::vector<std::int64_t> time_ns;	// since the start
+	struct Cpu {
+		std::vector<unsigned> util;		// rq->cfs.avg.util_avg
+		std::vector<unsigned> khz;		// the clock the board runs it at
+		std::vector<unsigned> capacity;		// rq->cpu_capacity (capacity_of())
+		std::vector<unsigned> thermal_pressure;	// arch_scale_thermal_pressure()
+		std::vector<unsigned> thermal_avg;	// rq->avg_thermal.load_avg
+		std::vector<unsigned> cpufreq_pressure;	// 6.12's cpufreq_get_pressure(); 0 on 6.1
+	};
+	std::vector<Cpu> cpus;
+	std::vector<std::vector<double>> zone_temperature_c;	// as Result::thermal_zones
+};
+
 struct Result {
 	std::string board;		// as named on the command line (filled by the caller)
 	std::string board_model;
@@ -259,6 +280,7 @@ struct Result {
 	std::string thermal_model;
 	std::vector<ThermalZoneResult> thermal_zones;
 	std::vector<CoolingResult> cooling_devices;
+	Series series;				// empty unless asked for
 };
 
 // Runs `workload` on the booted kernel for options.duration_ns, or until

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // Plots drawn with gnuplot (Debian's gnuplot-nox), as SVG or PNG by the
-// output file's extension: a sweep's metrics against its first parameter.
+// output file's extension: a sweep's metrics against its first parameter,
+// and a run over time (its Result::series).
 #pragma once
+
+#include "harness/sim/simulator.h"
 
 #include <filesystem>
 #include <stdexcept>
@@ -34,6 +37,17 @@ struct SweepPlot {
 // Writes `plot` to `file` (.svg or .png): one panel per metric, error bars
 // of one standard deviation.
 void draw(const SweepPlot &plot, const std::filesystem::path &file);
+
+// A run over time: utilisation per CPU (per frequency domain beyond 16
+// CPUs), each domain's clock, each thermal zone's temperature, and the
+// thermal pressure the kernel held (instantaneous and PELT-averaged; 6.12's
+// cpufreq pressure) when there was any. Needs result.series.
+void draw_run(const sim::Result &result, const std::filesystem::path &file);
+
+// result.series as CSV: time_s, then per CPU util, khz, capacity,
+// thermal_pressure, thermal_avg, cpufreq_pressure, then each zone's
+// temperature.
+std::string series_csv(const sim::Result &result);
 
 // Runs a gnuplot script that writes `file`; throws PlotError with gnuplot's
 // message when it fails or writes nothing.
