@@ -162,7 +162,8 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		 "significance level of the t test against the baseline: p below it is a change")
 		("image", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
 		 "the kernel image each run boots (as the global --kernel; may name a parameter, e.g. "
-		 "--param k=a.patch,b.patch --image {k}); default: the build's own")
+		 "--param k=default,my.patch --image {k}, where 'default' is the build's own kernel); "
+		 "default: the build's own")
 		("cmdline", po::value<std::string>()->value_name("ARGS"), "kernel command line")
 		("sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
 		 "a sysctl; repeatable")
@@ -285,6 +286,10 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		append_run_args(p.args, run_args);
 		if (vm.count("image")) {
 			const auto name = substitute(vm["image"].as<std::string>(), point, used);
+			if (name == "default") {	// the build's own kernel
+				grid.push_back(std::move(p));
+				continue;
+			}
 			auto &dir = images[name];
 			if (dir.empty()) {
 				try {

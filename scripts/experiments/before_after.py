@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""One row per metric of a two-point sched-harness sweep (--json, on stdin):
+the first point ("before") beside the second ("after"), the change and p.
+
+usage: before_after.py SCENARIO_LABEL
+"""
+import json
+import sys
+
+LABELS = {"energy": "energy (J)", "migrations": "migrations", "wake-up latency p99": "p99 wake-up (us)",
+          "completion time": "completion (s)", "throughput": "throughput"}
+
+
+def main():
+    name = sys.argv[1]
+    sweep = json.load(sys.stdin)
+    before, after = sweep["points"]
+    for b, a in zip(before["metrics"], after["metrics"]):
+        p = a["p"]
+        p = "-" if p is None else ("<0.001" if p < 0.001 else f"{p:.3f}")
+        label = LABELS.get(b["name"], b["name"])
+        print(f"  {name:<50} {label:<17} {b['mean']:>12.4g} ({b['rsd_percent']:4.1f}%)"
+              f" {a['mean']:>12.4g} ({a['rsd_percent']:4.1f}%) {a['delta_percent']:>+8.1f}% {p:>7}")
+        name = ""
+
+
+if __name__ == "__main__":
+    main()
