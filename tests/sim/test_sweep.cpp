@@ -86,6 +86,11 @@ BOOST_AUTO_TEST_CASE(sweep_grids_ranges_and_tables)
 				  "--duration", "{t}", "--workload", "periodic:count={n}", "--repeat", "2",
 				  "--metric", "energy", "--baseline", "t=200ms,n=4"});
 	BOOST_REQUIRE_MESSAGE(csv.exit_status == 0, csv.err);
+	// the same bytes again, whatever the number of runs at once
+	auto again = test::run_cli({"sweep", "--csv", "--param", "t=100ms..300ms/100ms", "--param", "n=2,4",
+				    "--duration", "{t}", "--workload", "periodic:count={n}", "--repeat", "2",
+				    "--metric", "energy", "--baseline", "t=200ms,n=4", "--jobs", "1"});
+	BOOST_TEST((again.out == csv.out));
 	std::istringstream in(csv.out);
 	std::vector<std::string> lines;
 	for (std::string l; std::getline(in, l);)
