@@ -160,6 +160,11 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		("series", po::value<std::string>()->value_name("FILE"),
 		 "write the same samples as CSV: per CPU util_avg, clock, capacity_of(), thermal pressure "
 		 "(instantaneous, PELT average, 6.12's cpufreq pressure); per zone the temperature")
+		("board-power", po::value<std::string>()->value_name("FILE"),
+		 "the board's power model (JSON; docs/power.md): per frequency domain the busy power at each "
+		 "OPP (default: the energy model's), the cluster's static power while powered, each idle "
+		 "state's power, the idle states that power the cluster off. The report's energy is the "
+		 "board's; the energy model's estimate is shown beside it")
 		("sample-period", po::value<std::string>()->value_name("T"),
 		 "time between samples for --plot and --series (default: the duration / 1000, at least 1ms)");
 	options.add(kernel_boot_options());
@@ -275,11 +280,23 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		}
 		sim_options.trace_only_events = true;
 	}
+	if (vm.count("board-power")) {
+		try {
+			sim_options.power_model = sim::load_power_model(vm["board-power"].as<std::string>());
+		} catch (const sim::PowerModelError &e) {
+			throw UsageError{e.what()};
+		}
+	}
 	const auto boot = boot_options(vm);
 	sim_options.seed = boot.seed;
 	kshim::arm_watchdog(bounded_option(vm, "watchdog", 86400));
 	const auto kernel = kshim::boot(platform, boot);
-	auto result = sim::simulate(platform, kernel, workload, sim_options, trace ? &*trace : nullptr);
+	sim::Result result;
+	try {
+		result = sim::simulate(platform, kernel, workload, sim_options, trace ? &*trace : nullptr);
+	} catch (const sim::PowerModelError &e) {
+		throw UsageError{fmt::format("--board-power {}: {}", vm["board-power"].as<std::string>(), e.what())};
+	}
 	kshim::disarm_watchdog();
 	if (trace)
 		trace->close();

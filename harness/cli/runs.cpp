@@ -140,6 +140,8 @@ std::optional<double> number(const rapidjson::Value &v)
 
 const Metric metrics[] = {
 	{"energy", "J", [](const rapidjson::Document &r) { return number(r["energy_j"]); }},
+	{"energy model estimate", "J",
+	 [](const rapidjson::Document &r) { return r.HasMember("em_energy_j") ? number(r["em_energy_j"]) : std::nullopt; }},
 	{"completion time", "s",
 	 [](const rapidjson::Document &r) -> std::optional<double> {
 		 if (!r["completion_ns"].IsNumber())
@@ -166,7 +168,7 @@ const Metric metrics[] = {
 
 // Scenario options with one value each, and the repeatable ones.
 constexpr const char *single_options[] = {"duration", "fork-cpu", "idle-tick", "jitter", "thermal-file",
-					  "thermal-governor"};
+					  "thermal-governor", "board-power"};
 constexpr const char *repeatable_options[] = {"overlay", "thermal-cap", "thermal-model"};
 
 } // namespace
@@ -211,7 +213,8 @@ boost::program_options::options_description scenario_options()
 		("thermal-model", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
 		 "as for run; repeatable")
 		("thermal-file", po::value<std::string>()->value_name("FILE"), "as for run")
-		("thermal-governor", po::value<std::string>()->value_name("NAME"), "as for run");
+		("thermal-governor", po::value<std::string>()->value_name("NAME"), "as for run")
+		("board-power", po::value<std::string>()->value_name("FILE"), "as for run");
 	return options;
 }
 

@@ -155,7 +155,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		("baseline", po::value<std::string>()->value_name("NAME=V,..."),
 		 "the point the others are compared with (default: the first)")
 		("metric", po::value<std::vector<std::string>>()->value_name("NAME")->composing(),
-		 "a metric to show (default: all the workload has): energy, completion time, throughput, "
+		 "a metric to show (default: all the workload has): energy, energy model estimate, completion time, throughput, "
 		 "wake-up latency p50, wake-up latency p99, migrations, context switches, overutilized; "
 		 "repeatable")
 		("alpha", po::value<double>()->default_value(0.01),

@@ -86,8 +86,11 @@ std::string run_text(const sim::Result &r)
 						    r.jitter * sim::jitter_timer_mean_ns / 1e3)
 				      : "no jitter (the exact run)");
 
-	s += fmt::format("\nEnergy: per frequency domain, the power of the OPP in use (the kernel's energy model) "
-			 "x busy time, plus idle power x idle time:\n");
+	s += r.power_model.empty()
+		? fmt::format("\nEnergy: per frequency domain, the power of the OPP in use (the kernel's energy model) "
+			      "x busy time, plus idle power x idle time:\n")
+		: fmt::format("\nEnergy: per frequency domain, the board power model's: busy power at the OPP in use, "
+			      "idle power in each idle state, the cluster's static power while powered:\n");
 	s += fmt::format("  {:<10} {:>12} {:>13} {:>12} {:>10}  {}\n", "domain", "energy", "idle power", "freq changes",
 			 "latency", "OPP residency: share of the time (busy CPU-seconds)");
 	for (std::size_t i = 0; i < r.domains.size(); i++) {
@@ -106,6 +109,17 @@ std::string run_text(const sim::Result &r)
 	}
 	s += fmt::format("  {:<10} {:>10.4f} {}{}\n", "total", r.energy_j, energy_unit(r),
 			 r.energy_complete ? "" : "  (some CPUs have no energy model: their energy is not counted)");
+	if (!r.power_model.empty()) {
+		std::string statics;
+		for (std::size_t i = 0; i < r.domains.size(); i++)
+			if (r.domains[i].static_energy_j > 0 || r.domains[i].off_ns > 0)
+				statics += fmt::format("; domain {} static {:.4f} J, powered off {:.1f}%", i,
+						       r.domains[i].static_energy_j,
+						       percent(r.domains[i].off_ns, r.simulated_ns));
+		s += fmt::format("  board power model: {}{}\n", r.power_model, statics);
+	}
+	s += fmt::format("  the energy model's estimate (busy time x its power, what EAS optimises): {:.4f} {}\n",
+			 r.em_energy_j, energy_unit(r));
 	s += "  busy:   ";
 	for (const auto &c : r.cpus)
 		s += fmt::format(" cpu{} {:.1f}%", c.id, percent(c.busy_ns, r.simulated_ns));
@@ -288,6 +302,13 @@ std::string run_json(const sim::Result &r)
 	w.Bool(r.energy_complete);
 	key(w, "energy_j");
 	w.Double(r.energy_j);
+	key(w, "em_energy_j");
+	w.Double(r.em_energy_j);
+	key(w, "power_model");
+	if (r.power_model.empty())
+		w.Null();
+	else
+		str(w, r.power_model);
 	key(w, "domains");
 	w.StartArray();
 	for (const auto &d : r.domains) {
@@ -298,6 +319,10 @@ std::string run_json(const sim::Result &r)
 		w.Bool(d.has_energy_model);
 		key(w, "energy_j");
 		w.Double(d.energy_j);
+		key(w, "static_energy_j");
+		w.Double(d.static_energy_j);
+		key(w, "powered_off_ns");
+		w.Int64(d.off_ns);
 		key(w, "idle_power_uw");
 		w.Uint64(d.idle_power_uw);
 		key(w, "frequency_changes");
@@ -330,6 +355,8 @@ std::string run_json(const sim::Result &r)
 		w.Int64(c.busy_ns);
 		key(w, "energy_j");
 		w.Double(c.energy_j);
+		key(w, "em_energy_j");
+		w.Double(c.em_energy_j);
 		key(w, "thermal_pressure_avg");
 		w.Double(c.thermal_pressure_avg);
 		key(w, "thermal_load_avg");

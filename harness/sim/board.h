@@ -12,7 +12,10 @@
 #pragma once
 
 #include "dts/platform.h"
+#include "harness/sim/power_model.h"
 #include "kernel-shim/kernel.h"
+
+#include <kshim/sched.h>
 
 #include <cstdint>
 #include <functional>
@@ -40,11 +43,18 @@ public:
 		std::int64_t capped_ns = 0;		// time with a cap below max_khz
 		std::int64_t transition_latency_ns = 0;
 		int domain = -1;			// index into domains()
-		std::vector<std::pair<unsigned, std::uint64_t>> power;	// EM: kHz -> busy power
+		std::vector<std::pair<unsigned, std::uint64_t>> power;	// the board's: kHz -> busy power
+		std::vector<std::pair<unsigned, std::uint64_t>> em_power;	// the energy model's
 		std::uint64_t busy_power = 0;		// at khz
-		std::uint64_t idle_power = 0;
+		std::uint64_t em_busy_power = 0;	// the energy model's at khz
+		std::uint64_t idle_power = 0;		// idle, when no idle state has its own
+		// The idle state it waits in (kshim_cpu_idle_state_now()) and
+		// the power of each (index + 1: the default idle path first).
+		int idle_state = KSHIM_NOT_IDLE;
+		std::vector<std::uint64_t> state_power;
 		std::int64_t busy_ns = 0;
-		u128 energy = 0;			// power unit x ns
+		u128 energy = 0;			// power unit x ns: busy and idle, the board's
+		u128 em_energy = 0;			// busy x the energy model's power
 		std::map<unsigned, std::int64_t> busy_at;	// kHz -> busy ns
 		std::int64_t *busy_bucket = nullptr;	// busy_at[khz]
 		bool busy = false;			// runs a task
@@ -57,11 +67,24 @@ public:
 		std::size_t changes = 0;
 		bool has_energy_model = false;
 		std::int64_t since = 0;			// accounted up to
+		// The cluster's static power while powered (power model): per
+		// kHz of its first CPU, and the idle states (index + 1) that
+		// power it off once all its CPUs wait in them.
+		std::map<unsigned, std::uint64_t> static_power;
+		std::vector<bool> off_state;
+		bool tracked = false;			// it has static power or idle states to follow
+		bool powered = true;
+		std::uint64_t static_now = 0;		// while powered, at its present OPP
+		u128 static_energy = 0;
+		std::int64_t off_ns = 0;		// time powered off
 	};
 
 	// The booted kernel's view of the board: capacities, the frequencies
-	// cpufreq set, the energy model; idle power per frequency domain (µW).
-	Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::span<const std::uint64_t> idle_power_uw);
+	// cpufreq set, the energy model; idle power per frequency domain (µW);
+	// the board power model, if any. Throws PowerModelError when the
+	// model does not fit the board (a domain, an OPP, an idle state).
+	Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::span<const std::uint64_t> idle_power_uw,
+	      const PowerModel *model = nullptr);
 	Board(const Board &) = delete;
 	Board &operator=(const Board &) = delete;
 
@@ -88,14 +111,30 @@ public:
 			return;
 		account(c, t);
 		cpus_[c].busy = busy;
+		update_domain_power(c, t);
 		if (power_observer_)
+			power_observer_(c, t);
+	}
+	// Whether the power model needs to know each CPU's idle state.
+	bool tracks_idle_states() const { return tracks_idle_states_; }
+	// At time t the CPU waits in idle state `state` (its cpuidle index,
+	// KSHIM_DEFAULT_IDLE, or KSHIM_NOT_IDLE).
+	void set_idle_state(std::size_t c, int state, std::int64_t t)
+	{
+		auto &cpu = cpus_[c];
+		if (cpu.idle_state == state)
+			return;
+		account(c, t);
+		cpu.idle_state = state;
+		update_domain_power(c, t);
+		if (power_observer_ && !cpu.busy)
 			power_observer_(c, t);
 	}
 	// The power the CPU draws now (the energy model's unit: µW when
 	// power_in_microwatts()).
 	std::uint64_t power(std::size_t c) const
 	{
-		return cpus_[c].busy ? cpus_[c].busy_power : cpus_[c].idle_power;
+		return cpus_[c].busy ? cpus_[c].busy_power : idle_power_now(cpus_[c]);
 	}
 	// Told whenever a CPU's power changes (at t, after the change): the
 	// thermal model.
@@ -138,6 +177,36 @@ public:
 
 private:
 	bool set_clock(std::size_t c, unsigned khz, std::int64_t t);
+	static std::uint64_t idle_power_now(const Cpu &cpu)
+	{
+		const auto i = static_cast<std::size_t>(cpu.idle_state + 1);
+		return cpu.idle_state >= KSHIM_DEFAULT_IDLE && i < cpu.state_power.size() ? cpu.state_power[i]
+											: cpu.idle_power;
+	}
+	void apply(const PowerModel &model, const dts::Platform &platform);
+	// The CPU's cluster may have been powered on or off, or changed OPP.
+	void update_domain_power(std::size_t c, std::int64_t t)
+	{
+		if (cpus_[c].domain < 0)
+			return;
+		auto &dom = domains_[static_cast<std::size_t>(cpus_[c].domain)];
+		if (!dom.tracked)
+			return;
+		bool powered = dom.off_state.empty();
+		for (const unsigned k : dom.cpus) {
+			const auto &cpu = cpus_[k];
+			const auto i = static_cast<std::size_t>(cpu.idle_state + 1);
+			powered |= cpu.busy || cpu.idle_state < KSHIM_DEFAULT_IDLE || i >= dom.off_state.size() ||
+				   !dom.off_state[i];
+		}
+		const auto it = dom.static_power.find(cpus_[dom.cpus.front()].khz);
+		const std::uint64_t now = it == dom.static_power.end() ? 0 : it->second;
+		if (powered == dom.powered && now == dom.static_now)
+			return;
+		account_domain(dom, t);
+		dom.powered = powered;
+		dom.static_now = now;
+	}
 	void account(std::size_t c, std::int64_t t)
 	{
 		auto &cpu = cpus_[c];
@@ -150,15 +219,23 @@ private:
 			cpu.busy_ns += dt;
 			*cpu.busy_bucket += dt;
 			cpu.energy += static_cast<u128>(cpu.busy_power) * static_cast<std::uint64_t>(dt);
+			cpu.em_energy += static_cast<u128>(cpu.em_busy_power) * static_cast<std::uint64_t>(dt);
 		} else {
-			cpu.energy += static_cast<u128>(cpu.idle_power) * static_cast<std::uint64_t>(dt);
+			cpu.energy += static_cast<u128>(idle_power_now(cpu)) * static_cast<std::uint64_t>(dt);
 		}
 		cpu.since = t;
 	}
 	void account_domain(Domain &dom, std::int64_t t)
 	{
-		if (dom.bucket && t > dom.since)
-			*dom.bucket += t - dom.since;
+		if (t > dom.since) {
+			const auto dt = t - dom.since;
+			if (dom.bucket)
+				*dom.bucket += dt;
+			if (!dom.powered)
+				dom.off_ns += dt;
+			else
+				dom.static_energy += static_cast<u128>(dom.static_now) * static_cast<std::uint64_t>(dt);
+		}
 		dom.since = t;
 	}
 
@@ -166,6 +243,8 @@ private:
 	std::vector<Domain> domains_;
 	bool power_in_microwatts_ = true;
 	bool energy_complete_ = true;
+	bool tracks_idle_states_ = false;
+	std::string power_source_;
 	std::function<void(std::size_t, std::int64_t)> power_observer_;
 };
 

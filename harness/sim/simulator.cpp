@@ -234,6 +234,8 @@ private:
 		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
 		wake_times_.set(c, waking ? waking : CpuTimes::none);
 		stale_.mark(c);
+		if (board_->tracks_idle_states())
+			board_->set_idle_state(c, kshim_cpu_idle_state_now(static_cast<int>(c)), now_);
 	}
 	std::optional<std::int64_t> completion_time(std::size_t cpu, const Thread &th) const;
 	void settle_and_dispatch();
@@ -265,7 +267,8 @@ private:
 void Simulator::setup()
 {
 	const auto n = kernel_.cpus.size();
-	board_.emplace(platform_, kernel_, options_.idle_power_uw);
+	board_.emplace(platform_, kernel_, options_.idle_power_uw,
+		       options_.power_model ? &*options_.power_model : nullptr);
 	metrics_.emplace(n);
 	cpus_.resize(n);
 	wake_times_ = hrtimer_times_ = done_times_ = next_times_ = CpuTimes(n);

@@ -9,6 +9,7 @@
 
 #include "dts/platform.h"
 #include "thermal/model.h"
+#include "harness/sim/power_model.h"
 #include "harness/metrics/latency_histogram.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
@@ -85,6 +86,9 @@ struct Options {
 	// Sample Result::series every this often (0: no series). Sampling only
 	// reads: a run decides the same with and without it.
 	std::int64_t series_period_ns = 0;
+	// The board's power model (--board-power); none: the energy model's
+	// busy power and idle_power_uw.
+	std::optional<PowerModel> power_model;
 };
 
 // The levels of Options::jitter at 1 (README, docs/architecture.md).
@@ -133,7 +137,9 @@ struct DomainResult {
 	std::vector<unsigned> cpus;
 	bool has_energy_model = false;
 	std::uint64_t idle_power_uw = 0;
-	double energy_j = 0;
+	double energy_j = 0;			// the board's: its CPUs' and the cluster's static
+	double static_energy_j = 0;		// the cluster's static power while powered
+	std::int64_t off_ns = 0;		// time the cluster was powered off
 	std::vector<OppResidency> residency;
 	std::size_t frequency_changes = 0;
 	unsigned transition_latency_ns = 0;
@@ -154,7 +160,8 @@ struct IdleStateResult {
 struct CpuResult {
 	unsigned id = 0;
 	std::int64_t busy_ns = 0;
-	double energy_j = 0;
+	double energy_j = 0;		// busy and idle, the board's power
+	double em_energy_j = 0;		// busy x the energy model's power
 	// Thermal pressure (capacity units) the kernel held for the CPU
 	// (arch_scale_thermal_pressure()), averaged over the run, and the time
 	// its clock was capped below its highest frequency.
@@ -252,7 +259,13 @@ struct Result {
 	std::string eas_reason;
 	bool power_in_microwatts = true;	// false: the EM's abstract scale
 	bool energy_complete = true;		// every CPU has an energy model
+	// The board's energy (its power model: busy power per OPP — the energy
+	// model's unless a board power file says otherwise — idle states and
+	// the clusters' static power) and the energy model's estimate (busy
+	// time x its power: what EAS optimises).
 	double energy_j = 0;
+	double em_energy_j = 0;
+	std::string power_model;		// the board power file's source; "" without one
 	std::vector<DomainResult> domains;
 	std::vector<CpuResult> cpus;
 	std::vector<TaskResult> tasks;

@@ -30,6 +30,7 @@
 #include <linux/sched/signal.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/tick.h>
+#include <linux/cpuidle.h>
 #include <trace/events/power.h>
 
 #include <kshim/sched.h>
@@ -355,6 +356,21 @@ unsigned long long kshim_cpu_waking_at(int cpu)
 	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
 
 	return il->waiting ? il->awake_at : 0;
+}
+
+int kshim_cpu_idle_state_now(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+	struct cpuidle_state *state;
+	struct cpuidle_driver *drv;
+
+	if (!il->waiting)
+		return KSHIM_NOT_IDLE;
+	state = idle_get_state(cpu_rq(cpu));
+	drv = cpuidle_get_cpu_driver(per_cpu(cpuidle_devices, cpu));
+	if (!state || !drv || state < drv->states || state >= drv->states + drv->state_count)
+		return KSHIM_DEFAULT_IDLE;
+	return state - drv->states;
 }
 
 /*

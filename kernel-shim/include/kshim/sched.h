@@ -140,6 +140,15 @@ struct kshim_idle_state {
 	unsigned long long rejected;
 };
 int kshim_cpu_idle_states(int cpu, struct kshim_idle_state *states, int max);
+/* The idle state cpu waits in now, as the scheduler sees it
+ * (idle_get_state(): rq->idle_state, which cpuidle_enter_state() sets
+ * around the driver's enter callback): its index among the driver's
+ * states; KSHIM_DEFAULT_IDLE when it waits on the default idle path
+ * (arch_cpu_idle(), no cpuidle state); KSHIM_NOT_IDLE when it does not
+ * wait. For the board's power model, which follows it. */
+#define KSHIM_DEFAULT_IDLE	(-1)
+#define KSHIM_NOT_IDLE		(-2)
+int kshim_cpu_idle_state_now(int cpu);
 /* The cpuidle governor in use ("" without cpuidle). */
 const char *kshim_cpuidle_governor(void);
 /* Whether cpu's tick is stopped (it is idle): the harness does not tick it. */

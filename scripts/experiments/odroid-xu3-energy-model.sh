@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# "Enable Odroid-XU3/4 to use Energy Model and Energy Aware Scheduler"
+# (Lukasz Luba, v2, 2020; shared/seeds/004), re-run: "without" is the
+# Odroid-XU3 without dynamic-power-coefficient (no energy model, so no EAS)
+# on a kernel without SCHED_MC; "with" has both (6.1's exynos5422 DT and
+# exynos_defconfig carry the series). The published energy is the board's
+# (hwmon rails): here the board's energy comes from a board power model
+# whose busy power at each OPP is the energy model the DT's coefficients
+# give (the same silicon with and without the property), so that "without"
+# is charged for its work too. Prints the published tables beside ours:
+# 24 rt-app tasks (16 ms, 10%) energy, and hackbench -l 500 -s 4096
+# completion time, REPEAT seeds each.
+#
+#   scripts/experiments/odroid-xu3-energy-model.sh [REPEAT]   (default 10)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+harness=${HARNESS:-build/harness/sched-harness}
+repeat=${1:-10}
+[ -x "$harness" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The two kernels as image directories, so that one sweep parameter names
+# each side's kernel and board: SCHED_MC=n, and =y (the build's own config).
+image_dir() {	# ID -> its directory, as kernel info names it
+	"$harness" --kernel "$1" kernel info | sed -n 's/^Image *[0-9a-f]* (\(.*\)):.*/\1/p'
+}
+mkdir -p "$tmp/with" "$tmp/without"
+ln -s "$(image_dir "$("$harness" kernel build --config SCHED_MC=y 2>/dev/null)")" "$tmp/with/image"
+ln -s "$(image_dir "$("$harness" kernel build --config SCHED_MC=n 2>/dev/null)")" "$tmp/without/image"
+
+# The boards: the tree's DT, and the same without the coefficient.
+tree=$("$harness" kernel info | awk '/^Kernel tree/ { print $3 }')
+dts="$tree/arch/arm/boot/dts/exynos5422-odroidxu3.dts"
+echo "#include \"$dts\"" >"$tmp/with/board.dts"
+{
+	echo "#include \"$dts\""
+	for c in 0 1 2 3 4 5 6 7; do echo "&cpu$c { /delete-property/ dynamic-power-coefficient; };"; done
+} >"$tmp/without/board.dts"
+
+# The board's power: each CPU's busy power at each OPP as the kernel's
+# energy model has it on the unmodified board.
+"$harness" platform show odroid-xu3 --json | python3 -c '
+import json, sys
+pds = json.load(sys.stdin)["kernel"]["perf_domains"]
+domains = [{"cpus": ",".join(map(str, pd["cpus"])),
+            "dynamic_mw": {str(s["frequency"]): s["power"] / 1000 for s in pd["states"]}} for pd in pds]
+json.dump({"source": "odroid-xu3: busy power of the energy model its DT coefficients give; no static or idle power",
+           "domains": domains}, sys.stdout, indent=1)' >"$tmp/power.json"
+
+sweep() {	# workload metric title published-without published-with
+	"$harness" sweep --json --param v=without,with --image "$tmp/{v}/image" --board "$tmp/{v}/board.dts" \
+		--board-power "$tmp/power.json" --workload "$1" --repeat "$repeat" --metric "$2" |
+		scripts/experiments/side_by_side.py "$3" "$2" "without=$4" "with=$5"
+}
+
+echo "Odroid-XU3: without = no dynamic-power-coefficient, SCHED_MC=n; with = both (EAS on)"
+sweep periodic:count=24,period=16ms,duty=10% energy "24 rt-app tasks (16 ms, 10%), energy (J)" 21.56:1.37 19.85:0.92
+sweep hackbench:groups=10,fds=20,loops=500 "completion time" "hackbench -l 500 -s 4096, completion time (s)" \
+	8.15:2.86 7.95:0.60
