@@ -306,13 +306,10 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	if (vm["csv"].as<bool>()) {
 		std::string text = "scenario,board,workload,metric,unit,a_mean,a_sd,a_rsd_percent,b_mean,b_sd,"
 				   "b_rsd_percent,delta_percent,p,verdict\n";
-		auto quoted = [](const std::string &s) {
-			return s.find_first_of(",\"") == std::string::npos ? s : "\"" + s + "\"";
-		};
 		for (const auto &result : results)
 			for (const auto &row : result.rows)
-				text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quoted(result.name),
-						    quoted(result.board), quoted(result.workload), row.metric->name,
+				text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(result.name),
+						    csv_field(result.board), csv_field(result.workload), row.metric->name,
 						    row.metric->unit, row.c.a.mean, row.c.a.sd, row.c.a.rsd_percent(),
 						    row.c.b.mean, row.c.b.sd, row.c.b.rsd_percent(), row.c.delta_percent,
 						    row.c.p ? fmt::format("{}", *row.c.p) : "",

@@ -195,6 +195,16 @@ std::string format_p(const std::optional<double> &p)
 	return *p < 0.0001 ? "<0.0001" : fmt::format("{:.4f}", *p);
 }
 
+std::string csv_field(std::string_view s)
+{
+	if (s.find_first_of(",\"\r\n") == std::string_view::npos)
+		return std::string(s);
+	std::string out = "\"";
+	for (const char c : s)
+		out += c == '"' ? std::string("\"\"") : std::string(1, c);
+	return out + "\"";
+}
+
 boost::program_options::options_description scenario_options()
 {
 	namespace po = boost::program_options;

@@ -73,6 +73,9 @@ std::span<const Metric> run_metrics();
 std::string format_value(double v);
 // A p value for a table: "<0.0001", "0.0123", or "-" for none.
 std::string format_p(const std::optional<double> &p);
+// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
+// break, its quotes doubled.
+std::string csv_field(std::string_view s);
 
 // Maps a RunFailed to the tool's exit: bad input throws UsageError,
 // anything else prints the message and returns the run's status.

@@ -484,17 +484,14 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		return exit_ok;
 	}
 	if (vm["csv"].as<bool>()) {
-		auto quoted = [](const std::string &s) {
-			return s.find_first_of(",\"\n") == std::string::npos ? s : "\"" + s + "\"";
-		};
 		std::string text;
 		for (const auto &p : params)
-			text += quoted(p.name) + ",";
+			text += csv_field(p.name) + ",";
 		text += "metric,unit,n,mean,sd,rsd_percent,min,max,delta_percent,p,verdict\n";
 		for (const auto &row : rows)
 			for (std::size_t i = 0; i < grid.size(); i++) {
 				for (const auto &p : params)
-					text += quoted(points[i].at(p.name)) + ",";
+					text += csv_field(points[i].at(p.name)) + ",";
 				const auto &c = row.cells[i];
 				text += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", row.metric->name, row.metric->unit,
 						    c.summary.n, c.summary.mean, c.summary.sd, c.summary.rsd_percent(),

@@ -37,6 +37,16 @@ inline Run run_json(std::vector<std::string> args)
 	return r;
 }
 
+// A command's JSON output, which must have succeeded.
+inline rapidjson::Document json_of(const dts::ToolResult &r)
+{
+	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+	rapidjson::Document doc;
+	doc.Parse(r.out.c_str());
+	BOOST_REQUIRE_MESSAGE(!doc.HasParseError(), "the output is not JSON");
+	return doc;
+}
+
 inline Run run_json(std::initializer_list<std::string> args)
 {
 	return run_json(std::vector<std::string>(args));

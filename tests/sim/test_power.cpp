@@ -7,6 +7,7 @@
 // each idle state's power for the time the CPUs wait in it, a busy power
 // table replaces the energy model's; a file that does not fit the board
 // is bad input naming what does not fit.
+#include "run_json.h"
 #include "support.h"
 
 #include <boost/test/unit_test.hpp>
@@ -21,17 +22,9 @@
 #include <vector>
 
 using namespace sh;
+using test::json_of;
 
 namespace {
-
-rapidjson::Document parse(const dts::ToolResult &r)
-{
-	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
-	rapidjson::Document doc;
-	doc.Parse(r.out.c_str());
-	BOOST_REQUIRE(!doc.HasParseError());
-	return doc;
-}
 
 std::filesystem::path write(const std::string &name, const std::string &text)
 {
@@ -48,8 +41,8 @@ BOOST_AUTO_TEST_SUITE(power)
 
 BOOST_AUTO_TEST_CASE(board_power_model_charges_static_and_idle_power)
 {
-	const auto plain = parse(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "3s"}));
-	const auto board = parse(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "3s",
+	const auto plain = json_of(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "3s"}));
+	const auto board = json_of(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "3s",
 						"--board-power", model}));
 	// the kernel decides the same; its estimate is the run without the model's energy
 	BOOST_TEST(board["fingerprint"].GetString() == std::string(plain["fingerprint"].GetString()));
@@ -98,7 +91,7 @@ BOOST_AUTO_TEST_CASE(board_power_model_replaces_busy_power)
 {
 	const auto file = write("busy.json", R"({"domains": [{"cpus": "0-3", "dynamic_mw":
 		{"533000": 100, "999000": 100, "1402000": 100, "1709000": 100, "1844000": 100}}]})");
-	const auto r = parse(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "2s", "--board-power",
+	const auto r = json_of(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "2s", "--board-power",
 					    file.string()}));
 	std::filesystem::remove(file);
 	for (unsigned c = 0; c < 4; c++)

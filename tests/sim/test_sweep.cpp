@@ -4,6 +4,7 @@
 // into the run's options, each point run over seeds 1..N, summarised and
 // compared with a baseline point; its tables (text, CSV, JSON), its plot,
 // and its bad input.
+#include "run_json.h"
 #include "support.h"
 
 #include <boost/test/unit_test.hpp>
@@ -20,17 +21,9 @@
 #include <vector>
 
 using namespace sh;
+using test::json_of;
 
 namespace {
-
-rapidjson::Document parse(const dts::ToolResult &r)
-{
-	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
-	rapidjson::Document doc;
-	doc.Parse(r.out.c_str());
-	BOOST_REQUIRE(!doc.HasParseError());
-	return doc;
-}
 
 const rapidjson::Value &metric(const rapidjson::Value &point, const std::string &name)
 {
@@ -55,7 +48,7 @@ BOOST_AUTO_TEST_SUITE(sweep)
 // beyond the seeds' noise, as compare finds.
 BOOST_AUTO_TEST_CASE(sweep_compares_each_point_with_the_baseline)
 {
-	const auto doc = parse(test::run_cli({"sweep", "--json", "--param", "eas=1,0", "--sysctl",
+	const auto doc = json_of(test::run_cli({"sweep", "--json", "--param", "eas=1,0", "--sysctl",
 					      "kernel.sched_energy_aware={eas}", "--duration", "2s", "--repeat", "4"}));
 	BOOST_TEST(doc["repeat"].GetUint() == 4u);
 	BOOST_TEST(doc["baseline"].GetUint() == 0u);
@@ -71,7 +64,7 @@ BOOST_AUTO_TEST_CASE(sweep_compares_each_point_with_the_baseline)
 		BOOST_TEST(m["p"].GetDouble() < 0.01, name);
 	}
 	// a point's run with seed 2 is `run --seed 2` with the point's options
-	auto run = parse(test::run_cli({"run", "--json", "--duration", "2s", "--seed", "2", "--sysctl",
+	auto run = json_of(test::run_cli({"run", "--json", "--duration", "2s", "--seed", "2", "--sysctl",
 					"kernel.sched_energy_aware=0"}));
 	BOOST_TEST(points[1]["fingerprints"][1].GetString() == std::string(run["fingerprint"].GetString()));
 	BOOST_TEST(metric(points[1], "energy")["values"][1].GetDouble() == run["energy_j"].GetDouble());
@@ -312,7 +305,7 @@ std::string image_of(const std::string &patch)
 
 rapidjson::Document run_report(std::initializer_list<std::string> args)
 {
-	return parse(test::run_cli(args));
+	return json_of(test::run_cli(args));
 }
 
 } // namespace
