@@ -193,6 +193,7 @@ void Board::apply(const PowerModel &model, const dts::Platform &platform)
 			tracks_idle_states_ = true;
 		}
 		dom.tracked = !dom.static_power.empty() || !dom.off_state.empty();
+		static_power_ |= dom.tracked;
 	}
 }
 
@@ -232,7 +233,8 @@ bool Board::set_clock(std::size_t c, unsigned khz, std::int64_t t)
 		account_domain(dom, t);
 		dom.bucket = &dom.residency[khz];
 		dom.changes++;
-		update_domain_power(c, t);	// its static power follows the OPP
+		if (static_power_)
+			update_domain_power(c, t);	// its static power follows the OPP
 	}
 	return true;
 }

@@ -111,7 +111,8 @@ public:
 			return;
 		account(c, t);
 		cpus_[c].busy = busy;
-		update_domain_power(c, t);
+		if (static_power_)
+			update_domain_power(c, t);
 		if (power_observer_)
 			power_observer_(c, t);
 	}
@@ -244,6 +245,7 @@ private:
 	bool power_in_microwatts_ = true;
 	bool energy_complete_ = true;
 	bool tracks_idle_states_ = false;
+	bool static_power_ = false;		// some cluster has static power or off states
 	std::string power_source_;
 	std::function<void(std::size_t, std::int64_t)> power_observer_;
 };
