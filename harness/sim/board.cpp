@@ -100,7 +100,7 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 		if (cpu.power.empty())
 			energy_complete_ = false;
 		cpu.busy_power = busy_power_at(cpu, cpu.power);
-		cpu.em_busy_power = busy_power_at(cpu, cpu.em_power);
+		cpu.idle_now = idle_power_in(cpu);
 		cpu.busy_bucket = &cpu.busy_at[cpu.khz];
 	}
 	for (auto &dom : domains_) {
@@ -222,7 +222,6 @@ bool Board::set_clock(std::size_t c, unsigned khz, std::int64_t t)
 	account(c, t);
 	cpu.khz = khz;
 	cpu.busy_power = busy_power_at(cpu, cpu.power);
-	cpu.em_busy_power = busy_power_at(cpu, cpu.em_power);
 	cpu.busy_bucket = &cpu.busy_at[khz];
 	if (power_observer_ && cpu.busy)
 		power_observer_(c, t);
@@ -274,8 +273,16 @@ void Board::report(Result &r) const
 		CpuResult cpu;
 		cpu.id = static_cast<unsigned>(c);
 		cpu.busy_ns = cpus_[c].busy_ns;
-		cpu.energy_j = static_cast<double>(cpus_[c].energy) * fj;
-		cpu.em_energy_j = static_cast<double>(cpus_[c].em_energy) * fj;
+		const auto &b = cpus_[c];
+		cpu.energy_j = static_cast<double>(b.busy_energy + b.idle_energy) * fj;
+		// the energy model's estimate: its power at each OPP x the time
+		// busy there (exact, and no cost while the run goes)
+		u128 em = 0;
+		for (const auto &[khz, ns] : b.busy_at)
+			for (const auto &[f, power] : b.em_power)
+				if (f == khz)
+					em += static_cast<u128>(power) * static_cast<std::uint64_t>(ns);
+		cpu.em_energy_j = static_cast<double>(em) * fj;
 		cpu.capped_ns = cpus_[c].capped_ns;
 		r.cpus.push_back(std::move(cpu));
 		r.energy_j += r.cpus.back().energy_j;

@@ -46,15 +46,15 @@ public:
 		std::vector<std::pair<unsigned, std::uint64_t>> power;	// the board's: kHz -> busy power
 		std::vector<std::pair<unsigned, std::uint64_t>> em_power;	// the energy model's
 		std::uint64_t busy_power = 0;		// at khz
-		std::uint64_t em_busy_power = 0;	// the energy model's at khz
 		std::uint64_t idle_power = 0;		// idle, when no idle state has its own
 		// The idle state it waits in (kshim_cpu_idle_state_now()) and
 		// the power of each (index + 1: the default idle path first).
 		int idle_state = KSHIM_NOT_IDLE;
 		std::vector<std::uint64_t> state_power;
+		std::uint64_t idle_now = 0;		// idle, in idle_state
 		std::int64_t busy_ns = 0;
-		u128 energy = 0;			// power unit x ns: busy and idle, the board's
-		u128 em_energy = 0;			// busy x the energy model's power
+		u128 busy_energy = 0;			// power unit x ns: busy x the board's power
+		u128 idle_energy = 0;			// idle x the board's power
 		std::map<unsigned, std::int64_t> busy_at;	// kHz -> busy ns
 		std::int64_t *busy_bucket = nullptr;	// busy_at[khz]
 		bool busy = false;			// runs a task
@@ -127,6 +127,7 @@ public:
 			return;
 		account(c, t);
 		cpu.idle_state = state;
+		cpu.idle_now = idle_power_in(cpu);
 		update_domain_power(c, t);
 		if (power_observer_ && !cpu.busy)
 			power_observer_(c, t);
@@ -135,7 +136,7 @@ public:
 	// power_in_microwatts()).
 	std::uint64_t power(std::size_t c) const
 	{
-		return cpus_[c].busy ? cpus_[c].busy_power : idle_power_now(cpus_[c]);
+		return cpus_[c].busy ? cpus_[c].busy_power : cpus_[c].idle_now;
 	}
 	// Told whenever a CPU's power changes (at t, after the change): the
 	// thermal model.
@@ -178,7 +179,8 @@ public:
 
 private:
 	bool set_clock(std::size_t c, unsigned khz, std::int64_t t);
-	static std::uint64_t idle_power_now(const Cpu &cpu)
+	// The power of an idle CPU in its idle state.
+	static std::uint64_t idle_power_in(const Cpu &cpu)
 	{
 		const auto i = static_cast<std::size_t>(cpu.idle_state + 1);
 		return cpu.idle_state >= KSHIM_DEFAULT_IDLE && i < cpu.state_power.size() ? cpu.state_power[i]
@@ -219,10 +221,9 @@ private:
 		if (cpu.busy) {
 			cpu.busy_ns += dt;
 			*cpu.busy_bucket += dt;
-			cpu.energy += static_cast<u128>(cpu.busy_power) * static_cast<std::uint64_t>(dt);
-			cpu.em_energy += static_cast<u128>(cpu.em_busy_power) * static_cast<std::uint64_t>(dt);
+			cpu.busy_energy += static_cast<u128>(cpu.busy_power) * static_cast<std::uint64_t>(dt);
 		} else {
-			cpu.energy += static_cast<u128>(idle_power_now(cpu)) * static_cast<std::uint64_t>(dt);
+			cpu.idle_energy += static_cast<u128>(cpu.idle_now) * static_cast<std::uint64_t>(dt);
 		}
 		cpu.since = t;
 	}

@@ -234,8 +234,13 @@ private:
 		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
 		wake_times_.set(c, waking ? waking : CpuTimes::none);
 		stale_.mark(c);
-		if (board_->tracks_idle_states())
-			board_->set_idle_state(c, kshim_cpu_idle_state_now(static_cast<int>(c)), now_);
+		if (board_->tracks_idle_states()) [[unlikely]]
+			read_idle_state(c);
+	}
+	// For the board's power model: the idle state the CPU waits in.
+	[[gnu::noinline]] void read_idle_state(std::size_t c)
+	{
+		board_->set_idle_state(c, kshim_cpu_idle_state_now(static_cast<int>(c)), now_);
 	}
 	std::optional<std::int64_t> completion_time(std::size_t cpu, const Thread &th) const;
 	void settle_and_dispatch();
