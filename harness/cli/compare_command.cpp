@@ -234,16 +234,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		auto str = [&](const std::string &s) { w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size())); };
 		auto summary = [&](const stats::Summary &s, const std::vector<double> &values) {
 			w.StartObject();
-			w.Key("mean"), w.Double(s.mean);
-			w.Key("sd"), w.Double(s.sd);
-			w.Key("rsd_percent"), w.Double(s.rsd_percent());
-			w.Key("min"), w.Double(s.min);
-			w.Key("max"), w.Double(s.max);
-			w.Key("values");
-			w.StartArray();
-			for (double v : values)
-				w.Double(v);
-			w.EndArray();
+			write_summary(w, s, values);
 			w.EndObject();
 		};
 		w.StartObject();

@@ -195,6 +195,21 @@ std::string format_p(const std::optional<double> &p)
 	return *p < 0.0001 ? "<0.0001" : fmt::format("{:.4f}", *p);
 }
 
+void write_summary(rapidjson::Writer<rapidjson::StringBuffer> &w, const stats::Summary &s,
+		   std::span<const double> values)
+{
+	w.Key("mean"), w.Double(s.mean);
+	w.Key("sd"), w.Double(s.sd);
+	w.Key("rsd_percent"), w.Double(s.rsd_percent());
+	w.Key("min"), w.Double(s.min);
+	w.Key("max"), w.Double(s.max);
+	w.Key("values");
+	w.StartArray();
+	for (const double v : values)
+		w.Double(v);
+	w.EndArray();
+}
+
 std::string csv_field(std::string_view s)
 {
 	if (s.find_first_of(",\"\r\n") == std::string_view::npos)

@@ -6,7 +6,11 @@
 
 #include "harness/cli/cli.h"
 
+#include "harness/stats/stats.h"
+
 #include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <optional>
 #include <span>
@@ -73,6 +77,11 @@ std::span<const Metric> run_metrics();
 std::string format_value(double v);
 // A p value for a table: "<0.0001", "0.0123", or "-" for none.
 std::string format_p(const std::optional<double> &p);
+// A metric's summary over runs as JSON members, in the object the writer
+// is in: mean, sd, rsd_percent, min, max and every run's value.
+void write_summary(rapidjson::Writer<rapidjson::StringBuffer> &w, const stats::Summary &s,
+		   std::span<const double> values);
+
 // A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
 // break, its quotes doubled.
 std::string csv_field(std::string_view s);

@@ -455,16 +455,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 				w.StartObject();
 				w.Key("name"), str(row.metric->name);
 				w.Key("unit"), str(row.metric->unit);
-				w.Key("mean"), w.Double(cell.summary.mean);
-				w.Key("sd"), w.Double(cell.summary.sd);
-				w.Key("rsd_percent"), w.Double(cell.summary.rsd_percent());
-				w.Key("min"), w.Double(cell.summary.min);
-				w.Key("max"), w.Double(cell.summary.max);
-				w.Key("values");
-				w.StartArray();
-				for (double v : cell.values)
-					w.Double(v);
-				w.EndArray();
+				write_summary(w, cell.summary, cell.values);
 				w.Key("delta_percent"), w.Double(cell.vs_baseline.delta_percent);
 				w.Key("p");
 				if (cell.vs_baseline.p && i != baseline)
