@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -198,11 +200,16 @@ void Executor::fork_all()
 			live_++;
 			if (task.nice && kshim_task_set_nice(pid, task.nice))
 				throw workload::Error(fmt::format("task \"{}\": nice {} refused", task.name, task.nice));
-			if ((task.util_min >= 0 || task.util_max >= 0) &&
-			    kshim_task_set_uclamp(pid, task.util_min, task.util_max))
-				throw workload::Error(fmt::format("task \"{}\": util_min {} / util_max {} refused by "
-								  "sched_setattr()",
-								  task.name, task.util_min, task.util_max));
+			if (task.util_min >= 0 || task.util_max >= 0 || task.sched_flags) {
+				if (const int err = kshim_task_setattr(pid, task.util_min, task.util_max, task.sched_flags))
+					throw workload::Error(fmt::format(
+						"task \"{}\": util_min {} / util_max {} / sched_flags {:#x} refused by "
+						"sched_setattr(): {} ({}){}",
+						task.name, task.util_min, task.util_max, task.sched_flags, err, std::strerror(-err),
+						task.sched_flags ? " (a flag this kernel does not know? sched_flags is "
+								   "for patches that add one)"
+								 : ""));
+			}
 			kshim_settle();
 		}
 	}

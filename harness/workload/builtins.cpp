@@ -47,6 +47,9 @@ const std::vector<Generator> &generators()
 		  {"jitter", "8", "short periodic tasks"},
 		  {"jitter_run", "200us", "work of a jitter task per period"},
 		  {"jitter_period", "16ms", "period of a jitter task"},
+		  {"jitter_flags", "0",
+		   "sched_setattr() flags the jitter tasks set, e.g. 128 (SCHED_FLAG_TASK_PACKING of "
+		   "sched/patches/turbosched.patch: classified as jitter)"},
 		  {"calibration", "0", "the CPU (at its highest OPP) that work is measured on"}}},
 	};
 	return list;
@@ -256,13 +259,14 @@ Workload turbo_jitter(const Parameters &p)
 	const auto jitter_run = p.duration("jitter_run"), jitter_period = p.duration("jitter_period");
 	if (jitter_run > jitter_period)
 		throw Error("workload turbo-jitter: jitter_run is longer than jitter_period");
+	const auto flags = static_cast<unsigned>(p.count("jitter_flags", 0, UINT32_MAX));
 	w.calibration_cpu = static_cast<unsigned>(p.count("calibration", 0, max_cpu_number));
 	for (std::int64_t i = 0; i < busy; i++)
 		w.tasks.push_back({fmt::format("busy-{}", i), 1, -1, 0, {}, 0, -1, -1,
 				   {{"busy", -1, {run(100'000'000)}}}});
 	for (std::int64_t i = 0; i < jitter; i++)
 		w.tasks.push_back({fmt::format("jitter-{}", i), 1, -1, 0, {}, 0, -1, -1,
-				   {{"jitter", -1, {run(jitter_run), timer(jitter_period)}}}});
+				   {{"jitter", -1, {run(jitter_run), timer(jitter_period)}}}, flags});
 	if (w.tasks.empty())
 		throw Error("workload turbo-jitter: no task (busy=0 and jitter=0)");
 	return w;

@@ -312,6 +312,9 @@ private:
 				if (v < 0 || v > 1024)
 					fail_task(name, fmt::format("{} {} is outside 0..1024", key, v));
 				(key == "util_min" ? t.util_min : t.util_max) = static_cast<int>(v);
+			} else if (key == "sched_flags") {
+				t.sched_flags = static_cast<unsigned>(
+					ranged(value, fmt::format("task \"{}\": sched_flags", name), 0, UINT32_MAX));
 			} else if (key == "phases") {
 				phases = &value;
 			} else if (key.rfind("dl-", 0) == 0) {

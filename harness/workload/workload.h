@@ -84,6 +84,9 @@ struct Task {
 	int nice = 0;
 	int util_min = -1, util_max = -1;	// uclamp; -1: not set
 	std::vector<Phase> phases;
+	// More sched_setattr() flags (a sched-harness extension): for a
+	// patch's new flag, e.g. sched/patches/turbosched.patch's 0x80.
+	unsigned sched_flags = 0;
 };
 
 struct Workload {

@@ -614,13 +614,13 @@ int kshim_task_set_affinity(int pid, const struct kshim_cpuset *cpus)
 	return set_cpus_allowed_ptr(p, &mask);
 }
 
-int kshim_task_set_uclamp(int pid, int util_min, int util_max)
+int kshim_task_setattr(int pid, int util_min, int util_max, unsigned int flags)
 {
 	struct task_struct *p = kshim_find_task(pid);
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = SCHED_NORMAL,
-		.sched_flags = SCHED_FLAG_KEEP_ALL,
+		.sched_flags = SCHED_FLAG_KEEP_ALL | flags,
 	};
 
 	if (!p)

@@ -120,6 +120,12 @@ BOOST_AUTO_TEST_CASE(unsupported_policy_and_events_name_the_task)
 	BOOST_TEST(parse_error(R"({"tasks": {"t": {"run": 1}}, "global": {"duration": 0}})") ==
 		   "x.json: global.duration 0: must be positive, or -1 (until every task ends)");
 	BOOST_TEST(parse_error(R"({"tasks": {}})") == "x.json: no \"tasks\" object, or it is empty");
+	// sched-harness's extension: sched_setattr() flags a patch adds
+	BOOST_TEST(parse_error(R"({"tasks": {"t": {"sched_flags": -1, "run": 1}}})") ==
+		   "x.json: task \"t\": sched_flags -1 is outside 0..4294967295");
+	BOOST_TEST(workload::parse_rtapp(R"({"tasks": {"t": {"sched_flags": 128, "run": 1}}})", "x.json")
+			   .tasks[0]
+			   .sched_flags == 128u);
 }
 
 // A FIFO nobody writes to: the read blocked forever; it now reads as empty.

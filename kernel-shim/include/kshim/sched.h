@@ -51,8 +51,9 @@ int kshim_task_set_nice(int pid, int nice);
  * has moved the task, and kernel code cannot be suspended mid-function
  * here. Narrow the affinity at fork or while the task sleeps. */
 int kshim_task_set_affinity(int pid, const struct kshim_cpuset *cpus);
-/* sched_setattr() with SCHED_FLAG_UTIL_CLAMP_MIN|MAX (-1: leave as is). */
-int kshim_task_set_uclamp(int pid, int util_min, int util_max);
+/* sched_setattr() keeping policy and nice, with SCHED_FLAG_UTIL_CLAMP_MIN|MAX
+ * (-1: leave as is) and any other flags (a patch's own). */
+int kshim_task_setattr(int pid, int util_min, int util_max, unsigned int flags);
 /* try_to_wake_up() issued on waker_cpu (an interrupt or another task
  * there). Returns 1 if the task was woken, 0 if it was not sleeping. */
 int kshim_task_wake(int pid, int waker_cpu);
