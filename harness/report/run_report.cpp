@@ -117,6 +117,16 @@ std::string run_text(const sim::Result &r)
 						       r.domains[i].static_energy_j,
 						       percent(r.domains[i].off_ns, r.simulated_ns));
 		s += fmt::format("  board power model: {}{}\n", r.power_model, statics);
+		if (r.package_budget_mw > 0) {
+			std::string ceilings;
+			for (const auto &o : r.package_ceiling)
+				ceilings += fmt::format("{}{} {:.1f}%", ceilings.empty() ? "" : ", ", mhz(o.khz),
+							percent(o.ns, r.simulated_ns));
+			s += fmt::format("  package budget {:.0f} mW: the CPUs held at or below {}\n", r.package_budget_mw,
+					 ceilings);
+		}
+		if (r.smt_model)
+			s += "  SMT threads of a core slow each other (the model's smt_speed)\n";
 	}
 	s += fmt::format("  the energy model's estimate (busy time x its power, what EAS optimises): {:.4f} {}\n",
 			 r.em_energy_j, energy_unit(r));
@@ -309,6 +319,23 @@ std::string run_json(const sim::Result &r)
 		w.Null();
 	else
 		str(w, r.power_model);
+	if (r.package_budget_mw > 0) {
+		key(w, "package_budget_mw");
+		w.Double(r.package_budget_mw);
+		key(w, "package_ceiling");
+		w.StartArray();
+		for (const auto &o : r.package_ceiling) {
+			w.StartObject();
+			key(w, "khz");
+			w.Uint(o.khz);
+			key(w, "ns");
+			w.Int64(o.ns);
+			w.EndObject();
+		}
+		w.EndArray();
+	}
+	key(w, "smt_model");
+	w.Bool(r.smt_model);
 	key(w, "domains");
 	w.StartArray();
 	for (const auto &d : r.domains) {

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <tuple>
 
 namespace sh::sim {
 
@@ -103,6 +105,8 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 		cpu.idle_now = idle_power_in(cpu);
 		cpu.busy_bucket = &cpu.busy_at[cpu.khz];
 	}
+	if (model && (model->package_budget_mw || !model->smt_speed.empty()))
+		build_speed_model(*model, kernel, platform);
 	for (auto &dom : domains_) {
 		if (!dom.cpus.empty() && dom.cpus.front() < n) {
 			dom.bucket = &dom.residency[cpus_[dom.cpus.front()].khz];
@@ -210,13 +214,21 @@ bool Board::set_cap(std::size_t c, unsigned khz, std::int64_t t)
 	return set_clock(c, cpus_[c].requested_khz, t);
 }
 
+unsigned Board::limited(const Cpu &cpu, unsigned khz) const
+{
+	unsigned limit = cpu.cap_khz;
+	if (cpu.budget_khz && (!limit || cpu.budget_khz < limit))
+		limit = cpu.budget_khz;
+	if (!limit || khz <= limit)
+		return khz;
+	const auto above = std::upper_bound(cpu.freqs.begin(), cpu.freqs.end(), limit);
+	return above == cpu.freqs.begin() ? (cpu.freqs.empty() ? limit : cpu.freqs.front()) : *(above - 1);
+}
+
 bool Board::set_clock(std::size_t c, unsigned khz, std::int64_t t)
 {
 	auto &cpu = cpus_[c];
-	if (cpu.cap_khz && khz > cpu.cap_khz) {
-		const auto above = std::upper_bound(cpu.freqs.begin(), cpu.freqs.end(), cpu.cap_khz);
-		khz = above == cpu.freqs.begin() ? (cpu.freqs.empty() ? cpu.cap_khz : cpu.freqs.front()) : *(above - 1);
-	}
+	khz = limited(cpu, khz);
 	if (cpu.khz == khz)
 		return false;
 	account(c, t);
@@ -238,8 +250,167 @@ bool Board::set_clock(std::size_t c, unsigned khz, std::int64_t t)
 	return true;
 }
 
+// The SMT threads of each core as the kernel's topology has them (the DT's
+// cpu-map thread nodes: cpu_topology[].thread_id), and the package budget's
+// power per domain at each ceiling, from the CPUs' busy power tables (the
+// energy model's or the file's) and the domains' static power.
+void Board::build_speed_model(const PowerModel &model, const kshim::Kernel &kernel, const dts::Platform &platform)
+{
+	speed_model_ = true;
+	if (!model.smt_speed.empty()) {
+		std::map<std::tuple<int, int, int>, std::size_t> index;
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			const auto &k = kernel.cpus[c];
+			if (k.thread_id < 0)
+				continue;
+			const auto [it, added] = index.try_emplace({k.package_id, k.cluster_id, k.core_id}, cores_.size());
+			if (added)
+				cores_.emplace_back();
+			cores_[it->second].push_back(static_cast<unsigned>(c));
+			cpus_[c].core = static_cast<int>(it->second);
+		}
+		if (cores_.empty())
+			throw PowerModelError(fmt::format("board power model: smt_speed, but {} has no SMT threads "
+							  "(thread nodes in /cpus/cpu-map)",
+							  platform.model));
+		for (const double s : model.smt_speed)
+			smt_scales_.push_back(static_cast<std::uint32_t>(std::lround(s * 1024)));
+	}
+	if (model.package_budget_mw) {
+		budget_ = microwatts(*model.package_budget_mw);
+		for (const auto &cpu : cpus_) {
+			if (cpu.power.empty() || (cpu.power == cpu.em_power && !power_in_microwatts_))
+				throw PowerModelError(fmt::format("board power model: package_budget_mw, but a CPU of {} has "
+								  "no busy power in milliwatts (no energy model, or one "
+								  "in an abstract scale: give dynamic_mw)",
+								  platform.model));
+			ceilings_.insert(ceilings_.end(), cpu.freqs.begin(), cpu.freqs.end());
+		}
+		std::sort(ceilings_.begin(), ceilings_.end());
+		ceilings_.erase(std::unique(ceilings_.begin(), ceilings_.end()), ceilings_.end());
+		for (const auto &dom : domains_) {
+			auto &power = budget_power_.emplace_back();
+			if (dom.cpus.empty() || dom.cpus.front() >= cpus_.size())
+				continue;
+			Cpu probe = cpus_[dom.cpus.front()];
+			for (const unsigned ceiling : ceilings_) {
+				probe.budget_khz = ceiling;
+				probe.cap_khz = 0;
+				probe.khz = limited(probe, probe.max_khz ? probe.max_khz : ceilings_.back());
+				const auto it = dom.static_power.find(probe.khz);
+				power.push_back(busy_power_at(probe, probe.power) +
+						(it == dom.static_power.end() ? 0 : it->second));
+			}
+		}
+		domain_busy_.assign(domains_.size(), 0);
+		ceiling_ns_.assign(ceilings_.size(), 0);
+	}
+}
+
+unsigned Board::budget_ceiling() const
+{
+	std::size_t best = 0;
+	for (std::size_t i = 0; i < ceilings_.size(); i++) {
+		std::uint64_t total = 0;
+		for (std::size_t d = 0; d < domains_.size(); d++)
+			if (domain_busy_[d] && !budget_power_[d].empty())
+				total += budget_power_[d][i];
+		if (total > *budget_)
+			break;
+		best = i;
+	}
+	return ceilings_.empty() ? 0 : ceilings_[best];
+}
+
+void Board::start_speed_model(std::int64_t t)
+{
+	for (const auto &core : cores_) {
+		const auto busy = static_cast<std::size_t>(
+			std::count_if(core.begin(), core.end(), [&](unsigned k) { return cpus_[k].busy; }));
+		for (const unsigned k : core)
+			cpus_[k].smt_scale = smt_scale_for(busy);
+	}
+	if (budget_) {
+		for (std::size_t c = 0; c < cpus_.size(); c++)
+			if (cpus_[c].busy && cpus_[c].domain >= 0)
+				domain_busy_[static_cast<std::size_t>(cpus_[c].domain)]++;
+		ceiling_khz_ = budget_ceiling();
+		ceiling_index_ = static_cast<std::size_t>(
+			std::lower_bound(ceilings_.begin(), ceilings_.end(), ceiling_khz_) - ceilings_.begin());
+		ceiling_since_ = t;
+		for (std::size_t c = 0; c < cpus_.size(); c++) {
+			cpus_[c].budget_khz = ceiling_khz_;
+			set_clock(c, cpus_[c].requested_khz, t);
+		}
+	}
+}
+
+// A CPU turns busy or idle: its core's threads change speed under the SMT
+// model, and every CPU's ceiling may move under the package budget. The
+// observer hears of each CPU affected before and after, so that the work
+// its task did is counted at the speed it ran at.
+void Board::set_busy_with_speed_model(std::size_t c, bool busy, std::int64_t t)
+{
+	auto &cpu = cpus_[c];
+	std::vector<unsigned> changed;
+	std::uint32_t scale = cpu.smt_scale;
+	if (cpu.core >= 0) {
+		const auto &core = cores_[static_cast<std::size_t>(cpu.core)];
+		std::size_t now_busy = 0;
+		for (const unsigned k : core)
+			now_busy += k == c ? busy : cpus_[k].busy;
+		scale = smt_scale_for(now_busy);
+		for (const unsigned k : core)
+			if (cpus_[k].smt_scale != scale)
+				changed.push_back(k);
+	}
+	unsigned ceiling = ceiling_khz_;
+	if (budget_ && cpu.domain >= 0) {
+		auto &count = domain_busy_[static_cast<std::size_t>(cpu.domain)];
+		count = busy ? count + 1 : count - 1;
+		ceiling = budget_ceiling();
+		if (ceiling != ceiling_khz_) {
+			changed.resize(cpus_.size());
+			std::iota(changed.begin(), changed.end(), 0U);
+		}
+	}
+	if (speed_observer_)
+		for (const unsigned k : changed)
+			speed_observer_(k, true);
+
+	account(c, t);
+	cpu.busy = busy;
+	if (cpu.core >= 0)
+		for (const unsigned k : cores_[static_cast<std::size_t>(cpu.core)])
+			cpus_[k].smt_scale = scale;
+	if (ceiling != ceiling_khz_) {
+		if (t > ceiling_since_)
+			ceiling_ns_[ceiling_index_] += t - ceiling_since_;
+		ceiling_since_ = t;
+		ceiling_khz_ = ceiling;
+		ceiling_index_ = static_cast<std::size_t>(
+			std::lower_bound(ceilings_.begin(), ceilings_.end(), ceiling) - ceilings_.begin());
+		for (std::size_t k = 0; k < cpus_.size(); k++) {
+			cpus_[k].budget_khz = ceiling;
+			set_clock(k, cpus_[k].requested_khz, t);
+		}
+	}
+	if (static_power_)
+		update_domain_power(c, t);
+	if (power_observer_)
+		power_observer_(c, t);
+
+	if (speed_observer_)
+		for (const unsigned k : changed)
+			speed_observer_(k, false);
+}
+
 void Board::finish(std::int64_t t)
 {
+	if (budget_ && t > ceiling_since_) {
+		ceiling_ns_[ceiling_index_] += t - ceiling_since_;
+		ceiling_since_ = t;
+	}
 	for (std::size_t c = 0; c < cpus_.size(); c++)
 		account(c, t);
 	for (auto &dom : domains_)
@@ -250,8 +421,8 @@ void Board::finish(std::int64_t t)
 std::optional<std::int64_t> Board::time_for(std::size_t c, std::int64_t work) const
 {
 	const auto &cpu = cpus_[c];
-	u128 num = static_cast<u128>(work);
-	u128 den = cpu.capacity;
+	u128 num = static_cast<u128>(work) * 1024;
+	u128 den = static_cast<u128>(cpu.capacity) * cpu.smt_scale;
 	if (cpu.max_khz && cpu.khz) {
 		num *= cpu.max_khz;
 		den *= cpu.khz;
@@ -315,6 +486,13 @@ void Board::report(Result &r) const
 		r.energy_j += d.static_energy_j;
 		r.domains.push_back(std::move(d));
 	}
+	if (budget_) {
+		r.package_budget_mw = static_cast<double>(*budget_) / 1000;
+		for (std::size_t i = 0; i < ceilings_.size(); i++)
+			if (ceiling_ns_[i])
+				r.package_ceiling.push_back({ceilings_[i], ceiling_ns_[i], 0});
+	}
+	r.smt_model = !smt_scales_.empty();
 }
 
 } // namespace sh::sim

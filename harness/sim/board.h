@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -39,6 +40,9 @@ public:
 		unsigned khz = 0;			// the frequency it runs at now
 		unsigned requested_khz = 0;		// the last one cpufreq set
 		unsigned cap_khz = 0;			// an imposed cap (0: none)
+		unsigned budget_khz = 0;		// the package budget's ceiling (0: none)
+		std::uint32_t smt_scale = 1024;		// a busy thread's speed x 1024 (SMT model)
+		int core = -1;				// index into cores_ (SMT model)
 		std::vector<unsigned> freqs;		// the OPPs it can run at, ascending
 		std::int64_t capped_ns = 0;		// time with a cap below max_khz
 		std::int64_t transition_latency_ns = 0;
@@ -103,12 +107,28 @@ public:
 		}
 		for (auto &dom : domains_)
 			dom.since = t;
+		if (speed_model_)
+			start_speed_model(t);
+	}
+	// Whether a CPU's speed depends on others' (SMT threads, a package
+	// power budget): then the speed observer hears of every change.
+	bool has_speed_model() const { return speed_model_; }
+	// Told about each CPU whose speed is about to change (before = true)
+	// and has changed (before = false) because another turned busy or
+	// idle: the simulator accounts its task's work at the old speed.
+	void set_speed_observer(std::function<void(std::size_t cpu, bool before)> observer)
+	{
+		speed_observer_ = std::move(observer);
 	}
 	// At time t the CPU starts or stops running a task.
 	void set_busy(std::size_t c, bool busy, std::int64_t t)
 	{
 		if (cpus_[c].busy == busy)
 			return;
+		if (speed_model_) [[unlikely]] {
+			set_busy_with_speed_model(c, busy, t);
+			return;
+		}
 		account(c, t);
 		cpus_[c].busy = busy;
 		if (static_power_)
@@ -156,18 +176,21 @@ public:
 	bool set_cap(std::size_t c, unsigned khz, std::int64_t t);
 
 	// Work done (capacity-ns) in dt at the CPU's present speed, rounded
-	// down: dt x capacity x f / f_max, in 64 bits when it cannot overflow
-	// (capacity < 2^11, f < 2^23 kHz). Inline: the loop asks every step.
+	// down: dt x capacity x f / f_max (x the SMT model's thread speed), in
+	// 64 bits when it cannot overflow (capacity < 2^11, f < 2^23 kHz).
+	// Inline: the loop asks every step.
 	u128 work_in(std::size_t c, std::int64_t dt) const
 	{
 		const auto &cpu = cpus_[c];
 		const bool scaled = cpu.max_khz && cpu.khz;
-		if (dt < (1LL << 30) && cpu.capacity < 2048 && cpu.khz < (1U << 23)) {
+		if (dt < (1LL << 30) && cpu.capacity < 2048 && cpu.khz < (1U << 23) && cpu.smt_scale == 1024) {
 			const std::uint64_t w = static_cast<std::uint64_t>(dt) * cpu.capacity;
 			return scaled ? w * cpu.khz / cpu.max_khz : w;
 		}
-		const u128 w = static_cast<u128>(dt) * cpu.capacity;
-		return scaled ? w * cpu.khz / cpu.max_khz : w;
+		u128 w = static_cast<u128>(dt) * cpu.capacity * cpu.smt_scale;
+		if (scaled)
+			w = w * cpu.khz / cpu.max_khz;
+		return w / 1024;
 	}
 	// The time (ns, rounded up) the CPU takes for `work` at its present
 	// speed; nullopt when never (capacity 0).
@@ -179,6 +202,20 @@ public:
 
 private:
 	bool set_clock(std::size_t c, unsigned khz, std::int64_t t);
+	// The OPP the CPU runs at when asked for khz: the highest not above
+	// its cap and the package's ceiling (the lowest if none is).
+	unsigned limited(const Cpu &cpu, unsigned khz) const;
+	void build_speed_model(const PowerModel &model, const kshim::Kernel &kernel, const dts::Platform &platform);
+	void start_speed_model(std::int64_t t);
+	void set_busy_with_speed_model(std::size_t c, bool busy, std::int64_t t);
+	std::uint32_t smt_scale_for(std::size_t busy_threads) const
+	{
+		if (smt_scales_.empty() || busy_threads == 0)
+			return 1024;
+		return smt_scales_[std::min(busy_threads, smt_scales_.size()) - 1];
+	}
+	// The package's ceiling with domain_busy_ as it is.
+	unsigned budget_ceiling() const;
 	// The power of an idle CPU in its idle state.
 	static std::uint64_t idle_power_in(const Cpu &cpu)
 	{
@@ -249,6 +286,23 @@ private:
 	bool static_power_ = false;		// some cluster has static power or off states
 	std::string power_source_;
 	std::function<void(std::size_t, std::int64_t)> power_observer_;
+	// SMT threads and the package budget (power model): cores_ lists each
+	// core's threads; smt_scales_ a busy thread's speed x 1024 by busy
+	// threads - 1; ceilings_ the frequencies the budget can hold the
+	// package at (every OPP, ascending) and budget_power_[d][i] what domain
+	// d draws active under ceilings_[i] (µW or the EM's unit).
+	bool speed_model_ = false;
+	std::vector<std::vector<unsigned>> cores_;
+	std::vector<std::uint32_t> smt_scales_;
+	std::optional<std::uint64_t> budget_;
+	std::vector<unsigned> ceilings_;
+	std::vector<std::vector<std::uint64_t>> budget_power_;
+	std::vector<unsigned> domain_busy_;
+	unsigned ceiling_khz_ = 0;
+	std::vector<std::int64_t> ceiling_ns_;	// by ceilings_ index
+	std::size_t ceiling_index_ = 0;
+	std::int64_t ceiling_since_ = 0;
+	std::function<void(std::size_t, bool)> speed_observer_;
 };
 
 } // namespace sh::sim

@@ -124,9 +124,21 @@ PowerModel load_power_model(const std::filesystem::path &file)
 					throw PowerModelError(fmt::format("{}: needs \"cpus\"", where));
 				model.domains.push_back(std::move(dom));
 			}
+		} else if (key == "package_budget_mw") {
+			model.package_budget_mw = milliwatts(m.value, fmt::format("{}: package_budget_mw", name));
+		} else if (key == "smt_speed" && m.value.IsArray() && !m.value.Empty() && m.value.Size() <= 64) {
+			for (rapidjson::SizeType i = 0; i < m.value.Size(); i++) {
+				const auto &s = m.value[i];
+				if (!s.IsNumber() || !(s.GetDouble() > 0 && s.GetDouble() <= 1))
+					throw PowerModelError(fmt::format("{}: smt_speed[{}]: expected a speed above 0 and "
+									  "at most 1",
+									  name, i));
+				model.smt_speed.push_back(s.GetDouble());
+			}
 		} else {
 			throw PowerModelError(fmt::format("{}: \"{}\": unknown or mistyped (source: a string, domains: "
-							  "an array)",
+							  "an array, package_budget_mw: a number, smt_speed: an array "
+							  "of 1 to 64 speeds)",
 							  name, key));
 		}
 	}

@@ -31,6 +31,16 @@ struct PowerModel {
 	};
 	std::string source;			// where the numbers come from
 	std::vector<Domain> domains;
+	// A package power budget (mW; none: unlimited): the hardware (as
+	// turbo limits do) holds every CPU at or below the highest frequency
+	// at which the active frequency domains' power — a busy CPU's power
+	// at that OPP plus the domain's static power — fits in it. A domain
+	// is active while one of its CPUs runs a task.
+	std::optional<double> package_budget_mw;
+	// SMT: the speed of a busy thread (0 < s <= 1) when k threads of its
+	// core are busy, index k - 1 (the last for more); empty: threads do
+	// not slow each other.
+	std::vector<double> smt_speed;
 };
 
 // A bad board power file: the message names the file and the member.
@@ -41,7 +51,8 @@ struct PowerModelError : std::runtime_error {
 // Reads a board power file (JSON, comments and trailing commas allowed):
 //   {"source": "...", "domains": [{"cpus": "0-3", "dynamic_mw": {"200000": 10.5, ...},
 //     "static_mw": 45 | {"200000": 20, ...}, "idle_mw": {"WFI": 8, "cpu-sleep": 0.5},
-//     "cluster_off": ["cluster-sleep"]}]}
+//     "cluster_off": ["cluster-sleep"]}],
+//    "package_budget_mw": 10000, "smt_speed": [1, 0.6, 0.45, 0.36]}
 PowerModel load_power_model(const std::filesystem::path &file);
 
 } // namespace sh::sim

@@ -276,6 +276,15 @@ void Simulator::setup()
 		       options_.power_model ? &*options_.power_model : nullptr);
 	metrics_.emplace(n);
 	cpus_.resize(n);
+	// SMT threads and a package budget change other CPUs' speed as one
+	// turns busy: their tasks' work is counted up to then at the old speed
+	if (board_->has_speed_model())
+		board_->set_speed_observer([this](std::size_t c, bool before) {
+			if (before)
+				account_work(c);
+			else
+				rebase_work(c);
+		});
 	wake_times_ = hrtimer_times_ = done_times_ = next_times_ = CpuTimes(n);
 	stale_ = to_dispatch_ = switched_ = CpuMarks(n);
 	switched_.mark_all(n);
@@ -313,8 +322,8 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		if (auto *running = cpu.curr_thread)
 			metrics_->on_cpu_time(running->index, static_cast<std::size_t>(ev.cpu), now_ - cpu.curr_since);
 		cpu.curr_since = now_;
-		board_->set_busy(static_cast<std::size_t>(ev.cpu), next != 0, now_);
 		account_work(static_cast<std::size_t>(ev.cpu));
+		board_->set_busy(static_cast<std::size_t>(ev.cpu), next != 0, now_);
 		cpu.curr = next;
 		switched_.mark(static_cast<std::size_t>(ev.cpu));
 		to_dispatch_.mark(static_cast<std::size_t>(ev.cpu));

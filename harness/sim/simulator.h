@@ -266,6 +266,12 @@ struct Result {
 	double energy_j = 0;
 	double em_energy_j = 0;
 	std::string power_model;		// the board power file's source; "" without one
+	// The power model's package budget (0: none) and the time the package
+	// spent under each ceiling it imposed (busy_ns unused); whether
+	// SMT threads slow each other.
+	double package_budget_mw = 0;
+	std::vector<OppResidency> package_ceiling;
+	bool smt_model = false;
 	std::vector<DomainResult> domains;
 	std::vector<CpuResult> cpus;
 	std::vector<TaskResult> tasks;

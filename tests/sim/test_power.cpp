@@ -5,10 +5,14 @@
 // clusters' static power is charged exactly while they are powered (not
 // while every CPU waits in a cluster-off state the kernel's cpuidle chose),
 // each idle state's power for the time the CPUs wait in it, a busy power
-// table replaces the energy model's; a file that does not fit the board
-// is bad input naming what does not fit.
+// table replaces the energy model's; SMT threads slow each other by the
+// file's speeds, and a package budget caps every clock by the number of
+// active cores; a file that does not fit the board is bad input naming
+// what does not fit.
 #include "run_json.h"
 #include "support.h"
+
+#include "dts/tools.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -34,6 +38,38 @@ std::filesystem::path write(const std::string &name, const std::string &text)
 }
 
 const std::string model = test::fixture("power/hikey960.json").string();
+
+// The TurboSched experiment's synthetic server: CORES cores of THREADS SMT
+// threads, each core its own frequency domain (2.0 ... 3.8 GHz).
+std::filesystem::path server(unsigned cores, unsigned threads)
+{
+	const auto script = std::filesystem::path(SH_TEST_SOURCE_ROOT) / "scripts/experiments/turbosched/server-board.sh";
+	const auto board = std::filesystem::temp_directory_path() /
+			   fmt::format("sh-test-power-{}-server-{}x{}.dts", ::getpid(), cores, threads);
+	const auto made = dts::run_tool(std::vector<std::string>{
+		"bash", "-c", fmt::format("'{}' {} {} > '{}'", script.string(), cores, threads, board.string())});
+	BOOST_REQUIRE_MESSAGE(made.exit_status == 0, made.err);
+	return board;
+}
+
+// CPU-bound threads, one pinned to each CPU listed.
+std::filesystem::path pinned_cpu_bound(const std::string &name, std::initializer_list<unsigned> cpus)
+{
+	std::string tasks;
+	for (const unsigned c : cpus)
+		tasks += fmt::format(R"({}"busy-{}": {{"cpus": [{}], "loop": -1, "run": 100000}})", tasks.empty() ? "" : ",",
+				     c, c);
+	return write(name, fmt::format(R"({{"global": {{"duration": -1}}, "tasks": {{{}}}}})", tasks));
+}
+
+std::int64_t work_of(const rapidjson::Document &r, const std::string &task)
+{
+	for (const auto &t : r["tasks"].GetArray())
+		if (t["name"].GetString() == task)
+			return t["work_done"].GetInt64();
+	BOOST_FAIL("no task " << task);
+	return 0;
+}
 
 } // namespace
 
@@ -100,6 +136,91 @@ BOOST_AUTO_TEST_CASE(board_power_model_replaces_busy_power)
 	BOOST_TEST(r["cpus"][4]["energy_j"].GetDouble() == r["cpus"][4]["em_energy_j"].GetDouble());
 }
 
+// SMT threads that slow each other: two busy threads of a core at 0.5
+// each do half the work each does alone; on different cores, all of it.
+// The kernel decides the same (the model is the hardware's).
+BOOST_AUTO_TEST_CASE(smt_threads_share_their_core)
+{
+	const auto board = server(2, 2);
+	const auto half = write("smt.json", R"({"source": "test", "smt_speed": [1, 0.5]})");
+	const auto siblings = pinned_cpu_bound("siblings.json", {0, 1});
+	const auto apart = pinned_cpu_bound("apart.json", {0, 2});
+	auto run = [&](const std::filesystem::path &workload, const std::filesystem::path *power) {
+		std::vector<std::string> args{"run", "--json", "--board", board.string(), "--workload", workload.string(),
+					      "--duration", "1s"};
+		if (power) {
+			args.emplace_back("--board-power");
+			args.emplace_back(power->string());
+		}
+		return json_of(test::run_cli(std::span<const std::string>(args)));
+	};
+	const auto alone = run(siblings, nullptr), shared = run(siblings, &half);
+	const auto spread = run(apart, &half), spread_alone = run(apart, nullptr);
+	for (const auto &f : {board, half, siblings, apart})
+		std::filesystem::remove(f);
+	BOOST_TEST(shared["smt_model"].GetBool());
+	BOOST_TEST(!alone["smt_model"].GetBool());
+	BOOST_TEST(shared["fingerprint"].GetString() == std::string(alone["fingerprint"].GetString()));
+	for (const std::string task : {"busy-0", "busy-1"})
+		BOOST_TEST(static_cast<double>(work_of(shared, task)) == 0.5 * static_cast<double>(work_of(alone, task)),
+			   boost::test_tools::tolerance(0.001));
+	for (const std::string task : {"busy-0", "busy-2"})
+		BOOST_TEST(work_of(spread, task) == work_of(spread_alone, task));
+}
+
+// A package budget: with each core's power 500 mW at 2.0 GHz ... 2 W at
+// 3.8 GHz and 4 W to share, two busy cores keep 3.8 GHz, three get 3.5
+// and four 2.8 GHz; the CPUs run (and do work) at the ceiling, whatever
+// schedutil asks for, and the report says how long each ceiling held.
+BOOST_AUTO_TEST_CASE(package_budget_holds_busy_cores_below_turbo)
+{
+	const auto board = server(4, 1);
+	std::string domains;
+	for (unsigned c = 0; c < 4; c++)
+		domains += fmt::format(R"({}{{"cpus": "{}", "dynamic_mw": {{"2000000": 500, "2400000": 700,
+			"2800000": 900, "3200000": 1100, "3500000": 1300, "3800000": 2000}}}})",
+				       c ? "," : "", c);
+	const auto power = write("budget.json", fmt::format(R"({{"source": "test", "package_budget_mw": 4000,
+		"domains": [{}]}})", domains));
+	auto run = [&](std::initializer_list<unsigned> cpus, bool budget) {
+		const auto workload = pinned_cpu_bound("budget-workload.json", cpus);
+		std::vector<std::string> args{"run", "--json", "--board", board.string(), "--workload", workload.string(),
+					      "--duration", "1s"};
+		if (budget) {
+			args.emplace_back("--board-power");
+			args.emplace_back(power.string());
+		}
+		auto r = json_of(test::run_cli(std::span<const std::string>(args)));
+		std::filesystem::remove(workload);
+		return r;
+	};
+	auto ceiling_share = [](const rapidjson::Document &r, unsigned khz) {
+		double ns = 0;
+		for (const auto &c : r["package_ceiling"].GetArray())
+			if (c["khz"].GetUint() == khz)
+				ns += c["ns"].GetDouble();
+		return ns / r["simulated_ns"].GetDouble();
+	};
+	const auto two = run({0, 1}, true), three = run({0, 1, 2}, true), four = run({0, 1, 2, 3}, true);
+	const auto four_free = run({0, 1, 2, 3}, false);
+	std::filesystem::remove(board);
+	std::filesystem::remove(power);
+	BOOST_TEST(two["package_budget_mw"].GetDouble() == 4000.0);
+	BOOST_TEST(ceiling_share(two, 3800000) > 0.99);
+	BOOST_TEST(ceiling_share(three, 3500000) > 0.99);
+	BOOST_TEST(ceiling_share(four, 2800000) > 0.99);
+	BOOST_TEST(four["fingerprint"].GetString() == std::string(four_free["fingerprint"].GetString()));
+	// the busy cores ran at the ceiling: 2.8 of 3.8 GHz
+	for (const std::string task : {"busy-0", "busy-3"})
+		BOOST_TEST(static_cast<double>(work_of(four, task)) ==
+				   static_cast<double>(work_of(four_free, task)) * 2800.0 / 3800.0,
+			   boost::test_tools::tolerance(0.01));
+	for (const auto &dom : four["domains"].GetArray())
+		for (const auto &o : dom["residency"].GetArray())
+			if (o["khz"].GetUint() > 2800000)
+				BOOST_TEST(o["ns"].GetDouble() < 0.01 * four["simulated_ns"].GetDouble());
+}
+
 BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 {
 	struct Case {
@@ -115,6 +236,10 @@ BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 		{R"({"domains": [{"cpus": "0-3", "speed": 1}]})", "domains[0].speed: unknown or mistyped"},
 		{R"({"domains": [{"static_mw": 1}]})", "domains[0]: needs \"cpus\""},
 		{R"({"domains": [ )", "offset"},
+		{R"({"smt_speed": [1, 0.5]})", "smt_speed, but HiKey960 has no SMT threads"},
+		{R"({"smt_speed": [1, 0]})", "smt_speed[1]: expected a speed above 0 and at most 1"},
+		{R"({"smt_speed": []})", "\"smt_speed\": unknown or mistyped"},
+		{R"({"package_budget_mw": "10W"})", "package_budget_mw: expected milliwatts"},
 	};
 	for (const auto &c : cases) {
 		const auto file = write("bad.json", c.file);
