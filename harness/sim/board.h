@@ -17,6 +17,7 @@
 
 #include <kshim/sched.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -153,10 +154,18 @@ public:
 			power_observer_(c, t);
 	}
 	// The power the CPU draws now (the energy model's unit: µW when
-	// power_in_microwatts()).
+	// power_in_microwatts()), with its share of its cluster's static
+	// power while the cluster is powered: what heats the thermal model.
 	std::uint64_t power(std::size_t c) const
 	{
-		return cpus_[c].busy ? cpus_[c].busy_power : cpus_[c].idle_now;
+		const auto &cpu = cpus_[c];
+		std::uint64_t p = cpu.busy ? cpu.busy_power : cpu.idle_now;
+		if (static_power_ && cpu.domain >= 0) [[unlikely]] {
+			const auto &dom = domains_[static_cast<std::size_t>(cpu.domain)];
+			if (dom.powered && !dom.cpus.empty())
+				p += static_share(dom, c);
+		}
+		return p;
 	}
 	// Told whenever a CPU's power changes (at t, after the change): the
 	// thermal model.
@@ -246,6 +255,17 @@ private:
 		account_domain(dom, t);
 		dom.powered = powered;
 		dom.static_now = now;
+		if (power_observer_)
+			for (const unsigned k : dom.cpus)
+				power_observer_(k, t);
+	}
+	// A CPU's share of its cluster's static power: equal shares, the
+	// remainder to the first CPUs, so that the shares add up exactly.
+	static std::uint64_t static_share(const Domain &dom, std::size_t c)
+	{
+		const auto n = dom.cpus.size();
+		const auto i = static_cast<std::size_t>(std::find(dom.cpus.begin(), dom.cpus.end(), c) - dom.cpus.begin());
+		return dom.static_now / n + (i < dom.static_now % n ? 1 : 0);
 	}
 	void account(std::size_t c, std::int64_t t)
 	{

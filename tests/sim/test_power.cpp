@@ -121,6 +121,20 @@ BOOST_AUTO_TEST_CASE(board_power_model_charges_static_and_idle_power)
 	BOOST_TEST(board["energy_j"].GetDouble() > board["em_energy_j"].GetDouble());
 }
 
+// What heats the thermal model is what the board draws: with static and
+// idle power, the zone over all of HiKey960's CPUs takes in exactly the
+// board's energy, static energy included.
+BOOST_AUTO_TEST_CASE(board_power_heats_the_thermal_model)
+{
+	const auto r = json_of(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "3s",
+					      "--thermal-model", "r=4,c=1", "--board-power", model}));
+	BOOST_REQUIRE_EQUAL(r["thermal_zones"].Size(), 1u);
+	BOOST_REQUIRE_EQUAL(r["thermal_zones"][0]["cpus"].Size(), 8u);
+	BOOST_TEST(r["domains"][0]["static_energy_j"].GetDouble() > 0.01);
+	BOOST_TEST(r["thermal_zones"][0]["heat_j"].GetDouble() == r["energy_j"].GetDouble(),
+		   boost::test_tools::tolerance(1e-9));
+}
+
 // A busy power table in place of the energy model's: 100 mW at every OPP
 // of the LITTLE cluster makes its busy energy 100 mW x its busy time.
 BOOST_AUTO_TEST_CASE(board_power_model_replaces_busy_power)
