@@ -117,12 +117,12 @@ std::string run_text(const sim::Result &r)
 						       r.domains[i].static_energy_j,
 						       percent(r.domains[i].off_ns, r.simulated_ns));
 		s += fmt::format("  board power model: {}{}\n", r.power_model, statics);
-		if (r.package_budget_mw > 0) {
+		if (r.package_budget_mw) {
 			std::string ceilings;
 			for (const auto &o : r.package_ceiling)
 				ceilings += fmt::format("{}{} {:.1f}%", ceilings.empty() ? "" : ", ", mhz(o.khz),
 							percent(o.ns, r.simulated_ns));
-			s += fmt::format("  package budget {:.0f} mW: the CPUs held at or below {}\n", r.package_budget_mw,
+			s += fmt::format("  package budget {:.0f} mW: the CPUs held at or below {}\n", *r.package_budget_mw,
 					 ceilings);
 		}
 		if (r.smt_model)
@@ -319,9 +319,9 @@ std::string run_json(const sim::Result &r)
 		w.Null();
 	else
 		str(w, r.power_model);
-	if (r.package_budget_mw > 0) {
+	if (r.package_budget_mw) {
 		key(w, "package_budget_mw");
-		w.Double(r.package_budget_mw);
+		w.Double(*r.package_budget_mw);
 		key(w, "package_ceiling");
 		w.StartArray();
 		for (const auto &o : r.package_ceiling) {

@@ -126,12 +126,16 @@ PowerModel load_power_model(const std::filesystem::path &file)
 			}
 		} else if (key == "package_budget_mw") {
 			model.package_budget_mw = milliwatts(m.value, fmt::format("{}: package_budget_mw", name));
+			if (*model.package_budget_mw <= 0)
+				throw PowerModelError(fmt::format("{}: package_budget_mw: a budget must be above 0 mW",
+								  name));
 		} else if (key == "smt_speed" && m.value.IsArray() && !m.value.Empty() && m.value.Size() <= 64) {
 			for (rapidjson::SizeType i = 0; i < m.value.Size(); i++) {
 				const auto &s = m.value[i];
-				if (!s.IsNumber() || !(s.GetDouble() > 0 && s.GetDouble() <= 1))
-					throw PowerModelError(fmt::format("{}: smt_speed[{}]: expected a speed above 0 and "
-									  "at most 1",
+				// the board counts speed in 1/1024ths
+				if (!s.IsNumber() || !(s.GetDouble() >= 1.0 / 1024 && s.GetDouble() <= 1))
+					throw PowerModelError(fmt::format("{}: smt_speed[{}]: expected a speed from 1/1024 "
+									  "(the model's resolution) to 1",
 									  name, i));
 				model.smt_speed.push_back(s.GetDouble());
 			}

@@ -269,7 +269,7 @@ struct Result {
 	// The power model's package budget (0: none) and the time the package
 	// spent under each ceiling it imposed (busy_ns unused); whether
 	// SMT threads slow each other.
-	double package_budget_mw = 0;
+	std::optional<double> package_budget_mw;
 	std::vector<OppResidency> package_ceiling;
 	bool smt_model = false;
 	std::vector<DomainResult> domains;

@@ -251,7 +251,9 @@ BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 		{R"({"domains": [{"static_mw": 1}]})", "domains[0]: needs \"cpus\""},
 		{R"({"domains": [ )", "offset"},
 		{R"({"smt_speed": [1, 0.5]})", "smt_speed, but HiKey960 has no SMT threads"},
-		{R"({"smt_speed": [1, 0]})", "smt_speed[1]: expected a speed above 0 and at most 1"},
+		{R"({"smt_speed": [1, 0]})", "smt_speed[1]: expected a speed from 1/1024 (the model's resolution) to 1"},
+		{R"({"smt_speed": [0.0001]})", "smt_speed[0]: expected a speed from 1/1024"},
+		{R"({"package_budget_mw": 0})", "package_budget_mw: a budget must be above 0 mW"},
 		{R"({"smt_speed": []})", "\"smt_speed\": unknown or mistyped"},
 		{R"({"package_budget_mw": "10W"})", "package_budget_mw: expected milliwatts"},
 	};
