@@ -6,6 +6,7 @@
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
 #include "sched/image/image.h"
+#include "thermal/model.h"
 
 #include <boost/program_options.hpp>
 #include <cerrno>
@@ -355,6 +356,9 @@ int main(int argc, char **argv)
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
 	} catch (const dts::Error &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
+	} catch (const thermal::Error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
 	} catch (const image::BuildError &e) {

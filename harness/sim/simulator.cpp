@@ -35,6 +35,10 @@ namespace sh::sim {
 
 namespace {
 
+// The hottest a thermal zone of the model may get: beyond it, its
+// parameters are wrong (docs/thermal.md).
+constexpr double max_model_c = 1000;
+
 int idle_tick_policy(IdleTick policy)
 {
 	switch (policy) {
@@ -662,7 +666,10 @@ void Simulator::setup_thermal()
 				       : SIZE_MAX;
 		if (z == SIZE_MAX)
 			return kshim::room_temperature_mc;
-		return static_cast<int>(std::lround(network_of(zones_[z]).temperature_at(now_) * 1000));
+		// in range for the int a sensor returns (check_sensors() stops a
+		// run whose model leaves it, at the next tick)
+		const double c = std::clamp(network_of(zones_[z]).temperature_at(now_), -273.15, max_model_c);
+		return static_cast<int>(std::lround(std::isnan(c) ? max_model_c * 1000 : c * 1000));
 	});
 	// the model's starting temperature, as the sensors' first interrupt
 	for (const auto &zone : zones_)
@@ -693,7 +700,17 @@ void Simulator::check_sensors()
 		int low = 0, high = 0;
 		if (kshim_thermal_sensor_window(zone.sensor, &low, &high))
 			continue;
-		const auto mc = std::lround(network_of(zone).temperature_at(now_) * 1000);
+		const double c = network_of(zone).temperature_at(now_);
+		// Past 1000 C the model's parameters are wrong, not the board hot:
+		// stop rather than report what a sensor could never read.
+		if (!(c <= max_model_c))
+			throw thermal::Error(fmt::format(
+				"thermal model: zone {} reached {} at {:.3f} s, above the {:g} C the model holds to "
+				"(r {:g} K/W x the CPUs' power; give a smaller r)",
+				zone.name, std::isnan(c) ? std::string("a temperature that is not a number") : fmt::format("{:g} C", c),
+				static_cast<double>(now_ - start_) / 1e9, max_model_c,
+				network_of(zone).params().resistance_k_per_w));
+		const auto mc = std::lround(c * 1000);
 		if (mc >= high || (low > -INT_MAX && mc <= low)) {
 			zone.interrupts++;
 			kshim_thermal_sensor_interrupt(zone.sensor);
