@@ -304,6 +304,27 @@ std::string with_config(const std::string &autoconf, const std::vector<std::pair
 	return out;
 }
 
+// The Kconfig symbols the tree declares ("config NAME" or "menuconfig NAME"
+// in any Kconfig* file), as CONFIG_NAME.
+std::set<std::string> kconfig_symbols(const fs::path &tree)
+{
+	std::set<std::string> symbols;
+	std::error_code ec;
+	for (auto it = fs::recursive_directory_iterator(tree, fs::directory_options::skip_permission_denied, ec);
+	     !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+		if (!it->path().filename().string().starts_with("Kconfig") || !it->is_regular_file(ec))
+			continue;
+		std::ifstream in(it->path());
+		for (std::string line; std::getline(in, line);) {
+			std::istringstream words(line);
+			std::string keyword, name, rest;
+			if (words >> keyword >> name && (keyword == "config" || keyword == "menuconfig") && !(words >> rest))
+				symbols.insert("CONFIG_" + name);
+		}
+	}
+	return symbols;
+}
+
 // fn(item) for each item, on as many threads as the machine has CPUs.
 template <typename T, typename Fn>
 void for_each_parallel(std::vector<T> &items, Fn fn)
@@ -587,6 +608,15 @@ Image build(const Recipe &recipe, std::ostream &log)
 	// changes (timeconst.h follows CONFIG_HZ, as Kbuild's filechk_gentimeconst)
 	std::map<std::string, fs::path> config_dirs;	// flavour -> the image's generated include dir
 	std::string config_bytes;
+	if (!recipe.config.empty()) {
+		// an option the tree does not declare would be defined and read
+		// by nothing: a typo must not build the unchanged kernel
+		const auto declared = kconfig_symbols(base);
+		for (const auto &[name, value] : recipe.config)
+			if (!declared.count(name))
+				throw BadPatch(fmt::format("--config {}={}: {} declares no such Kconfig option", name.substr(7),
+							   value, base.string()));
+	}
 	for (const auto &flavour : flavours) {
 		if (recipe.config.empty())
 			break;

@@ -932,11 +932,14 @@ BOOST_AUTO_TEST_CASE(kernel_image_with_config)
 	BOOST_TEST(hz.out.find("# ticks: measured ") != std::string::npos, hz.out);
 	auto reversed = test::run_cli({"check", relative, "--baseline", id});
 	BOOST_TEST(reversed.exit_status == 1, reversed.out + reversed.err);
-	for (const std::string bad : {"FOO", "hz=1", "HZ=1 0", "HZ=\"a\\\""}) {
+	for (const std::string bad : {"FOO", "hz=1", "HZ=1 0", "HZ=\"a\\\"", "SCHED_MX=n"}) {
 		auto refused = test::run_cli({"kernel", "build", "--config", bad});
 		BOOST_TEST(refused.exit_status == 2, bad);
 		BOOST_TEST(refused.err.find("--config " + bad) != std::string::npos, refused.err);
 	}
+	// a typo of an option's name is not an image of the unchanged kernel
+	BOOST_TEST(test::run_cli({"kernel", "build", "--config", "SCHED_MX=n"}).err.find("declares no such Kconfig "
+											     "option") != std::string::npos);
 	std::filesystem::remove_all(cache);
 	::unsetenv("SCHED_HARNESS_CACHE");
 }
