@@ -146,9 +146,15 @@ public:
 		return v;
 	}
 
+	// At least 1 us: rt-app's unit, and a bound on the event rate (a 1 ns
+	// period is a billion timer events per simulated second).
 	std::int64_t duration(const std::string &key) const
 	{
-		return parse_duration(values_.at(key), fmt::format("workload {}: {}", gen_.name, key));
+		const auto ns = parse_duration(values_.at(key), fmt::format("workload {}: {}", gen_.name, key));
+		if (ns < 1000)
+			throw Error(fmt::format("workload {}: {}={} is below 1us, rt-app's resolution", gen_.name, key,
+						values_.at(key)));
+		return ns;
 	}
 
 	// "10%" or "0.1": a share in (0, 1].

@@ -234,6 +234,9 @@ BOOST_AUTO_TEST_CASE(bad_parameters_are_one_clear_line)
 	BOOST_TEST(error_of("periodic:colour=red") ==
 		   "workload periodic: unknown parameter \"colour\" (it has: count, period, duty, calibration)");
 	BOOST_TEST(error_of("periodic:count=0") == "workload periodic: count=0 must be at least 1");
+	// an event storm, not a workload: a billion timer events per simulated second
+	BOOST_TEST(error_of("periodic:period=1ns") == "workload periodic: period=1ns is below 1us, rt-app's resolution");
+	BOOST_TEST(error_of("hackbench:work=999ns") == "workload hackbench: work=999ns is below 1us, rt-app's resolution");
 	BOOST_TEST(error_of("nosuch") ==
 		   "unknown workload \"nosuch\": a built-in (periodic, hackbench, fixed-work, turbo-jitter) or an "
 		   "rt-app .json file");
