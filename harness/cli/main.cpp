@@ -3,6 +3,7 @@
 
 #include "dts/platform.h"
 #include "dts/tools.h"
+#include "harness/report/ftrace.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
 #include "sched/image/image.h"
@@ -361,6 +362,9 @@ int main(int argc, char **argv)
 	} catch (const thermal::Error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
+	} catch (const report::WriteError &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_internal;
 	} catch (const image::BuildError &e) {
 		std::cerr << "sched-harness: kernel build failed: " << e.what() << "\n";
 		return exit_internal;

@@ -310,7 +310,9 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	if (series_file) {
 		*series_file << report::series_csv(result);
 		if (!series_file->flush())
-			throw std::runtime_error(fmt::format("--series {}: writing it failed", vm["series"].as<std::string>()));
+			throw report::WriteError(
+				fmt::format("--series {}: writing it failed: {}", vm["series"].as<std::string>(),
+					    std::strerror(errno)));
 	}
 	if (vm.count("plot")) {
 		try {

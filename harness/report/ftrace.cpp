@@ -364,7 +364,7 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 void FtraceWriter::flush()
 {
 	if (buffer_.size() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) != buffer_.size())
-		throw std::runtime_error(fmt::format("{}: writing the trace failed: {}", path_.string(),
+		throw WriteError(fmt::format("{}: writing the trace failed: {}", path_.string(),
 						     std::strerror(errno)));
 	buffer_.clear();
 }
@@ -376,7 +376,7 @@ void FtraceWriter::close()
 	flush();
 	const bool failed = std::ferror(file_.get()) != 0;
 	if (std::fclose(file_.release()) != 0 || failed)
-		throw std::runtime_error(fmt::format("{}: writing the trace failed", path_.string()));
+		throw WriteError(fmt::format("{}: writing the trace failed", path_.string()));
 }
 
 } // namespace sh::report

@@ -13,12 +13,19 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 namespace sh::report {
+
+// A file the report goes to could not be written (a full disk, a closed
+// pipe): an error of the machine, not of the input or the kernel.
+struct WriteError : std::runtime_error {
+	using std::runtime_error::runtime_error;
+};
 
 class FtraceWriter : public sim::EventSink {
 public:

@@ -362,6 +362,13 @@ BOOST_AUTO_TEST_CASE(hostile_command_lines_are_bad_input)
 		"/bin/sh", "-c", fmt::format("'{}' run --duration 10ms > /dev/full", SH_TEST_HARNESS_BIN)});
 	BOOST_TEST(full.exit_status == 128, full.err);
 	BOOST_TEST(full.err == "sched-harness: error: writing the output failed: No space left on device\n", full.err);
+	// and so are a trace or a series written to it
+	for (const auto *what : {"--trace", "--series"}) {
+		const auto r = test::run_cli({"run", "--duration", "10ms", what, "/dev/full"});
+		BOOST_TEST(r.exit_status == 128, what << ": " << r.err);
+		BOOST_TEST(r.err.find("sched-harness: error: ") == 0u, r.err);
+		BOOST_TEST(r.err.find("No space left on device") != std::string::npos, r.err);
+	}
 
 	// more CPUs than the arm flavour's NR_CPUS (64): "kshim_boot_early(65)
 	// failed: -22", exit 3, before
