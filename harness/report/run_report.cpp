@@ -262,6 +262,25 @@ void cpu_array(Writer &w, const std::vector<unsigned> &cpus)
 	w.EndArray();
 }
 
+// Time at each frequency: [{"khz", "ns"[, "busy_ns"]}, ...].
+void residency_array(Writer &w, const std::vector<sim::OppResidency> &residency, bool with_busy)
+{
+	w.StartArray();
+	for (const auto &o : residency) {
+		w.StartObject();
+		key(w, "khz");
+		w.Uint(o.khz);
+		key(w, "ns");
+		w.Int64(o.ns);
+		if (with_busy) {
+			key(w, "busy_ns");
+			w.Int64(o.busy_ns);
+		}
+		w.EndObject();
+	}
+	w.EndArray();
+}
+
 } // namespace
 
 std::string run_json(const sim::Result &r)
@@ -323,16 +342,7 @@ std::string run_json(const sim::Result &r)
 		key(w, "package_budget_mw");
 		w.Double(*r.package_budget_mw);
 		key(w, "package_ceiling");
-		w.StartArray();
-		for (const auto &o : r.package_ceiling) {
-			w.StartObject();
-			key(w, "khz");
-			w.Uint(o.khz);
-			key(w, "ns");
-			w.Int64(o.ns);
-			w.EndObject();
-		}
-		w.EndArray();
+		residency_array(w, r.package_ceiling, false);
 	}
 	key(w, "smt_model");
 	w.Bool(r.smt_model);
@@ -357,18 +367,7 @@ std::string run_json(const sim::Result &r)
 		key(w, "transition_latency_ns");
 		w.Uint(d.transition_latency_ns);
 		key(w, "opp_residency");
-		w.StartArray();
-		for (const auto &o : d.residency) {
-			w.StartObject();
-			key(w, "khz");
-			w.Uint(o.khz);
-			key(w, "ns");
-			w.Int64(o.ns);
-			key(w, "busy_ns");
-			w.Int64(o.busy_ns);
-			w.EndObject();
-		}
-		w.EndArray();
+		residency_array(w, d.residency, true);
 		w.EndObject();
 	}
 	w.EndArray();
