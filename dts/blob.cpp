@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <libfdt.h>
+#include <cstdint>
 #include <optional>
 #include <unistd.h>
 #include <vector>
@@ -186,6 +187,28 @@ FdtBlob FdtBlob::from_bytes(std::vector<char> bytes, std::string origin)
 	return blob;
 }
 
+namespace {
+
+// libfdt 1.6.1's fdt_check_full() reads the root node's name through
+// fdt_get_name() without checking for NULL, which it returns for a name
+// it cannot read: a hostile blob crashes it (found by fuzz_device_tree).
+// The same lookup, checked, first.
+int check_root_name(const void *fdt)
+{
+	int offset, next = 0;
+	std::uint32_t tag;
+	do {
+		offset = next;
+		tag = fdt_next_tag(fdt, offset, &next);
+	} while (tag == FDT_NOP && next >= 0);
+	if (next < 0 || tag != FDT_BEGIN_NODE)
+		return 0;	// fdt_check_full() says what is wrong
+	int len = 0;
+	return fdt_get_name(fdt, offset, &len) ? 0 : len;
+}
+
+} // namespace
+
 void FdtBlob::check() const
 {
 	if (bytes_.size() < sizeof(struct fdt_header))
@@ -194,6 +217,10 @@ void FdtBlob::check() const
 	int err = fdt_check_header(bytes_.data());
 	if (err == 0 && fdt_totalsize(bytes_.data()) > bytes_.size())
 		err = -FDT_ERR_TRUNCATED;
+	if (err == 0 && (err = check_root_name(bytes_.data())) != 0)
+		throw Error(fmt::format("{}: corrupt device-tree blob: its root node's name cannot be read ({}; a "
+					"version {} blob)",
+					origin_, fdt_strerror(err), fdt_version(bytes_.data())));
 	if (err == 0)
 		err = fdt_check_full(bytes_.data(), bytes_.size());
 	if (err != 0)

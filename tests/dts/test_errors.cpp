@@ -88,6 +88,8 @@ std::uint32_t get_be32(const std::vector<char> &bytes, std::size_t at)
 constexpr std::size_t fdt_totalsize_at = 4;
 constexpr std::size_t fdt_off_dt_struct_at = 8;
 constexpr std::size_t fdt_size_dt_struct_at = 36;
+constexpr std::size_t fdt_version_at = 20;
+constexpr std::size_t fdt_last_comp_version_at = 24;
 
 // A valid blob of a fixture, compiled with dtc.
 std::vector<char> valid_blob(const dts::TempDir &dir, const std::string &fixture, bool symbols = true)
@@ -319,6 +321,23 @@ BOOST_AUTO_TEST_CASE(garbage_structure_block)
 	BOOST_TEST_CONTEXT(msg) {
 		BOOST_TEST(msg.starts_with(file.string() + ": corrupt device-tree blob: FDT_ERR_"));
 	}
+}
+
+// A blob older than version 16 holds each node's full path as its name, so
+// libfdt's fdt_get_name() refuses a root named "" (FDT_ERR_BADSTRUCTURE)
+// and returns NULL, which libfdt 1.6.1's own fdt_check_full() then reads:
+// a crash reported as an oops (exit 3) until the loader checked the root's
+// name itself (found by fuzz_device_tree).
+BOOST_AUTO_TEST_CASE(old_version_blob_with_an_unreadable_root_name)
+{
+	dts::TempDir dir;
+	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
+	put_be32(bytes, fdt_version_at, 15);
+	put_be32(bytes, fdt_last_comp_version_at, 2);
+	const auto file = dir.path() / "v15.dtb";
+	write_bytes(file, bytes);
+	BOOST_TEST(error_of(file) == file.string() + ": corrupt device-tree blob: its root node's name cannot be read "
+						     "(FDT_ERR_BADSTRUCTURE; a version 15 blob)");
 }
 
 BOOST_AUTO_TEST_SUITE_END() // blobs
