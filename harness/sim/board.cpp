@@ -417,25 +417,12 @@ void Board::finish(std::int64_t t)
 		account_domain(dom, t);
 }
 
-// ceil(work x f_max / (capacity x f))
-std::optional<std::int64_t> Board::time_for(std::size_t c, std::int64_t work) const
+namespace {
+
+// ceil(num x f_max / (den x f)) in T, or never (den 0)
+template <typename T>
+std::optional<std::int64_t> ceil_time(T num, T den, const Board::Cpu &cpu)
 {
-	const auto &cpu = cpus_[c];
-	// in 64 bits when it cannot overflow (work < 2^40, f < 2^23 kHz,
-	// capacity < 2^11): the same quotient without a 128-bit division
-	if (cpu.smt_scale == 1024 && work >= 0 && work < (1LL << 40) && cpu.max_khz < (1U << 23) &&
-	    cpu.capacity < 2048) {
-		std::uint64_t num = static_cast<std::uint64_t>(work), den = cpu.capacity;
-		if (cpu.max_khz && cpu.khz) {
-			num *= cpu.max_khz;
-			den *= cpu.khz;
-		}
-		if (!den)
-			return std::nullopt;
-		return static_cast<std::int64_t>((num + den - 1) / den);
-	}
-	u128 num = static_cast<u128>(work) * 1024;
-	u128 den = static_cast<u128>(cpu.capacity) * cpu.smt_scale;
 	if (cpu.max_khz && cpu.khz) {
 		num *= cpu.max_khz;
 		den *= cpu.khz;
@@ -443,6 +430,20 @@ std::optional<std::int64_t> Board::time_for(std::size_t c, std::int64_t work) co
 	if (!den)
 		return std::nullopt;
 	return static_cast<std::int64_t>((num + den - 1) / den);
+}
+
+} // namespace
+
+// ceil(work x f_max / (capacity x smt speed x f))
+std::optional<std::int64_t> Board::time_for(std::size_t c, std::int64_t work) const
+{
+	const auto &cpu = cpus_[c];
+	// in 64 bits when it cannot overflow (work < 2^40, f < 2^23 kHz,
+	// capacity < 2^11): the same quotient without a 128-bit division
+	if (cpu.smt_scale == 1024 && work >= 0 && work < (1LL << 40) && cpu.max_khz < (1U << 23) &&
+	    cpu.capacity < 2048)
+		return ceil_time<std::uint64_t>(static_cast<std::uint64_t>(work), cpu.capacity, cpu);
+	return ceil_time<u128>(static_cast<u128>(work) * 1024, static_cast<u128>(cpu.capacity) * cpu.smt_scale, cpu);
 }
 
 void Board::report(Result &r) const
