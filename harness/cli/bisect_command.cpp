@@ -90,7 +90,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		 "with --suite: bad when any decision of any seed differs (fingerprints), not only a metric "
 		 "beyond noise")
 		("repeat", po::value<Unsigned>()->default_value(Unsigned{3}, "3")->value_name("N"), "with --suite: seeds per variant")
-		("jobs", po::value<Unsigned>()->value_name("J"), "runs at once");
+		("jobs", po::value<Unsigned>()->value_name("J"), "runs at once, each its own process (default: the machine's cores)");
 	po::options_description hidden;
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(
@@ -108,6 +108,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
+	const unsigned jobs = jobs_option(vm);
 	if (vm.count("patch") == vm.count("tree"))
 		throw UsageError{"bisect: give the series (--patch FILE...) or a git history (--tree GITDIR --good REF "
 				 "--bad REF)"};
@@ -168,7 +169,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 	if (steps == 0)
 		throw UsageError{"bisect: nothing between good and bad"};
 	const auto self = self_command(ctx);
-	const std::string jobs = std::to_string(vm.count("jobs") ? bounded_option(vm, "jobs", 1024) : 0);
+	const std::string jobs_argument = vm.count("jobs") ? std::to_string(jobs) : "";
 
 	std::map<std::size_t, std::string> ids;	// prefix length -> image
 	std::map<std::size_t, std::string> unbuildable;	// prefix length -> why
@@ -203,8 +204,8 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			if (!id.empty())
 				argv.insert(argv.end(), {"--kernel", id});
 			argv.insert(argv.end(), {"check", vm["expect"].as<std::string>()});
-			if (jobs != "0")
-				argv.insert(argv.end(), {"--jobs", jobs});
+			if (!jobs_argument.empty())
+				argv.insert(argv.end(), {"--jobs", jobs_argument});
 			const auto r = dts::run_tool(argv);
 			if (r.exit_status != 0 && r.exit_status != 1)
 				throw UsageError{fmt::format("check with {} patches: {}", n, r.err)};
@@ -221,8 +222,8 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 					 std::to_string(bounded_option(vm, "repeat", 100000)), "--b-kernel", id});
 		if (const auto reference = image_of(0); !reference.empty())
 			argv.insert(argv.end(), {"--a-kernel", reference});
-		if (jobs != "0")
-			argv.insert(argv.end(), {"--jobs", jobs});
+		if (!jobs_argument.empty())
+			argv.insert(argv.end(), {"--jobs", jobs_argument});
 		const auto r = dts::run_tool(argv);
 		if (r.exit_status != 0)
 			throw UsageError{fmt::format("compare with {} patches: {}", n, r.err)};

@@ -60,6 +60,7 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
+	const unsigned jobs = jobs_option(vm);
 	if (!vm.count("suite"))
 		throw UsageError{"check: name the suite (a JSON file of scenarios with \"expect\")"};
 	suite::Suite suite;
@@ -123,7 +124,7 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	}
 	std::vector<rapidjson::Document> runs;
 	try {
-		runs = run_reports(ctx, specs, jobs_option(vm));
+		runs = run_reports(ctx, specs, jobs);
 	} catch (const RunFailed &failure) {
 		return report_failure(ctx, "check", failure);
 	}

@@ -94,6 +94,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
+	const unsigned jobs = jobs_option(vm);
 	const unsigned repeat = bounded_option(vm, "repeat", 100000);
 	if (repeat < 2)
 		throw UsageError{fmt::format("--repeat {}: at least 2 runs per variant", repeat)};
@@ -169,7 +170,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	}
 	std::vector<rapidjson::Document> reports;
 	try {
-		reports = run_reports(ctx, specs, jobs_option(vm));
+		reports = run_reports(ctx, specs, jobs);
 	} catch (const RunFailed &failure) {
 		return report_failure(ctx, "compare", failure);
 	}

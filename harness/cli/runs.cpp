@@ -125,8 +125,12 @@ void append_run_args(std::vector<std::string> &args, const std::vector<std::stri
 
 unsigned jobs_option(const boost::program_options::variables_map &vm)
 {
-	const unsigned jobs = vm.count("jobs") ? bounded_option(vm, "jobs", 1024) : std::thread::hardware_concurrency();
-	return std::max(jobs, 1u);
+	if (!vm.count("jobs"))
+		return std::max(std::thread::hardware_concurrency(), 1u);
+	const unsigned jobs = bounded_option(vm, "jobs", 1024);
+	if (jobs == 0)	// neither "one" nor "all cores": say which is meant
+		throw UsageError{"--jobs 0: at least 1 (without --jobs, every core)"};
+	return jobs;
 }
 
 namespace {

@@ -192,6 +192,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
+	const unsigned jobs = jobs_option(vm);
 	if (!vm.count("param"))
 		throw UsageError{"sweep needs a --param NAME=VALUES (see sweep --help)"};
 	const unsigned repeat = bounded_option(vm, "repeat", 100000);
@@ -320,7 +321,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		}
 	std::vector<rapidjson::Document> reports;
 	try {
-		reports = run_reports(ctx, specs, jobs_option(vm));
+		reports = run_reports(ctx, specs, jobs);
 	} catch (const RunFailed &failure) {
 		return report_failure(ctx, "sweep", failure);
 	}

@@ -356,6 +356,9 @@ BOOST_AUTO_TEST_CASE(hostile_command_lines_are_bad_input)
 		"--duration \"9223372036854775807ns\": more than this tool simulates (1000000 s, about 11.6 days)");
 	refused({"run", "--seed", "-1"}, "the argument ('-1') for option '--seed' is invalid");
 	refused({"run", "--fork-cpu", "4294967296"}, "--fork-cpu 4294967296: at most 4095");
+	// --jobs 0 read as 1 in compare, check and sweep and as every core in bisect
+	for (const auto *command : {"compare", "sweep", "check", "bisect"})
+		refused({command, "--jobs", "0"}, "--jobs 0: at least 1 (without --jobs, every core)");
 
 	// the report written to a full disk: an error, not exit 0
 	const auto full = dts::run_tool(std::vector<std::string>{
