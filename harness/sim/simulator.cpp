@@ -276,6 +276,20 @@ private:
 void Simulator::setup()
 {
 	const auto n = kernel_.cpus.size();
+	// The board runs a CPU's work at the capacity the kernel gives it
+	// (capacity x f / f_max): a CPU of capacity 0 would never finish any
+	// work, and as the calibration CPU would make every run amount 0.
+	for (std::size_t c = 0; c < n && c < platform_.cpus.size(); c++) {
+		if (kernel_.cpus[c].capacity != 0)
+			continue;
+		const auto &cpu = platform_.cpus[c];
+		throw dts::Error(fmt::format(
+			"{}: CPU{} ({}) has capacity 0 in the kernel{}; the board runs a CPU's work at its capacity, "
+			"so it would never run any: give it a positive capacity-dmips-mhz",
+			platform_.source, c, cpu.node_path,
+			cpu.capacity_dmips_mhz ? fmt::format(" (capacity-dmips-mhz = <{}>)", *cpu.capacity_dmips_mhz)
+					       : std::string()));
+	}
 	board_.emplace(platform_, kernel_, options_.idle_power_uw,
 		       options_.power_model ? &*options_.power_model : nullptr);
 	metrics_.emplace(n);

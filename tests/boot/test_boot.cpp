@@ -244,6 +244,16 @@ BOOST_AUTO_TEST_CASE(zero_capacity_is_taken_as_the_kernel_takes_it)
 	auto shown = test::run_cli({"platform", "show", test::fixture("kernel/zero-capacity.dts").string()});
 	BOOST_TEST(shown.exit_status == 0);
 	BOOST_TEST(shown.out.find("CPUs 0-1 have cpu_scale 0") != std::string::npos);
+	// A run cannot: the board executes a CPU's work at its capacity, so
+	// CPU0 would never finish any (it ran the tasks forked there forever,
+	// and as the calibration CPU made every run amount 0)
+	auto run = test::run_cli({"run", "--board", test::fixture("kernel/zero-capacity.dts").string(), "--duration",
+				  "10ms"});
+	BOOST_TEST(run.exit_status == 2, run.err);
+	BOOST_TEST(run.err.find("zero-capacity.dts: CPU0 (/cpus/cpu@0) has capacity 0 in the kernel "
+				"(capacity-dmips-mhz = <0>); the board runs a CPU's work at its capacity") !=
+			   std::string::npos,
+		   run.err);
 }
 
 BOOST_AUTO_TEST_CASE(second_boot_in_one_process_is_refused)
