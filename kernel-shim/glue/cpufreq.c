@@ -167,6 +167,7 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	struct cpufreq_policy *policy;
 	struct cpufreq_frequency_table *table;
 	unsigned int i;
+	int ret;
 
 	if (!nr_cpus || !nr_opps || nr_policies >= NR_CPUS)
 		return -EINVAL;
@@ -186,9 +187,12 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	}
 	table[nr_opps].frequency = CPUFREQ_TABLE_END;
 	policy->freq_table = table;
-	/* cpufreq_online(), after the driver's ->init() */
-	if (cpufreq_table_validate_and_sort(policy))
-		return -EINVAL;
+	/* cpufreq_online(), after the driver's ->init(): -EINVAL when no
+	 * entry is left once boost frequencies are left out, or two entries
+	 * have one frequency in kHz */
+	ret = cpufreq_table_validate_and_sort(policy);
+	if (ret)
+		return ret;
 	policy->cur = policy->max;
 	policy->cpuinfo.transition_latency = transition_latency_ns && transition_latency_ns < UINT_MAX ?
 					     transition_latency_ns : CPUFREQ_ETERNAL;

@@ -427,9 +427,26 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 					static_cast<unsigned long>(opp.microwatt)});
 			latency_ns = std::max(latency_ns, opp.clock_latency_ns.value_or(0));
 		}
-		if (int err = kshim_add_policy(domain.cpus.data(), static_cast<unsigned>(domain.cpus.size()),
-					       opps.data(), static_cast<unsigned>(opps.size()),
-					       latency_ns, domain.fast_switch ? 1 : 0))
+		const int err = kshim_add_policy(domain.cpus.data(), static_cast<unsigned>(domain.cpus.size()),
+						 opps.data(), static_cast<unsigned>(opps.size()), latency_ns,
+						 domain.fast_switch ? 1 : 0);
+		if (err == -EINVAL) {
+			// cpufreq_table_validate_and_sort() refused the table the
+			// DT gives: bad input, with the kernel's reason when it
+			// printed one
+			const auto &log = kernel_log();
+			const bool duplicate = !log.empty() &&
+					       log.back().text.find("Duplicate freq-table entries") != std::string::npos;
+			throw BadParameter(fmt::format(
+				"{}: {}: the kernel's cpufreq refuses this OPP table for CPUs {} "
+				"(cpufreq_table_validate_and_sort(): -EINVAL): {}",
+				platform.source, table.node_path, fmt::join(domain.cpus, ","),
+				duplicate ? fmt::format("the kernel says \"{}\" (two OPPs with one frequency in kHz)",
+							log.back().text.substr(0, log.back().text.find_last_not_of(" \n") + 1))
+					  : std::string("no frequency is left once the turbo-mode OPPs are left out "
+							"(boost is off)")));
+		}
+		if (err)
 			throw KernelFault(fmt::format("cpufreq policy for CPUs {} failed: {}",
 						      fmt::join(domain.cpus, ","), err));
 	}
