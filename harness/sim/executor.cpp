@@ -160,6 +160,42 @@ void Executor::resolve_resources()
 	}
 }
 
+namespace {
+
+// A task that loops forever through runs and sleeps of 0 and events that
+// neither block nor wait for another thread: every pass is at one instant.
+// A sleep of 0 still blocks and wakes through the kernel, so the step's
+// own guard does not see it; without jitter no timer delay makes time
+// pass either, and the run would end as the loop's livelock check after
+// ten million events (tens of seconds), blaming the kernel.
+bool loops_without_time(const workload::Task &task)
+{
+	if (task.loop >= 0)
+		return false;
+	for (const auto &phase : task.phases)
+		for (const auto &e : phase.events) {
+			switch (e.kind) {
+			case workload::EventKind::run:
+			case workload::EventKind::runtime:
+			case workload::EventKind::sleep:
+				if (e.amount > 0)
+					return false;
+				break;
+			case workload::EventKind::resume:
+			case workload::EventKind::unlock:
+			case workload::EventKind::signal:
+			case workload::EventKind::broadcast:
+			case workload::EventKind::yield:
+				break;
+			default:	// timers, and what waits for another thread
+				return false;
+			}
+		}
+	return true;
+}
+
+} // namespace
+
 void Executor::fork_all()
 {
 	const auto n = cpus_;
@@ -173,6 +209,11 @@ void Executor::fork_all()
 			if (c >= n)
 				throw workload::Error(fmt::format("{}: task \"{}\": cpus names CPU{}, the board has CPU0-{}",
 								  workload_.name, task.name, c, n - 1));
+		if (options_.jitter == 0 && loops_without_time(task))
+			throw workload::Error(fmt::format(
+				"{}: task \"{}\": its events loop forever without taking time: its runs and sleeps "
+				"are 0 long and --jitter 0 delays no timer (add a run, sleep or timer that takes time)",
+				workload_.name, task.name));
 		// no cpus: every CPU
 		const auto allowed = kshim::cpuset_of(task.cpus);
 		const auto &ids = resource_ids_[static_cast<std::size_t>(&task - workload_.tasks.data())];
@@ -199,13 +240,14 @@ void Executor::fork_all()
 			by_pid_[pid] = threads_.size() - 1;
 			live_++;
 			if (task.nice && kshim_task_set_nice(pid, task.nice))
-				throw workload::Error(fmt::format("task \"{}\": nice {} refused", task.name, task.nice));
+				throw workload::Error(fmt::format("{}: task \"{}\": nice {} refused", workload_.name,
+								  task.name, task.nice));
 			if (task.util_min >= 0 || task.util_max >= 0 || task.sched_flags) {
 				if (const int err = kshim_task_setattr(pid, task.util_min, task.util_max, task.sched_flags))
 					throw workload::Error(fmt::format(
-						"task \"{}\": util_min {} / util_max {} / sched_flags {:#x} refused by "
+						"{}: task \"{}\": util_min {} / util_max {} / sched_flags {:#x} refused by "
 						"sched_setattr(): {} ({}){}",
-						task.name, task.util_min, task.util_max, task.sched_flags, err, std::strerror(-err),
+						workload_.name, task.name, task.util_min, task.util_max, task.sched_flags, err, std::strerror(-err),
 						task.sched_flags ? " (a flag this kernel does not know? sched_flags is "
 								   "for patches that add one)"
 								 : ""));

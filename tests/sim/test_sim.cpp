@@ -356,6 +356,20 @@ BOOST_AUTO_TEST_CASE(hostile_command_lines_are_bad_input)
 		"--duration \"9223372036854775807ns\": more than this tool simulates (1000000 s, about 11.6 days)");
 	refused({"run", "--seed", "-1"}, "the argument ('-1') for option '--seed' is invalid");
 	refused({"run", "--fork-cpu", "4294967296"}, "--fork-cpu 4294967296: at most 4095");
+	// an OPP table cpufreq refuses: it was "cpufreq policy for CPUs 0,1,2,3
+	// failed: -22", exit 3
+	const auto hikey960 = dts::resolve_board("hikey960", test::kernel_tree()).string();
+	refused({"run", "--overlay", test::fixture("kernel/hikey960-turbo-only.dtso").string(), "--board", "hikey960"},
+		fmt::format("{}: /opp-table-0: the kernel's cpufreq refuses this OPP table for CPUs 0,1,2,3 "
+			    "(cpufreq_table_validate_and_sort(): -EINVAL): no frequency is left once the turbo-mode "
+			    "OPPs are left out (boost is off)",
+			    hikey960));
+	refused({"run", "--overlay", test::fixture("kernel/hikey960-khz-duplicate.dtso").string(), "--board",
+		 "hikey960"},
+		fmt::format("{}: /opp-table-0: the kernel's cpufreq refuses this OPP table for CPUs 0,1,2,3 "
+			    "(cpufreq_table_validate_and_sort(): -EINVAL): the kernel says \"freq_table: Duplicate "
+			    "freq-table entries: 533000\" (two OPPs with one frequency in kHz)",
+			    hikey960));
 	// --jobs 0 read as 1 in compare, check and sweep and as every core in bisect
 	for (const auto *command : {"compare", "sweep", "check", "bisect"})
 		refused({command, "--jobs", "0"}, "--jobs 0: at least 1 (without --jobs, every core)");
@@ -444,6 +458,10 @@ BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
 		{{"--workload", "periodic:duty=150%"}, "duty=150% must be more than 0% and at most 100%"},
 		{{"--workload", test::fixture("workload/bad-cpus.json").string()},
 		 "task \"pinned\": cpus names CPU9, the board has CPU0-7"},
+		// it ran 10^7 events at one instant (about 50 s), then blamed the kernel
+		{{"--workload", test::fixture("workload/zero-time-loop.json").string(), "--jitter", "0"},
+		 "task \"spinner\": its events loop forever without taking time: its runs and sleeps are 0 long and "
+		 "--jitter 0 delays no timer"},
 		{{"--duration", "0"}, "--duration 0: must be positive"},
 		{{"--duration", "0s"}, "must be positive"},
 		{{"--fork-cpu", "8"}, "--fork-cpu 8: the board has CPU0-7"},
