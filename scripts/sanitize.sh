@@ -21,7 +21,7 @@ cmake --build "$dir" -j "$(nproc)"
 # kernel's own memory lives as long as the process (one boot per process):
 # its allocator's blocks are named in lsan.supp rather than leak checking
 # turned off.
-logs=$PWD/$dir/sanitizer-logs
+logs=$(cd "$dir" && pwd)/sanitizer-logs	# BUILD_DIR may be absolute
 rm -rf "$logs"
 mkdir -p "$logs"
 export ASAN_OPTIONS="halt_on_error=1:log_path=$logs/asan"
