@@ -247,7 +247,8 @@ void Executor::fork_all()
 					throw workload::Error(fmt::format(
 						"{}: task \"{}\": util_min {} / util_max {} / sched_flags {:#x} refused by "
 						"sched_setattr(): {} ({}){}",
-						workload_.name, task.name, task.util_min, task.util_max, task.sched_flags, err, std::strerror(-err),
+						workload_.name, task.name, task.util_min, task.util_max, task.sched_flags, err,
+						std::strerror(-err),
 						task.sched_flags ? " (a flag this kernel does not know? sched_flags is "
 								   "for patches that add one)"
 								 : ""));

@@ -169,8 +169,10 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	unsigned int i;
 	int ret;
 
+	/* the harness's own preconditions: -ERANGE, so that -EINVAL is only
+	 * ever the kernel's verdict on the table */
 	if (!nr_cpus || !nr_opps || nr_policies >= NR_CPUS)
-		return -EINVAL;
+		return -ERANGE;
 	policy = kzalloc(sizeof(*policy), GFP_KERNEL);
 	table = kcalloc(nr_opps + 1, sizeof(*table), GFP_KERNEL);
 	if (!zalloc_cpumask_var(&policy->cpus, GFP_KERNEL) ||
@@ -204,7 +206,7 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	policy->cpu = cpus[0];
 	for (i = 0; i < nr_cpus; i++) {
 		if (cpus[i] >= nr_cpu_ids)
-			return -EINVAL;
+			return -ERANGE;
 		cpumask_set_cpu(cpus[i], policy->cpus);
 		cpumask_set_cpu(cpus[i], policy->related_cpus);
 		cpumask_set_cpu(cpus[i], policy->real_cpus);

@@ -85,7 +85,9 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 unsigned int kshim_nr_cpus_max(void);
 
 /* One cpufreq policy: the CPUs of a frequency domain, its OPPs and the
- * OPP table's clock-latency-ns (0: none given). */
+ * OPP table's clock-latency-ns (0: none given). -EINVAL: the kernel's
+ * cpufreq_table_validate_and_sort() refused the table; -ERANGE: no CPU,
+ * no OPP, a CPU beyond nr_cpu_ids or too many policies. */
 struct kshim_opp {
 	unsigned long long hz;
 	unsigned long microvolt;	/* 0: unknown */
