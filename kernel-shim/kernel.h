@@ -167,6 +167,7 @@ struct ThermalZoneState {
 	std::string governor;
 	unsigned polling_delay_ms = 0, passive_delay_ms = 0;
 	int num_trips = 0;
+	int disabled_trips = 0;		// of those, ignored by the thermal core
 	int cooling_bindings = 0;	// thermal instances bound from its cooling maps
 };
 

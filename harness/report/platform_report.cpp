@@ -43,9 +43,16 @@ std::string mhz(std::uint64_t hz)
 	return fmt::format("{:.3f}", static_cast<double>(hz) / 1e6);
 }
 
+// Millicelsius as degrees, exactly, with at least one decimal: 65.0, 72.5,
+// -0.001 (a rounded "-0.0" would hide a trip the kernel treats otherwise).
 std::string celsius(std::int64_t millicelsius)
 {
-	return fmt::format("{:.1f}", static_cast<double>(millicelsius) / 1000.0);
+	const auto magnitude = millicelsius < 0 ? 0 - static_cast<std::uint64_t>(millicelsius)
+						: static_cast<std::uint64_t>(millicelsius);
+	auto text = fmt::format("{}{}.{:03}", millicelsius < 0 ? "-" : "", magnitude / 1000, magnitude % 1000);
+	while (text.back() == '0' && text[text.size() - 2] != '.')
+		text.pop_back();
+	return text;
 }
 
 std::string cpu_map_text(const dts::CpuMapPosition &pos)
@@ -294,10 +301,13 @@ void write_scheduler(fmt::memory_buffer &out, const kshim::Kernel &k)
 			continue;
 		}
 		fmt::format_to(std::back_inserter(out),
-			       "  {:<16} sensor {} {}: governor {}, polling {} ms, passive {} ms, {} trips, "
+			       "  {:<16} sensor {} {}: governor {}, polling {} ms, passive {} ms, {} trips{}, "
 			       "{} cooling bindings\n",
 			       z.zone, z.sensor_path, z.sensor_id, z.governor, z.polling_delay_ms, z.passive_delay_ms,
-			       z.num_trips, z.cooling_bindings);
+			       z.num_trips,
+			       z.disabled_trips ? fmt::format(" ({} disabled by the thermal core)", z.disabled_trips)
+						: "",
+			       z.cooling_bindings);
 	}
 }
 
@@ -623,6 +633,7 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 				key(w, "polling_delay_ms"), w.Uint(z.polling_delay_ms);
 				key(w, "passive_delay_ms"), w.Uint(z.passive_delay_ms);
 				key(w, "num_trips"), w.Int(z.num_trips);
+				key(w, "disabled_trips"), w.Int(z.disabled_trips);
 				key(w, "cooling_bindings"), w.Int(z.cooling_bindings);
 			}
 			w.EndObject();

@@ -141,6 +141,21 @@ int kshim_thermal_zone(int index, struct kshim_thermal_zone *out)
 	out->id = tz->id;
 	out->temperature = tz->temperature;
 	out->num_trips = tz->num_trips;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	{
+		const struct thermal_trip_desc *td;
+
+		for_each_trip_desc(tz, td)
+			out->nr_disabled_trips += td->trip.temperature == THERMAL_TEMP_INVALID;
+	}
+#else
+	{
+		int trip;
+
+		for (trip = 0; trip < tz->num_trips; trip++)
+			out->nr_disabled_trips += test_bit(trip, &tz->trips_disabled);
+	}
+#endif
 	out->passive_delay_ms = jiffies_to_msecs(tz->passive_delay_jiffies);
 	out->polling_delay_ms = jiffies_to_msecs(tz->polling_delay_jiffies);
 	out->enabled = tz->mode == THERMAL_DEVICE_ENABLED;

@@ -361,6 +361,7 @@ std::vector<ThermalZoneState> register_thermal_sensors(const dts::Platform &plat
 		z.polling_delay_ms = info.polling_delay_ms;
 		z.passive_delay_ms = info.passive_delay_ms;
 		z.num_trips = info.num_trips;
+		z.disabled_trips = info.nr_disabled_trips;
 		z.cooling_bindings = info.nr_instances;
 	}
 	return zones;

@@ -54,6 +54,27 @@ BOOST_AUTO_TEST_CASE(show_summarises_cpus_domains_and_thermal)
 		BOOST_TEST(r.out.find(expected) != std::string::npos, expected);
 }
 
+// Trip temperatures as the device tree gives them, exactly, and the trips
+// the kernel's own thermal core disables: 6.1 ignores a trip at 0 mC
+// (thermal_zone_device_register_with_trips() sets trips_disabled), 6.12
+// keeps it.
+BOOST_AUTO_TEST_CASE(trips_print_exactly_and_the_kernel_says_which_it_disables)
+{
+	auto r = test::run_cli({"platform", "show", "hikey960", "--overlay",
+				test::fixture("kernel/hikey960-trip-at-zero.dtso").string()});
+	BOOST_REQUIRE(r.exit_status == 0);
+	for (const char *expected : {"trip trip-point0              0.0 C  hysteresis   1.0 C",
+				     "trip trip-point1           -0.001 C  hysteresis   2.5 C"})
+		BOOST_TEST(r.out.find(expected) != std::string::npos, expected << "\n" << r.out);
+	const std::string registered =
+		test::kernel_series() == "6.1" ? "2 trips (1 disabled by the thermal core)," : "2 trips,";
+	BOOST_TEST(r.out.find(registered) != std::string::npos, registered << "\n" << r.out);
+
+	auto plain = test::run_cli({"platform", "show", "hikey960"});
+	BOOST_TEST(plain.out.find("trip trip-point0             65.0 C  hysteresis   1.0 C") != std::string::npos);
+	BOOST_TEST(plain.out.find("2 trips, 2 cooling bindings") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(json_carries_the_same_facts)
 {
 	auto r = test::run_cli({"platform", "show", "hikey960", "--json"});

@@ -199,6 +199,9 @@ struct kshim_thermal_zone {
 	int id;
 	int temperature;	/* tz->temperature, mC, as last read */
 	int num_trips;
+	/* trips the core ignores: 6.1's trips_disabled (a trip at 0 mC), 6.12's
+	 * at THERMAL_TEMP_INVALID */
+	int nr_disabled_trips;
 	unsigned int passive_delay_ms, polling_delay_ms;
 	int enabled;
 	int nr_instances;	/* cooling device bindings (thermal_instance) */
