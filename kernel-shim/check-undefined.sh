@@ -26,7 +26,11 @@ nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//' | sort -u > "$tm
 # through by -fexceptions need its unwinder.
 libgcc=$(${CC:-cc} -print-file-name=libgcc_s.so.1)
 nm -D --defined-only "$libgcc" 2>/dev/null | awk '{print $3}' | sed 's/@.*//' | sort -u > "$tmp/libgcc"
-nm -u "${upstream[@]}" 2>/dev/null | awk 'NF==2 && $1=="U" {print $2}' | sort -u > "$tmp/undef"
+# One nm over the upstream objects (each start of nm costs as much as
+# reading several objects): their undefined symbols, and the global ones
+# they define.
+nm "${upstream[@]}" > "$tmp/upstream.nm"
+awk 'NF==2 && $1=="U" {print $2}' "$tmp/upstream.nm" | sort -u > "$tmp/undef"
 # A sanitizer build (SANITIZE=1): the instrumentation's calls into the ASan
 # and UBSan runtimes (__asan_*, __ubsan_*, __sanitizer_*) and the unwinder
 # its stack cleanups use (with -fexceptions) are not kernel symbols; they
@@ -36,16 +40,24 @@ if [ "${SANITIZE:-0}" = 1 ]; then
 	grep -Ev "$instrumentation" "$tmp/undef" > "$tmp/undef.kernel" || true
 	mv "$tmp/undef.kernel" "$tmp/undef"
 fi
-nm --defined-only "${upstream[@]}" 2>/dev/null | awk 'NF==3 && $2 ~ /[A-Z]/ {print $3}' | sort -u > "$tmp/updef"
+awk 'NF==3 && $2 ~ /[A-Z]/ && $2 != "U" {print $3}' "$tmp/upstream.nm" | sort -u > "$tmp/updef"
 comm -23 "$tmp/undef" "$tmp/updef" | grep -v '^_GLOBAL_OFFSET_TABLE_$' > "$tmp/needed" || true
 
-# Each glue object's defined symbols once (the first object in the order
-# given provides a symbol), then one pass over the needed ones.
-for o in "${glue[@]}"; do
-	provider=kernel-shim/glue/$(basename "${o%.o}")
-	case $o in */sched/glue/*) provider=sched/glue/$(basename "${o%.o}") ;; esac
-	nm --defined-only "$o" 2>/dev/null | awk -v p="$provider" 'NF==3 && $2 ~ /[A-Z]/ {print $3, p}'
-done > "$tmp/provided"
+# The glue objects' defined symbols, in one nm naming each object (the
+# first object in the order given provides a symbol), then one pass over
+# the needed ones.
+nm -A --defined-only "${glue[@]}" 2>/dev/null | awk '
+	{
+		colon = index($0, ":")
+		object = substr($0, 1, colon - 1)
+		n = split(substr($0, colon + 1), f, " ")
+		if (n != 3 || f[2] !~ /[A-Z]/)
+			next
+		name = object
+		sub(/.*\//, "", name)
+		sub(/\.o$/, "", name)
+		print f[3], (object ~ /\/sched\/glue\// ? "sched/glue/" : "kernel-shim/glue/") name
+	}' > "$tmp/provided"
 awk -v provided="$tmp/provided" -v ld="$tmp/ld" -v libc="$tmp/libc" -v libgcc="$tmp/libgcc" '
 	BEGIN {
 		while ((getline line < provided) > 0) {
