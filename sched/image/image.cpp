@@ -684,12 +684,21 @@ Image build(const Recipe &recipe, std::ostream &log)
 	const auto compile_map = fmt::format(" -fmacro-prefix-map={}={}/", overlay_prefix, base.string());
 	const auto compare_map = fmt::format(" -fmacro-prefix-map={}={}", overlay_prefix, tree_prefix);
 
+	// The objects the image changes, of every flavour, compile side by
+	// side: a one-file patch is one object per flavour, which one after
+	// the other left a core idle.
+	struct Job {
+		const Flavour *flavour;
+		const CompileCommand *c;
+		std::string command;
+		fs::path out;
+		bool compiled = false;
+		std::string error;
+	};
+	std::vector<Job> jobs;
+	std::map<const Flavour *, std::vector<fs::path>> objects_of;	// the flavour's kernel objects
 	for (const auto &flavour : flavours) {
 		const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
-		const std::string runtime_dir = fmt::format("CMakeFiles/{}.dir/", flavour.library);
-		std::map<std::string, std::string> replaced;	// object as link.txt names it -> the image's
-		std::vector<fs::path> kernel_objects;
-		bool upstream_changed = false;
 		// the flavour's generated headers, and the image's autoconf.h before them
 		const auto generated_include = fmt::format("-I{}/kernel-shim/arch-{}/include ", build_dir.string(),
 							   flavour.name);
@@ -697,19 +706,11 @@ Image build(const Recipe &recipe, std::ostream &log)
 						    ? fmt::format("-I{} {}", config_dirs[flavour.name].string(),
 								  generated_include)
 						    : generated_include;
-		struct Job {
-			const CompileCommand *c;
-			std::string command;
-			fs::path out;
-			bool compiled = false;
-			std::string error;
-		};
-		std::vector<Job> jobs;
+		auto &kernel_objects = objects_of[&flavour];
 		for (const auto &c : commands) {
 			if (!c.output.starts_with(objects_dir))
 				continue;
-			const auto object = c.directory / c.output;
-			kernel_objects.push_back(object);
+			kernel_objects.push_back(c.directory / c.output);
 			const auto &read = inputs.at(c.output);
 			const bool affected = config_dirs.count(flavour.name) ||
 					      std::any_of(read.begin(), read.end(),
@@ -719,32 +720,40 @@ Image build(const Recipe &recipe, std::ostream &log)
 			std::string command = c.command;
 			replace_all(command, tree_prefix, overlay_prefix);
 			replace_all(command, generated_include, config_include);
-			jobs.push_back({&c, command, work / "obj" / flavour.name / c.output, false, {}});
+			jobs.push_back({&flavour, &c, command, work / "obj" / flavour.name / c.output, false, {}});
 		}
-		// in parallel: a change the compiler does not see (a comment)
-		// recompiles nothing
-		for_each_parallel(jobs, [&](Job &job) {
-			const auto &c = *job.c;
-			try {
-				if (preprocessed(c, job.command + compare_map) == preprocessed(c, c.command + compare_map))
-					return;
-			} catch (const BadPatch &e) {
-				job.error = e.what();
+	}
+	// a change the compiler does not see (a comment) recompiles nothing
+	for_each_parallel(jobs, [&](Job &job) {
+		const auto &c = *job.c;
+		try {
+			if (preprocessed(c, job.command + compare_map) == preprocessed(c, c.command + compare_map))
 				return;
-			}
-			job.compiled = true;
-			fs::create_directories(job.out.parent_path());
-			std::string command = job.command + compile_map;
-			replace_all(command, " -o " + c.output + " ", " -o " + job.out.string() + " ");
-			log_line(fmt::format("kernel build: {}: compiling {}\n", flavour.name,
-					     c.file.string().starts_with(tree_prefix)
-						     ? c.file.string().substr(tree_prefix.size())
-						     : fs::relative(c.file, source_root).string()));
-			if (const auto r = shell(c.directory, command); r.exit_status != 0)
-				job.error = fmt::format("{} does not compile in the image ({} flavour):\n{}", c.file.string(),
-							flavour.name, r.err);
-		});
+		} catch (const BadPatch &e) {
+			job.error = e.what();
+			return;
+		}
+		job.compiled = true;
+		fs::create_directories(job.out.parent_path());
+		std::string command = job.command + compile_map;
+		replace_all(command, " -o " + c.output + " ", " -o " + job.out.string() + " ");
+		log_line(fmt::format("kernel build: {}: compiling {}\n", job.flavour->name,
+				     c.file.string().starts_with(tree_prefix)
+					     ? c.file.string().substr(tree_prefix.size())
+					     : fs::relative(c.file, source_root).string()));
+		if (const auto r = shell(c.directory, command); r.exit_status != 0)
+			job.error = fmt::format("{} does not compile in the image ({} flavour):\n{}", c.file.string(),
+						job.flavour->name, r.err);
+	});
+	for (const auto &flavour : flavours) {
+		const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
+		const std::string runtime_dir = fmt::format("CMakeFiles/{}.dir/", flavour.library);
+		std::map<std::string, std::string> replaced;	// object as link.txt names it -> the image's
+		auto &kernel_objects = objects_of[&flavour];
+		bool upstream_changed = false;
 		for (auto &job : jobs) {
+			if (job.flavour != &flavour)
+				continue;
 			if (!job.error.empty()) {
 				// the compiler's messages name the files of the tree, not the overlay
 				replace_all(job.error, overlay_prefix, base.string() + "/");
