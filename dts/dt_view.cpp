@@ -228,19 +228,24 @@ std::vector<std::string> DtView::strings(int node, std::string_view prop) const
 	return out;
 }
 
+std::optional<int> DtView::find_phandle(std::uint32_t phandle) const
+{
+	if (phandle == 0 || phandle == 0xffffffffu)
+		return std::nullopt;
+	const auto it = std::lower_bound(by_phandle_.begin(), by_phandle_.end(), phandle,
+					 [](const auto &entry, std::uint32_t ph) { return entry.first < ph; });
+	if (it == by_phandle_.end() || it->first != phandle)
+		return std::nullopt;
+	return it->second;
+}
+
 int DtView::resolve(std::uint32_t phandle, int node, std::string_view prop) const
 {
-	int target = -FDT_ERR_NOTFOUND;
-	if (phandle != 0 && phandle != 0xffffffffu) {
-		const auto it = std::lower_bound(by_phandle_.begin(), by_phandle_.end(), phandle,
-						 [](const auto &entry, std::uint32_t ph) { return entry.first < ph; });
-		if (it != by_phandle_.end() && it->first == phandle)
-			target = it->second;
-	}
-	if (target < 0)
+	const auto target = find_phandle(phandle);
+	if (!target)
 		throw error(node, fmt::format("{} refers to phandle {:#x}, which no node has",
 					      prop, phandle));
-	return target;
+	return *target;
 }
 
 std::vector<int> DtView::phandles(int node, std::string_view prop) const
@@ -269,6 +274,18 @@ std::vector<PhandleArgs> DtView::phandles_with_args(int node, std::string_view p
 			continue;
 		}
 		PhandleArgs entry;
+		// where the previous entry's node takes fewer argument cells
+		// than the entry gives, the next "phandle" is one of its
+		// arguments: say so rather than only that no node has it
+		if (!out.empty() && !find_phandle((*cells)[i])) {
+			const auto &previous = out.back();
+			throw error(node, fmt::format("{}: {:#x} (cell {} of {}) is no node's phandle; the entry before "
+						      "it took {} argument cell{} ({} of {}): does that count match the "
+						      "entries?",
+						      prop, (*cells)[i], i + 1, cells->size(), previous.args.size(),
+						      previous.args.size() == 1 ? "" : "s", cells_name,
+						      path(previous.node)));
+		}
 		entry.node = resolve((*cells)[i++], node, prop);
 		auto count = u32(entry.node, cells_name);
 		if (!count)

@@ -61,6 +61,8 @@ public:
 	// Resolves one phandle value; throws naming `node` and `prop` when
 	// it points nowhere.
 	int resolve(std::uint32_t phandle, int node, std::string_view prop) const;
+	// The node with that phandle (0 and 0xffffffff: none).
+	std::optional<int> find_phandle(std::uint32_t phandle) const;
 
 	[[nodiscard]] Error error(int node, std::string_view what) const;
 	const std::string &origin() const { return origin_; }

@@ -150,6 +150,9 @@ constexpr NodeError node_errors[] = {
 	 "thermal-sensors refers to /adc, which has no #thermal-sensor-cells"},
 	{"err-cooling-cut-short.dts", "/thermal-zones/cpu-thermal/cooling-maps/map0",
 	 "cooling-device is cut short: /cpus/cpu@0 needs 2 argument cells"},
+	{"err-cooling-cells-count.dts", "/thermal-zones/cpu-thermal/cooling-maps/map0",
+	 "cooling-device: 0xffffffff (cell 3 of 3) is no node's phandle; the entry before it took 1 argument cell "
+	 "(#cooling-cells of /cpus/cpu@0): does that count match the entries?"},
 };
 
 } // namespace
