@@ -34,7 +34,8 @@ set(KERNEL_C_FLAGS
 	-Wno-format-truncation)
 if(SH_SANITIZE)
 	# Less the alignment check, as the kernel's own CONFIG_UBSAN builds it
-	# for arm64 (and x86): UBSAN_ALIGNMENT defaults to
+	# for both flavours' architectures, arm64 and ARMv7 (and for x86, where
+	# this code runs): UBSAN_ALIGNMENT defaults to
 	# !HAVE_EFFICIENT_UNALIGNED_ACCESS (lib/Kconfig.ubsan), since a
 	# misaligned access is allowed there. Its checks also doubled the
 	# compile of instrumented kernel code (fair.c 10.8 s against 5.8 s),
