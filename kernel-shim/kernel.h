@@ -228,6 +228,24 @@ public:
 	std::string needed;
 };
 
+// The command runs an image's kernel (--kernel; $SCHED_HARNESS_IMAGE names
+// its directory) but the dynamic loader found no library of this flavour
+// there and took the build's own: the image's flavours are built when a
+// board first needs them. main() builds it and runs the command again.
+class ImageLacksFlavour : public std::runtime_error {
+public:
+	ImageLacksFlavour(std::string flavour_, std::string image_, const std::string &what)
+		: std::runtime_error(what), flavour(std::move(flavour_)), image(std::move(image_))
+	{
+	}
+	std::string flavour;
+	std::string image;
+};
+
+// Throws ImageLacksFlavour when the kernel loaded is not the image's;
+// boot() and whatever reports the kernel (kernel info) call it first.
+void require_image_kernel();
+
 // A kernel parameter, sysctl or scheduler feature the kernel does not have
 // (or rejects): bad input, with the valid names in the message.
 class BadParameter : public std::runtime_error {

@@ -185,7 +185,8 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			throw Unbuildable{unbuildable[n]};
 		if (!ids.count(n)) {
 			try {
-				ids[n] = image::build(recipe(n), ctx.err).manifest.id;
+				// the flavours the suite's boards need are built by its runs
+				ids[n] = image::build(recipe(n), ctx.err, {}).manifest.id;
 			} catch (const image::BadPatch &e) {
 				std::string why = e.what();
 				if (const auto nl = why.find('\n'); nl != std::string::npos)
@@ -195,6 +196,20 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			}
 		}
 		return ids[n];
+	};
+	// A run of the image that found it does not build (exit 125: a flavour
+	// a board needed did not compile) makes the prefix unbuildable.
+	auto skip_if_unbuildable = [&](std::size_t n, const dts::ToolResult &r) {
+		if (r.exit_status != exit_unbuildable)
+			return;
+		constexpr std::string_view marker = "does not build: ";
+		std::string why = r.err;
+		if (const auto at = why.rfind(marker); at != std::string::npos)
+			why.erase(0, at + marker.size());
+		if (const auto nl = why.find('\n'); nl != std::string::npos)
+			why.resize(nl);
+		unbuildable[n] = why;
+		throw Unbuildable{why};
 	};
 	// whether the kernel with the first n patches is bad, and why
 	auto bad = [&](std::size_t n) -> std::pair<bool, std::string> {
@@ -207,6 +222,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			if (!jobs_argument.empty())
 				argv.insert(argv.end(), {"--jobs", jobs_argument});
 			const auto r = dts::run_tool(argv);
+			skip_if_unbuildable(n, r);
 			if (r.exit_status != 0 && r.exit_status != 1)
 				throw UsageError{fmt::format("check with {} patches: {}", n, r.err)};
 			std::string failed;
@@ -225,6 +241,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		if (!jobs_argument.empty())
 			argv.insert(argv.end(), {"--jobs", jobs_argument});
 		const auto r = dts::run_tool(argv);
+		skip_if_unbuildable(n, r);
 		if (r.exit_status != 0)
 			throw UsageError{fmt::format("compare with {} patches: {}", n, r.err)};
 		rapidjson::Document doc;

@@ -51,7 +51,9 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 		"build: a kernel image of that tree (or --tree DIR, --tarball FILE) with the patches applied\n"
 		"       and the options set, cached by content; prints its id, for --kernel ID (run, compare\n"
 		"       --a-kernel/--b-kernel, check). Only the objects whose preprocessed input differs from\n"
-		"       the build's are compiled.\n"
+		"       the build's are compiled, for both flavours (arm64, arm), or only the one of the\n"
+		"       global --arch: the other is built when a board first needs it, as --kernel PATCH\n"
+		"       builds only the flavour of the boards it boots.\n"
 		"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness).\n"
 		"prune: removes all but the newest images (and extracted tarballs, interrupted builds).\n"
 		"files: the files of the tree the kernel side reads (sources and headers): what a\n"
@@ -78,7 +80,9 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 			if (recipe.tree.empty() && recipe.patches.empty() && recipe.config.empty())
 				throw UsageError{"kernel build: give a tree (--tree DIR, --tarball FILE), patches (--patch "
 						 "FILE...) or options (--config NAME=VALUE...)"};
-			const auto image = image::build(recipe, ctx.err);
+			// --arch: only that flavour's library (the other is built when a board needs it)
+			const auto image = ctx.arch ? image::build(recipe, ctx.err, {std::string(dts::to_string(*ctx.arch))})
+						    : image::build(recipe, ctx.err);
 			ctx.out << image.manifest.id << "\n";
 		} catch (const image::BadPatch &e) {
 			throw UsageError{e.what()};
@@ -88,8 +92,11 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	if (action == "list") {
 		std::string text;
 		for (const auto &image : image::list())
-			text += fmt::format("{}  {}  {} object(s) compiled again  tree {}{}{}\n", image.manifest.id,
-					    image.manifest.created, image.manifest.recompiled.size(), image.manifest.tree,
+			text += fmt::format("{}  {}  {}  {} object(s) compiled again  tree {}{}{}\n", image.manifest.id,
+					    image.manifest.created,
+					    image.manifest.flavours.empty() ? "no flavour yet"
+									    : fmt::format("{}", fmt::join(image.manifest.flavours, "+")),
+					    image.manifest.recompiled.size(), image.manifest.tree,
 					    image.manifest.patches.empty() ? "" : "  patches: ",
 					    fmt::join(image.manifest.patches, " "));
 		ctx.out << (text.empty() ? fmt::format("no kernel images in {}\n", (image::cache_dir() / "images").string())
@@ -112,6 +119,17 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 	if (action != "info")
 		throw UsageError{"kernel: say info, build, list, files or prune"};
 
+	try {
+		kshim::require_image_kernel();
+	} catch (const kshim::ImageLacksFlavour &e) {
+		// a flavour the image has, rather than building one only to show it
+		// (--arch: the one asked for)
+		const auto built = image::read_manifest(e.image).flavours;
+		if (ctx.arch || built.empty())
+			throw;
+		throw kshim::WrongFlavour(built.front(), fmt::format("the image {} has the {} flavour only", e.image,
+								     built.front()));
+	}
 	auto info = kshim::build_info();
 	std::string text;
 	if (const char *image = std::getenv("SCHED_HARNESS_IMAGE"); image && *image) {

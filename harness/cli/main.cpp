@@ -318,6 +318,44 @@ int run_flavour(const std::string &flavour, char **argv, const std::string &why)
 	return exit_internal;
 }
 
+// The image of --kernel has no library of this binary's flavour yet: build
+// it, then run the same command line again, the loader finding it now
+// (nothing has been printed yet, as with run_flavour()).
+int run_with_flavour_built(const kshim::ImageLacksFlavour &lacking, char **argv, const std::string &built_before)
+{
+	if (built_before == lacking.image + ":" + lacking.flavour) {
+		std::cerr << "sched-harness: internal error: " << lacking.what() << ", having built it\n";
+		return exit_internal;
+	}
+	const char *what = std::getenv("SCHED_HARNESS_IMAGE_FOR");
+	try {
+		image::add_flavour(lacking.image, lacking.flavour, std::cerr);
+	} catch (const image::BadPatch &e) {
+		std::cerr << "sched-harness: error: --kernel " << (what ? what : lacking.image.c_str())
+			  << " does not build: " << e.what() << "\n";
+		return exit_unbuildable;
+	} catch (const std::invalid_argument &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
+	} catch (const std::exception &e) {
+		std::cerr << "sched-harness: kernel build failed: " << e.what() << "\n";
+		return exit_internal;
+	}
+	setenv("SCHED_HARNESS_IMAGE_BUILT", (lacking.image + ":" + lacking.flavour).c_str(), 1);
+	std::error_code ec;
+	const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+	if (ec) {
+		std::cerr << "sched-harness: internal error: cannot find the sched-harness binary: " << ec.message()
+			  << "\n";
+		return exit_internal;
+	}
+	std::cout.flush();
+	execv(self.c_str(), argv);
+	std::cerr << fmt::format("sched-harness: error: cannot run {} again with the image {}: {}\n", self.string(),
+				 lacking.image, std::strerror(errno));
+	return exit_internal;
+}
+
 } // namespace
 
 // The report is the result: output that did not reach its file (a full
@@ -337,10 +375,20 @@ int main(int argc, char **argv)
 {
 	kshim::install_oops_handlers();
 	dts::remove_temporary_dirs_on_signals();
+	// set by run_with_flavour_built() for the run it starts, not for that run's children
+	std::string built_before;
+	if (const char *built = std::getenv("SCHED_HARNESS_IMAGE_BUILT")) {
+		built_before = built;
+		unsetenv("SCHED_HARNESS_IMAGE_BUILT");
+	}
 	try {
 		return flushed(run(argc, argv));
 	} catch (const kshim::WrongFlavour &e) {
+		kshim::disarm_watchdog();	// boot() may refuse the board with it armed; it outlives execv()
 		return run_flavour(e.needed, argv, e.what());
+	} catch (const kshim::ImageLacksFlavour &e) {
+		kshim::disarm_watchdog();	// the build is not kernel code, however long it takes
+		return run_with_flavour_built(e, argv, built_before);
 	} catch (const UsageError &e) {
 		std::cerr << "sched-harness: error: " << e.message << "\n";
 		return exit_bad_input;

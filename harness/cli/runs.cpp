@@ -10,6 +10,7 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <ostream>
 #include <thread>
 #include <unistd.h>
@@ -69,9 +70,12 @@ std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const
 				const auto result = dts::run_tool(argv);
 				std::lock_guard guard(lock);
 				if (result.exit_status != 0) {
-					auto message = result.err;
-					while (!message.empty() && message.back() == '\n')
-						message.pop_back();
+					// the failure, without the progress of a kernel image's build
+					std::string message;
+					std::istringstream lines(result.err);
+					for (std::string line; std::getline(lines, line);)
+						if (!line.starts_with("kernel build: "))
+							message += (message.empty() ? "" : "\n") + line;
 					// the run's own "sched-harness: error: " prefix once is enough
 					constexpr std::string_view prefix = "sched-harness: error: ";
 					if (message.starts_with(prefix))

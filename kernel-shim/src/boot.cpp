@@ -377,6 +377,7 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 				   fmt::format("{} is an {} board ({}); this kernel build is the {} flavour",
 					       platform.source, dts::to_string(platform.arch), platform.arch_reason,
 					       SH_KERNEL_FLAVOUR));
+	require_image_kernel();
 	if (booted)
 		throw KernelFault("the kernel is already booted in this process (one board per process)");
 	booted = true;

@@ -3,6 +3,10 @@
 
 #include <kshim/upstream_files.h>
 
+#include <cstdlib>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fmt/format.h>
 #include <sstream>
 
 namespace sh::kshim {
@@ -33,6 +37,24 @@ BuildInfo build_info()
 	for (const auto &file : generated::upstream_files)
 		info.files.push_back({file.path, file.sha256});
 	return info;
+}
+
+void require_image_kernel()
+{
+	const char *image = std::getenv("SCHED_HARNESS_IMAGE");
+	if (!image || !*image)
+		return;
+	// the library this function is in: the image's, or the build's own
+	// (the loader's fallback, the binary's RUNPATH)
+	Dl_info loaded{};
+	if (!dladdr(reinterpret_cast<void *>(&require_image_kernel), &loaded) || !loaded.dli_fname)
+		throw std::runtime_error("cannot tell which kernel library this program loaded (dladdr)");
+	std::error_code ec;
+	if (std::filesystem::equivalent(std::filesystem::path(loaded.dli_fname).parent_path(), image, ec))
+		return;
+	throw ImageLacksFlavour(SH_KERNEL_FLAVOUR, image,
+				fmt::format("the kernel image {} has no {} flavour (this program loaded {})", image,
+					    SH_KERNEL_FLAVOUR, loaded.dli_fname));
 }
 
 } // namespace sh::kshim

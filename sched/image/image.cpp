@@ -22,6 +22,11 @@
 #include <ostream>
 #include <set>
 #include <sstream>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <optional>
+#include <sys/file.h>
 #include <unistd.h>
 
 #ifndef SH_IMAGE_BUILD_DIR
@@ -87,9 +92,9 @@ dts::ToolResult shell(const fs::path &dir, const std::string &command)
 	return dts::run_tool(argv);
 }
 
-// The tree's files a patch changes: the paths of its "+++ b/..." lines
-// (of "--- a/..." for a deleted file), one leading component stripped as
-// with patch -p1.
+// The tree's files a patch changes: the paths of its "+++ b/..." and
+// "--- a/..." lines (the old name of a renamed file too), one leading
+// component stripped as with patch -p1.
 std::vector<std::string> touched_files(const std::string &patch, const fs::path &name)
 {
 	std::vector<std::string> files;
@@ -109,13 +114,16 @@ std::vector<std::string> touched_files(const std::string &patch, const fs::path 
 	};
 	while (std::getline(in, line)) {
 		if (line.starts_with("+++ ") && previous.starts_with("--- ")) {
-			auto target = line.substr(4);
-			if (target.starts_with("/dev/null"))
-				target = previous.substr(4);
-			const auto rel = strip(target);
-			if (rel.find("..") != std::string::npos)
-				throw BadPatch(fmt::format("{}: \"{}\" leaves the tree", name.string(), rel));
-			files.push_back(rel);
+			// the new file, and the old one when it is another (a rename)
+			for (const auto &side : {line.substr(4), previous.substr(4)}) {
+				if (side.starts_with("/dev/null"))
+					continue;
+				const auto rel = strip(side);
+				if (rel.find("..") != std::string::npos)
+					throw BadPatch(fmt::format("{}: \"{}\" leaves the tree", name.string(), rel));
+				if (std::find(files.begin(), files.end(), rel) == files.end())
+					files.push_back(rel);
+			}
 		}
 		previous = line;
 	}
@@ -124,44 +132,63 @@ std::vector<std::string> touched_files(const std::string &patch, const fs::path 
 	return files;
 }
 
-// overlay/dir becomes a real directory holding a symlink to each entry of
-// tree/dir (nothing when the tree has no such directory: a new one).
-void make_real_dir(const fs::path &overlay_dir, const fs::path &tree_dir)
+// The rest of the overlay around the patched files: each directory of a
+// file read or patched (and each above it) a real one, its other entries
+// symlinks into the tree. Real directories, so that an include relative to
+// its file ("../smpboot.h" from kernel/sched/) climbs the overlay, not the
+// tree behind a symlinked directory, and finds a patched copy; the files a
+// patch deleted stay absent.
+void fill_overlay(const fs::path &overlay, const fs::path &tree, const std::vector<std::string> &read,
+		  const std::vector<std::string> &patch_files)
 {
-	if (fs::is_symlink(overlay_dir))
-		fs::remove(overlay_dir);
-	if (fs::is_directory(overlay_dir))
-		return;
-	fs::create_directories(overlay_dir);
-	if (!fs::is_directory(tree_dir))
-		return;
-	for (const auto &entry : fs::directory_iterator(tree_dir))
-		fs::create_symlink(entry.path(), overlay_dir / entry.path().filename());
-}
-
-// overlay/dir and each directory above it become real ones.
-void own_dirs(const fs::path &overlay, const fs::path &tree, const fs::path &dir)
-{
-	fs::path o = overlay, t = tree;
-	make_real_dir(o, t);
-	for (const auto &part : dir) {
-		o /= part;
-		t /= part;
-		make_real_dir(o, t);
+	std::set<fs::path> real{fs::path()};
+	auto add = [&](fs::path dir) {
+		for (; !dir.empty() && real.insert(dir).second; dir = dir.parent_path())
+			;
+	};
+	for (const auto &f : read)
+		add(fs::path(f).parent_path());
+	for (const auto &f : patch_files)
+		add(fs::path(f).parent_path());
+	const std::set<fs::path> patched(patch_files.begin(), patch_files.end());
+	for (const auto &dir : real) {
+		fs::create_directories(overlay / dir);
+		std::error_code ec;
+		for (const auto &entry : fs::directory_iterator(tree / dir, ec)) {
+			const auto rel = dir / entry.path().filename();
+			if (!real.count(rel) && !patched.count(rel) && !fs::exists(fs::symlink_status(overlay / rel)))
+				fs::create_symlink(entry.path(), overlay / rel);
+		}
 	}
 }
 
-// overlay/rel becomes a copy of tree/rel that patch can write, its parent
-// directories real ones; everything else stays a symlink into the tree.
-void own_file(const fs::path &overlay, const fs::path &tree, const fs::path &rel)
-{
-	own_dirs(overlay, tree, rel.parent_path());
-	fs::path o = overlay / rel, t = tree / rel;
-	if (fs::is_symlink(o)) {
-		fs::remove(o);
-		if (fs::exists(t))
-			fs::copy_file(t, o);
+// An exclusive flock(2) on `path` while it lives (released if the process
+// dies): the builds of one image take turns.
+class FileLock {
+public:
+	explicit FileLock(const fs::path &path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644))
+	{
+		if (fd_ < 0)
+			throw BuildError(fmt::format("cannot open {}: {}", path.string(), std::strerror(errno)));
+		while (::flock(fd_, LOCK_EX) != 0) {
+			if (errno == EINTR)
+				continue;
+			const int err = errno;
+			::close(fd_);
+			throw BuildError(fmt::format("cannot lock {}: {}", path.string(), std::strerror(err)));
+		}
 	}
+	~FileLock() { ::close(fd_); }
+	FileLock(const FileLock &) = delete;
+	FileLock &operator=(const FileLock &) = delete;
+
+private:
+	int fd_;
+};
+
+bool has_library(const fs::path &dir, const Flavour &f)
+{
+	return fs::exists(dir / fmt::format("lib{}.so", f.library));
 }
 
 struct CompileCommand {
@@ -229,11 +256,15 @@ void write_manifest(const fs::path &dir, const Manifest &m)
 	w.Key("tree"), w.String(m.tree.c_str());
 	strings("patches", m.patches);
 	strings("files", m.files);
+	strings("flavours", m.flavours);
 	strings("recompiled", m.recompiled);
 	strings("config", m.config);
 	w.Key("created"), w.String(m.created.c_str());
 	w.EndObject();
-	write_file(dir / "manifest.json", std::string(buf.GetString()) + "\n");
+	// readers never see half a manifest
+	const auto staged = dir / fmt::format("manifest.json.{}", ::getpid());
+	write_file(staged, std::string(buf.GetString()) + "\n");
+	fs::rename(staged, dir / "manifest.json");
 }
 
 
@@ -368,6 +399,11 @@ Manifest read_manifest(const fs::path &dir)
 	m.patches = strings("patches");
 	m.files = strings("files");
 	m.recompiled = strings("recompiled");
+	m.flavours = strings("flavours");
+	if (!doc.HasMember("flavours"))	// an image of a build before lazy flavours: both
+		for (const auto &f : flavours)
+			if (has_library(dir, f))
+				m.flavours.emplace_back(f.name);
 	m.config = strings("config");
 	m.created = doc["created"].GetString();
 	return m;
@@ -526,7 +562,10 @@ std::pair<fs::path, std::string> git_tree(const fs::path &git_dir, const std::st
 	return {dest, sha};
 }
 
-Image build(const Recipe &recipe, std::ostream &log)
+namespace {
+
+Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std::string> &wanted,
+		  const std::optional<std::string> &expected_id)
 {
 	if (!fs::exists(build_dir / "compile_commands.json"))
 		throw BuildError(fmt::format("{} has no compile_commands.json: images are built from this build's own "
@@ -559,17 +598,15 @@ Image build(const Recipe &recipe, std::ostream &log)
 	const dts::TempDir cleanup(work);	// removed on every exit, signals included
 	const auto overlay = work / "tree";
 
-	// The overlay: a copy of each file the patches touch, symlinks into
-	// the tree for the rest.
-	// The directories of the files read are real ones (symlinks to their
-	// entries): an include relative to its file ("../smpboot.h" from
-	// kernel/sched/) then climbs the overlay, not the tree behind a
-	// symlinked directory, and finds a patched copy.
+	// The overlay: a copy of each file the patches touch, patched; the
+	// rest of it (fill_overlay()) only when an object compiles.
 	const auto read = files_read(inputs);
-	for (const auto &f : read)
-		own_dirs(overlay, base, fs::path(f).parent_path());
-	for (const auto &f : patch_files)
-		own_file(overlay, base, f);
+	for (const auto &f : patch_files) {
+		const auto o = overlay / f;
+		fs::create_directories(o.parent_path());
+		if (fs::is_regular_file(base / f) && !fs::exists(o))
+			fs::copy_file(base / f, o);
+	}
 	for (const auto &patch : recipe.patches) {
 		const auto r = dts::run_tool(std::vector<std::string>{
 			"patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r", "-", "-d",
@@ -585,11 +622,13 @@ Image build(const Recipe &recipe, std::ostream &log)
 	// tree (a file the tree lacks counts as changed: its includer changed too).
 	// Files new beside them count too (a header a changed source includes
 	// now), as do the files the patches touch.
+	const std::set<std::string> patched(patch_files.begin(), patch_files.end());
+	auto image_file = [&](const std::string &f) { return patched.count(f) ? overlay / f : base / f; };
 	std::set<std::string> changed_set;
 	if (base != kernel_tree) {
 		std::set<fs::path> dirs;
 		for (const auto &f : read) {
-			if (!same_content(kernel_tree / f, overlay / f))
+			if (!same_content(kernel_tree / f, image_file(f)))
 				changed_set.insert(f);
 			dirs.insert(fs::path(f).parent_path());
 		}
@@ -647,21 +686,46 @@ Image build(const Recipe &recipe, std::ostream &log)
 	id_hash = fnv1a(config_bytes, id_hash);
 	for (const auto &f : changed) {
 		id_hash = fnv1a(f + '\0', id_hash);
-		id_hash = fnv1a(fs::exists(overlay / f) ? read_file(overlay / f) + '\1' : std::string("\2"), id_hash);
+		id_hash = fnv1a(fs::exists(image_file(f)) ? read_file(image_file(f)) + '\1' : std::string("\2"), id_hash);
 	}
 	const auto id = fmt::format("{:016x}", id_hash);
+	if (expected_id && id != *expected_id) {
+		std::string sources = base.string();
+		for (const auto &p : recipe.patches)
+			sources += ", " + p.string();
+		throw std::invalid_argument(fmt::format("image {}: what it was built from changed since ({}): build "
+							"the image again",
+							*expected_id, sources));
+	}
 	const auto dir = images / id;
-	if (fs::exists(dir / "manifest.json"))
+	const auto missing = [&] {
+		std::vector<const Flavour *> todo;
+		for (const auto &f : flavours)
+			if (std::find(wanted.begin(), wanted.end(), f.name) != wanted.end() && !has_library(dir, f))
+				todo.push_back(&f);
+		return todo;
+	};
+	if (fs::exists(dir / "manifest.json") && missing().empty())
+		return {dir, read_manifest(dir), true};
+	// one build of an image at a time: a second waits and finds the first's libraries
+	const FileLock lock(images / fmt::format(".lock-{}", id));
+	const auto todo = missing();
+	const bool stored = fs::exists(dir / "manifest.json");
+	if (stored && todo.empty())
 		return {dir, read_manifest(dir), true};
 
 	Manifest manifest;
-	manifest.id = id;
-	manifest.tree = base.string();
-	for (const auto &p : recipe.patches)
-		manifest.patches.push_back(fs::absolute(p).string());
-	manifest.files = changed;
-	for (const auto &[name, value] : recipe.config)
-		manifest.config.push_back(name + "=" + value);
+	if (stored) {
+		manifest = read_manifest(dir);
+	} else {
+		manifest.id = id;
+		manifest.tree = base.string();
+		for (const auto &p : recipe.patches)
+			manifest.patches.push_back(fs::absolute(p).string());
+		manifest.files = changed;
+		for (const auto &[name, value] : recipe.config)
+			manifest.config.push_back(name + "=" + value);
+	}
 	std::mutex log_mutex;
 	auto log_line = [&](const std::string &line) {
 		const std::lock_guard lock(log_mutex);
@@ -673,7 +737,8 @@ Image build(const Recipe &recipe, std::ostream &log)
 	if (changed.size() > 8)
 		shown += fmt::format(", ... ({} more)", changed.size() - 8);
 	const auto n = recipe.patches.size();
-	log << fmt::format("kernel build: {}{}; {} differ{} from {}{}\n", base.string(),
+	if (!stored)
+		log << fmt::format("kernel build: {}{}; {} differ{} from {}{}\n", base.string(),
 			   n ? fmt::format(" + {} patch{}", n, n == 1 ? "" : "es") : "",
 			   changed.size() == 1 ? "1 file" : fmt::format("{} files", changed.size()),
 			   changed.size() == 1 ? "s" : "", kernel_tree.string(), shown);
@@ -697,7 +762,8 @@ Image build(const Recipe &recipe, std::ostream &log)
 	};
 	std::vector<Job> jobs;
 	std::map<const Flavour *, std::vector<fs::path>> objects_of;	// the flavour's kernel objects
-	for (const auto &flavour : flavours) {
+	for (const auto *wanted_flavour : todo) {
+		const auto &flavour = *wanted_flavour;
 		const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
 		// the flavour's generated headers, and the image's autoconf.h before them
 		const auto generated_include = fmt::format("-I{}/kernel-shim/arch-{}/include ", build_dir.string(),
@@ -723,6 +789,8 @@ Image build(const Recipe &recipe, std::ostream &log)
 			jobs.push_back({&flavour, &c, command, work / "obj" / flavour.name / c.output, false, {}});
 		}
 	}
+	if (!jobs.empty())
+		fill_overlay(overlay, base, read, patch_files);
 	// a change the compiler does not see (a comment) recompiles nothing
 	for_each_parallel(jobs, [&](Job &job) {
 		const auto &c = *job.c;
@@ -745,7 +813,8 @@ Image build(const Recipe &recipe, std::ostream &log)
 			job.error = fmt::format("{} does not compile in the image ({} flavour):\n{}", c.file.string(),
 						job.flavour->name, r.err);
 	});
-	for (const auto &flavour : flavours) {
+	for (const auto *wanted_flavour : todo) {
+		const auto &flavour = *wanted_flavour;
 		const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
 		const std::string runtime_dir = fmt::format("CMakeFiles/{}.dir/", flavour.library);
 		std::map<std::string, std::string> replaced;	// object as link.txt names it -> the image's
@@ -772,7 +841,7 @@ Image build(const Recipe &recipe, std::ostream &log)
 			const auto generated = build_dir / "kernel-shim" / fmt::format("generated-{}", flavour.name);
 			auto header = read_file(generated / "kshim" / "upstream_files.h");
 			for (const auto &f : changed) {
-				const auto r = dts::run_tool(std::vector<std::string>{"cmake", "-E", "sha256sum", (overlay / f).string()});
+				const auto r = dts::run_tool(std::vector<std::string>{"cmake", "-E", "sha256sum", image_file(f).string()});
 				const auto at = header.find(fmt::format("{{\"{}\", \"", f));
 				if (r.exit_status != 0 || at == std::string::npos)
 					continue;	// a file the build does not list (a header)
@@ -821,25 +890,83 @@ Image build(const Recipe &recipe, std::ostream &log)
 		if (const auto r = shell(build_dir / "kernel-shim", link); r.exit_status != 0)
 			throw BuildError(fmt::format("linking the {} image failed:\n{}", flavour.name, r.err));
 	}
-	manifest.created = now_utc();
-	// the image holds its libraries and manifest, not the overlay and objects
-	const auto done = images / fmt::format("{}.tmp.{}", id, ::getpid());
-	fs::create_directories(done);
-	for (const auto &flavour : flavours) {
-		const auto so = fmt::format("lib{}.so", flavour.library);
-		fs::rename(work / so, done / so);
-	}
-	write_manifest(done, manifest);
-	std::error_code ec;
-	fs::rename(done, dir, ec);
-	if (ec) {	// another build of the same image finished first
-		fs::remove_all(done);
-		if (!fs::exists(dir / "manifest.json"))
+	// the image holds its manifest and libraries, not the overlay and objects
+	if (!stored) {
+		manifest.created = now_utc();
+		const auto stage = images / fmt::format("{}.tmp.{}", id, ::getpid());
+		fs::remove_all(stage);
+		fs::create_directories(stage);
+		write_manifest(stage, manifest);
+		std::error_code ec;
+		fs::rename(stage, dir, ec);
+		if (ec) {
+			fs::remove_all(stage);
 			throw BuildError(fmt::format("cannot store the image in {}: {}", dir.string(), ec.message()));
+		}
 	}
-	log << fmt::format("kernel build: image {} ({} object{} compiled again)\n", id, manifest.recompiled.size(),
-			   manifest.recompiled.size() == 1 ? "" : "s");
+	for (const auto *f : todo) {
+		const auto so = fmt::format("lib{}.so", f->library);
+		fs::rename(work / so, dir / so);
+	}
+	manifest.flavours.clear();
+	for (const auto &f : flavours)
+		if (has_library(dir, f))
+			manifest.flavours.emplace_back(f.name);
+	std::sort(manifest.recompiled.begin(), manifest.recompiled.end());
+	write_manifest(dir, manifest);
+	std::string built;
+	for (const auto *f : todo)
+		built += fmt::format("{}{}", built.empty() ? "" : " and ", f->name);
+	const auto compiled = std::count_if(jobs.begin(), jobs.end(), [](const Job &j) { return j.compiled; });
+	if (todo.empty())
+		log << fmt::format("kernel build: image {} (its flavours are built when a board needs them)\n", id);
+	else
+		log << fmt::format("kernel build: image {}, {} flavour{} ({} object{} compiled again)\n", id, built,
+				   todo.size() == 1 ? "" : "s", compiled, compiled == 1 ? "" : "s");
 	return {dir, read_manifest(dir), false};
+}
+
+} // namespace
+
+Image build(const Recipe &recipe, std::ostream &log, const std::vector<std::string> &wanted)
+{
+	for (const auto &name : wanted)
+		library_of(name);	// a flavour this build has
+	return build_image(recipe, log, wanted, std::nullopt);
+}
+
+Image add_flavour(const fs::path &dir, const std::string &flavour, std::ostream &log)
+{
+	library_of(flavour);
+	const auto manifest = read_manifest(dir);
+	Recipe recipe;
+	if (manifest.tree != kernel_tree.string()) {
+		if (!is_kernel_tree(manifest.tree))
+			throw std::invalid_argument(fmt::format("image {} has no {} flavour yet, and its tree {} is gone: "
+								"build the image again",
+								manifest.id, flavour, manifest.tree));
+		recipe.tree = manifest.tree;
+	}
+	for (const auto &p : manifest.patches) {
+		if (!fs::is_regular_file(p))
+			throw std::invalid_argument(fmt::format("image {} has no {} flavour yet, and its patch {} is "
+								"gone: build the image again",
+								manifest.id, flavour, p));
+		recipe.patches.emplace_back(p);
+	}
+	for (const auto &c : manifest.config)
+		recipe.config.push_back(parse_config(c));
+	auto image = build_image(recipe, log, {flavour}, manifest.id);
+	image.dir = dir;	// the image the caller named (a symlink to it, say)
+	return image;
+}
+
+std::string library_of(const std::string &flavour)
+{
+	for (const auto &f : flavours)
+		if (flavour == f.name)
+			return fmt::format("lib{}.so", f.library);
+	throw std::invalid_argument(fmt::format("no kernel flavour {} in this build (arm64, arm)", flavour));
 }
 
 std::vector<Image> list()
@@ -887,7 +1014,7 @@ fs::path own_kernel_dir()
 
 fs::path resolve(const std::string &what, std::ostream &log)
 {
-	if (fs::exists(fs::path(what) / "libksched.so"))
+	if (fs::exists(fs::path(what) / "manifest.json") || fs::exists(fs::path(what) / "libksched.so"))
 		return fs::absolute(what);
 	std::vector<fs::path> matches;
 	if (!what.empty() && what.find_first_not_of("0123456789abcdef") == std::string::npos)
@@ -898,12 +1025,13 @@ fs::path resolve(const std::string &what, std::ostream &log)
 		throw std::invalid_argument(fmt::format("--kernel {}: {} images start with it", what, matches.size()));
 	if (matches.size() == 1)
 		return matches.front();
+	// the flavours are built by the process that boots a board
 	if (is_kernel_tree(what))
-		return build({fs::path(what), {}, {}}, log).dir;
+		return build({fs::path(what), {}, {}}, log, {}).dir;
 	if (fs::is_regular_file(what))
-		return build({{}, {fs::path(what)}, {}}, log).dir;
+		return build({{}, {fs::path(what)}, {}}, log, {}).dir;
 	throw std::invalid_argument(fmt::format("--kernel {}: no such image in {} ('sched-harness kernel list'), "
-						"no image directory (with a libksched.so), kernel tree or patch file",
+						"no image directory (with a manifest.json), kernel tree or patch file",
 						what, (cache_dir() / "images").string()));
 }
 

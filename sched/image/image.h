@@ -16,6 +16,11 @@
 // the build links them, and their undefined symbols are checked against
 // the glue's lists. Another tree of the series (--tree: a checkout, a
 // commit of a git history) is a set of changed files like a patch.
+//
+// An image holds a library per kernel flavour, each built when first
+// needed: a patch run on an arm64 board compiles nothing for the arm
+// flavour. The id names the kernel (tree, patches, options), not the
+// flavours built so far.
 #pragma once
 
 #include <filesystem>
@@ -47,13 +52,14 @@ struct Manifest {
 	std::string tree;			// the tree the patches apply to
 	std::vector<std::string> patches;	// their file names, in order
 	std::vector<std::string> files;		// the files read that differ from the build's tree
-	std::vector<std::string> recompiled;	// objects compiled again
+	std::vector<std::string> flavours;	// the flavours built so far (arm64, arm)
+	std::vector<std::string> recompiled;	// objects compiled again ("arm64: kernel/sched/fair.c.o")
 	std::vector<std::string> config;	// --config NAME=VALUE, in order
 	std::string created;			// UTC, ISO 8601
 };
 
 struct Image {
-	std::filesystem::path dir;	// holds libksched.so, libksched_arm.so, manifest.json
+	std::filesystem::path dir;	// holds manifest.json and the flavours' libksched.so, libksched_arm.so
 	Manifest manifest;
 	bool cached = false;		// built before, taken from the cache
 };
@@ -76,10 +82,23 @@ struct Recipe {
 // for a malformed one.
 std::pair<std::string, std::string> parse_config(const std::string &assignment);
 
+// The kernel flavours of this build, by the name boards give them.
+inline const std::vector<std::string> every_flavour{"arm64", "arm"};
+
 // Builds (or finds in the cache) the image of the tree with the patches
-// applied in order (unified diffs, git format-patch files, mbox series).
-// Progress goes to `log`.
-Image build(const Recipe &recipe, std::ostream &log);
+// applied in order (unified diffs, git format-patch files, mbox series),
+// with the libraries of `flavours` (none: the patches are applied and the
+// image named, its flavours left to add_flavour()). Progress goes to `log`.
+Image build(const Recipe &recipe, std::ostream &log, const std::vector<std::string> &flavours = every_flavour);
+
+// The image in `dir` with the library of `flavour` too, built from the
+// tree, patches and options its manifest names. Throws BadPatch when that
+// flavour does not compile, std::invalid_argument when the tree or a patch
+// is gone or changed since (the image's id would differ).
+Image add_flavour(const std::filesystem::path &dir, const std::string &flavour, std::ostream &log);
+
+// The file name of a flavour's library in an image: libksched.so, libksched_arm.so.
+std::string library_of(const std::string &flavour);
 
 // The files this build reads from its kernel tree, relative to it: what a
 // tree given to build() must hold (the rest of it does not matter).
@@ -110,7 +129,8 @@ std::size_t prune(std::size_t keep);
 
 // What --kernel names: an image by its id (or a unique prefix) or its
 // directory, or a kernel tree or a patch to build one from (BadPatch when
-// it does not build). Throws std::invalid_argument when it is none of these.
+// it does not apply; its flavours are built when a board needs them).
+// Throws std::invalid_argument when it is none of these.
 std::filesystem::path resolve(const std::string &what, std::ostream &log);
 
 Manifest read_manifest(const std::filesystem::path &dir);

@@ -26,8 +26,8 @@ image_dir() {	# ID -> its directory, as kernel info names it
 	"$harness" --kernel "$1" kernel info | sed -n 's/^Image *[0-9a-f]* (\(.*\)):.*/\1/p'
 }
 mkdir -p "$tmp/with" "$tmp/without"
-ln -s "$(image_dir "$("$harness" kernel build --config SCHED_MC=y 2>/dev/null)")" "$tmp/with/image"
-ln -s "$(image_dir "$("$harness" kernel build --config SCHED_MC=n 2>/dev/null)")" "$tmp/without/image"
+ln -s "$(image_dir "$("$harness" --arch arm kernel build --config SCHED_MC=y 2>/dev/null)")" "$tmp/with/image"
+ln -s "$(image_dir "$("$harness" --arch arm kernel build --config SCHED_MC=n 2>/dev/null)")" "$tmp/without/image"
 
 # The boards: the tree's DT, and the same without the coefficient.
 tree=$("$harness" kernel info | awk '/^Kernel tree/ { print $3 }')

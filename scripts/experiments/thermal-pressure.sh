@@ -25,7 +25,7 @@ out=${OUT:-build/experiments/thermal-pressure}
 [ -x "$harness" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
 mkdir -p "$out"
 
-image=$("$harness" kernel build --patch thermal/patches/thermal-pressure-average.patch 2>/dev/null)
+image=$("$harness" --arch arm64 kernel build --patch thermal/patches/thermal-pressure-average.patch 2>/dev/null)
 # The series' set-up: "cpu cooling was disabled on little core", so that
 # only the big cluster is capped: HiKey960's DT without the zone's map to
 # the LITTLE CPUs (a wrapper of the tree's DTS; an overlay cannot delete).

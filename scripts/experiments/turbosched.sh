@@ -30,7 +30,7 @@ here=scripts/experiments/turbosched
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-image=$("$harness" kernel build --patch sched/patches/turbosched.patch 2>/dev/null)
+image=$("$harness" --arch arm64 kernel build --patch sched/patches/turbosched.patch 2>/dev/null)
 "$here/server-board.sh" 8 4 >"$tmp/server.dts"
 cp "$here/server-power.json" "$tmp/smt.json"
 sed 's/"smt_speed": \[[^]]*\]/"smt_speed": [1]/' "$here/server-power.json" >"$tmp/nosmt.json"

@@ -310,10 +310,11 @@ std::filesystem::path source(const std::string &relative)
 }
 
 // Builds a patch's kernel image in a cache of the test's own: its id.
-std::string image_of(const std::string &patch)
+// the image of a patch, of the flavour the experiment's boards boot
+std::string image_of(const std::string &patch, const std::string &arch)
 {
 	::setenv("SCHED_HARNESS_CACHE", temp_path("image-cache").c_str(), 1);
-	auto built = test::run_cli({"kernel", "build", "--patch", source(patch).string()});
+	auto built = test::run_cli({"--arch", arch, "kernel", "build", "--patch", source(patch).string()});
 	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
 	return built.out.substr(0, 16);
 }
@@ -331,7 +332,7 @@ rapidjson::Document run_report(std::initializer_list<std::string> args)
 // decaying average over 250 ms sits near the pressure.
 BOOST_AUTO_TEST_CASE(thermal_pressure_average_patch_sets_what_the_scheduler_sees)
 {
-	const auto id = image_of("thermal/patches/thermal-pressure-average.patch");
+	const auto id = image_of("thermal/patches/thermal-pressure-average.patch", "arm64");
 	auto run = [&](const std::string &mode) {
 		return run_report({"--kernel", id, "run", "--json", "--board", "hikey960", "--workload",
 				   "fixed-work:threads=8,work=1000s", "--duration", "30s", "--cmdline",
@@ -362,7 +363,7 @@ BOOST_AUTO_TEST_CASE(thermal_pressure_average_patch_sets_what_the_scheduler_sees
 // passes the eas_behaviour-shaped suite, as the series reports.
 BOOST_AUTO_TEST_CASE(feec_energy_margin_patch_is_the_before_kernel)
 {
-	const auto id = image_of("sched/patches/feec-energy-margin.patch");
+	const auto id = image_of("sched/patches/feec-energy-margin.patch", "arm");
 	const auto before = run_report({"--kernel", id, "run", "--json", "--duration", "3s"});
 	const auto after = run_report({"run", "--json", "--duration", "3s"});
 	BOOST_TEST(before["fingerprint"].GetString() != std::string(after["fingerprint"].GetString()));
@@ -380,7 +381,7 @@ BOOST_AUTO_TEST_CASE(feec_energy_margin_patch_is_the_before_kernel)
 // kernel does not know the flag: bad input, named.
 BOOST_AUTO_TEST_CASE(turbosched_patch_packs_jitter_tasks_on_busy_cores)
 {
-	const auto id = image_of("sched/patches/turbosched.patch");
+	const auto id = image_of("sched/patches/turbosched.patch", "arm64");
 	const auto board = temp_path("server.dts");
 	const auto made = dts::run_tool(std::vector<std::string>{
 		"bash", "-c",
