@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "kernel-shim/kernel.h"
 
-#include <kshim/upstream_files.h>
+#include "upstream_files.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -34,8 +34,8 @@ BuildInfo build_info()
 		if (fields.size() == 3)
 			info.departures.push_back({fields[0], fields[1], fields[2]});
 	}
-	for (const auto &file : generated::upstream_files)
-		info.files.push_back({file.path, file.sha256});
+	for (std::size_t i = 0; i < generated::upstream_file_count(); i++)
+		info.files.push_back({generated::upstream_file_path(i), generated::upstream_file_sha256(i)});
 	return info;
 }
 

@@ -836,7 +836,8 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 			manifest.recompiled.push_back(
 				fmt::format("{}: {}", flavour.name, job.c->output.substr(objects_dir.size())));
 		}
-		// kernel info lists the changed files' hashes (the runtime's generated header)
+		// kernel info lists the changed files' hashes (the runtime's generated
+		// table, a unit of its own: kernel-shim/src/upstream_files.h)
 		if (upstream_changed) {
 			const auto generated = build_dir / "kernel-shim" / fmt::format("generated-{}", flavour.name);
 			auto header = read_file(generated / "kshim" / "upstream_files.h");
@@ -852,7 +853,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 			fs::create_directories(gen / "kshim");
 			write_file(gen / "kshim" / "upstream_files.h", header);
 			for (const auto &c : commands) {
-				if (c.output != runtime_dir + "src/info.cpp.o")
+				if (c.output != runtime_dir + "src/upstream_files.cpp.o")
 					continue;
 				std::string command = c.command;
 				replace_all(command, "-I" + generated.string(), "-I" + gen.string());
@@ -861,7 +862,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 				replace_all(command, " -o " + c.output + " ", " -o " + out.string() + " ");
 				const auto r = shell(c.directory, command);
 				if (r.exit_status != 0)
-					throw BuildError(fmt::format("the runtime's info.cpp does not compile:\n{}", r.err));
+					throw BuildError(fmt::format("the runtime's upstream_files.cpp does not compile:\n{}", r.err));
 				replaced[c.output] = out.string();
 			}
 		}
