@@ -5,8 +5,9 @@
 # build-fuzz/, seeded from the kernel tree's board device trees (compiled
 # as Kbuild does), the tests' overlays, Debian's rt-app examples and the
 # tests' rt-app files, and each run for FUZZ_SECONDS (default 60).
-# Prints each target's executions and coverage; exits non-zero on a
-# finding, whose input libFuzzer leaves in build-fuzz/findings/.
+# The targets run side by side, one per core. Prints each target's
+# executions and coverage; exits non-zero on a finding, whose input
+# libFuzzer leaves in build-fuzz/findings/.
 #
 #   scripts/fuzz.sh                      # 60 s per target (CI)
 #   FUZZ_SECONDS=3600 scripts/fuzz.sh    # the long run
@@ -67,15 +68,25 @@ done
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/kernel-shim/sanitizers.supp"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_device_tree fuzz_rtapp fuzz_workload_spec)
+# the targets side by side, one per core (each is single-threaded)
+fuzz() {	# target: runs it, leaves $dir/$t.log and, on a finding, $dir/$t.found
+	local t=$1 corpus=$dir/corpus/$1 log=$dir/$1.log
+	mkdir -p "$corpus"
+	rm -f "$dir/$t.found"
+	# -rss_limit_mb: a reader that allocates without bound is a finding
+	"$dir/tests/fuzz/$t" "$corpus" "$seeds/$t" -max_total_time="$seconds" -rss_limit_mb=2048 \
+		-timeout=10 -max_len=262144 -print_final_stats=1 -artifact_prefix="$dir/findings/$t-" \
+		>"$log" 2>&1 || touch "$dir/$t.found"
+}
+for t in "${targets[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+	fuzz "$t" &
+done
+wait
 status=0
 for t in "${targets[@]}"; do
-	corpus=$dir/corpus/$t
-	mkdir -p "$corpus"
 	log=$dir/$t.log
-	# -rss_limit_mb: a reader that allocates without bound is a finding
-	if ! "$dir/tests/fuzz/$t" "$corpus" "$seeds/$t" -max_total_time="$seconds" -rss_limit_mb=2048 \
-		-timeout=10 -max_len=262144 -print_final_stats=1 -artifact_prefix="$dir/findings/$t-" \
-		>"$log" 2>&1; then
+	if [ -e "$dir/$t.found" ]; then
 		status=1
 		echo "fuzz: $t: a finding (input in $dir/findings/, log $log):" >&2
 		grep -E "ERROR|runtime error|==[0-9]+==|SUMMARY" "$log" | head -5 >&2
@@ -83,6 +94,6 @@ for t in "${targets[@]}"; do
 	execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
 	cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1)
 	printf "fuzz: %-20s %10s executions in %s s, %s, corpus %s inputs\n" "$t" "${execs:-?}" "$seconds" \
-		"${cov:-cov: ?}" "$(ls "$corpus" | wc -l)"
+		"${cov:-cov: ?}" "$(ls "$dir/corpus/$t" | wc -l)"
 done
 exit $status

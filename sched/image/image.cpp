@@ -902,7 +902,16 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 		fs::rename(stage, dir, ec);
 		if (ec) {
 			fs::remove_all(stage);
-			throw BuildError(fmt::format("cannot store the image in {}: {}", dir.string(), ec.message()));
+			// stored meanwhile by a build that did not hold the lock
+			// (prune removed it): theirs, with what this one compiled
+			if (!fs::exists(dir / "manifest.json"))
+				throw BuildError(fmt::format("cannot store the image in {}: {}", dir.string(),
+							     ec.message()));
+			auto theirs = read_manifest(dir);
+			for (const auto &r : manifest.recompiled)
+				if (std::find(theirs.recompiled.begin(), theirs.recompiled.end(), r) == theirs.recompiled.end())
+					theirs.recompiled.push_back(r);
+			manifest = std::move(theirs);
 		}
 	}
 	for (const auto *f : todo) {
@@ -1003,6 +1012,13 @@ std::size_t prune(std::size_t keep)
 			if (!fs::exists(fs::path("/proc") / pid))
 				fs::remove_all(entry.path());
 		}
+	}
+	// the locks of images no longer there
+	std::error_code ec;
+	for (const auto &entry : fs::directory_iterator(cache_dir() / "images", ec)) {
+		const auto name = entry.path().filename().string();
+		if (name.starts_with(".lock-") && !fs::exists(entry.path().parent_path() / name.substr(6)))
+			fs::remove(entry.path(), ec);
 	}
 	fs::remove_all(cache_dir() / "trees");
 	return removed;

@@ -873,6 +873,8 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 	auto left = test::run_cli({"kernel", "list"});
 	BOOST_TEST(left.out.find(id) == std::string::npos, left.out);
 	BOOST_TEST(left.out.find(quiet_id) != std::string::npos, left.out);
+	BOOST_TEST(!std::filesystem::exists(cache / "images" / (".lock-" + id)));	// nor its builds' lock
+	BOOST_TEST(std::filesystem::exists(cache / "images" / (".lock-" + quiet_id)));
 
 	std::filesystem::remove_all(cache);
 	for (const auto &p : {cost, comment, bad})
