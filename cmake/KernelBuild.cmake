@@ -79,24 +79,27 @@ function(sh_kernel_flavour_generate flavour)
 	else()
 		set(defconfig ${SH_ARM64_DEFCONFIG})
 	endif()
-	execute_process(
-		COMMAND ${KSHIM_ARCH}/generate.sh ${KERNEL_TREE} ${gen} ${CMAKE_C_COMPILER}
-			${flavour} ${defconfig}
-		RESULT_VARIABLE rc
-		ERROR_VARIABLE err)
-	if(NOT rc EQUAL 0)
-		message(FATAL_ERROR "kernel-shim/arch/generate.sh failed for the ${flavour} flavour of ${KERNEL_TREE}:\n${err}")
-	endif()
 	set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
 		${KSHIM_ARCH}/kconfig ${KSHIM_ARCH}/${flavour}/kconfig ${KSHIM_ARCH}/defconfig-options
-		${KSHIM_ARCH}/generate.sh)
+		${KSHIM_ARCH}/generate.sh ${KSHIM_ARCH}/generate-flavours.sh)
 	set(KERNEL_INCLUDE_DIRS_${flavour} ${dirs} PARENT_SCOPE)
 	set(KSHIM_GEN_${flavour} ${gen} PARENT_SCOPE)
+	set(KSHIM_GENERATE_${flavour} ${flavour} ${gen} ${defconfig} PARENT_SCOPE)
 endfunction()
 
+set(generate_args "")
 foreach(flavour IN LISTS SH_KERNEL_FLAVOURS)
 	sh_kernel_flavour_generate(${flavour})
+	list(APPEND generate_args ${KSHIM_GENERATE_${flavour}})
 endforeach()
+# the flavours side by side (each runs the tree's Kconfig)
+execute_process(
+	COMMAND ${KSHIM_ARCH}/generate-flavours.sh ${KERNEL_TREE} ${CMAKE_C_COMPILER} ${generate_args}
+	RESULT_VARIABLE rc
+	ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+	message(FATAL_ERROR "kernel-shim/arch/generate.sh failed on ${KERNEL_TREE}, for ${err}")
+endif()
 # The default flavour's, for kernel-side test code that boots no board.
 set(KSHIM_GEN ${KSHIM_GEN_arm64})
 set(KERNEL_INCLUDE_DIRS ${KERNEL_INCLUDE_DIRS_arm64})
