@@ -77,6 +77,16 @@ std::filesystem::path kernel_tree(const po::variables_map &vm)
 	return SCHED_HARNESS_KERNEL_TREE;
 }
 
+// This program's binary, to run again (with an image, in the other flavour).
+std::filesystem::path this_binary()
+{
+	std::error_code ec;
+	auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+	if (ec)
+		throw std::runtime_error("cannot find the sched-harness binary: " + ec.message());
+	return self;
+}
+
 // The same command line in this program, with the image's kernel: the
 // dynamic loader takes libksched.so from LD_LIBRARY_PATH before the
 // program's RUNPATH.
@@ -88,10 +98,7 @@ int run_image(const std::filesystem::path &dir, const std::string &what, char **
 	setenv("LD_LIBRARY_PATH", path.c_str(), 1);
 	setenv("SCHED_HARNESS_IMAGE", dir.c_str(), 1);
 	setenv("SCHED_HARNESS_IMAGE_FOR", what.c_str(), 1);	// resolved: the program again does not
-	std::error_code ec;
-	const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-	if (ec)
-		throw std::runtime_error("cannot find the sched-harness binary: " + ec.message());
+	const auto self = this_binary();
 	std::cout.flush();
 	execv(self.c_str(), argv);
 	throw std::runtime_error(fmt::format("cannot run {} with the image {}: {}", self.string(), dir.string(),
@@ -303,10 +310,7 @@ namespace {
 // their whole result first).
 int run_flavour(const std::string &flavour, char **argv, const std::string &why)
 {
-	std::error_code ec;
-	const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-	if (ec)
-		throw std::runtime_error("cannot find the sched-harness binary: " + ec.message());
+	const auto self = this_binary();
 	const auto name = flavour == "arm64" ? std::string("sched-harness") : "sched-harness-" + flavour;
 	const auto other = self.parent_path() / name;
 	if (other == self)
@@ -328,8 +332,10 @@ int run_with_flavour_built(const kshim::ImageLacksFlavour &lacking, char **argv,
 		return exit_internal;
 	}
 	const char *what = std::getenv("SCHED_HARNESS_IMAGE_FOR");
+	std::filesystem::path self;
 	try {
 		image::add_flavour(lacking.image, lacking.flavour, std::cerr);
+		self = this_binary();
 	} catch (const image::BadPatch &e) {
 		std::cerr << "sched-harness: error: --kernel " << (what ? what : lacking.image.c_str())
 			  << " does not build: " << e.what() << "\n";
@@ -337,18 +343,14 @@ int run_with_flavour_built(const kshim::ImageLacksFlavour &lacking, char **argv,
 	} catch (const std::invalid_argument &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
-	} catch (const std::exception &e) {
+	} catch (const image::BuildError &e) {
 		std::cerr << "sched-harness: kernel build failed: " << e.what() << "\n";
+		return exit_internal;
+	} catch (const std::exception &e) {
+		std::cerr << "sched-harness: internal error: " << e.what() << "\n";
 		return exit_internal;
 	}
 	setenv("SCHED_HARNESS_IMAGE_BUILT", (lacking.image + ":" + lacking.flavour).c_str(), 1);
-	std::error_code ec;
-	const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-	if (ec) {
-		std::cerr << "sched-harness: internal error: cannot find the sched-harness binary: " << ec.message()
-			  << "\n";
-		return exit_internal;
-	}
 	std::cout.flush();
 	execv(self.c_str(), argv);
 	std::cerr << fmt::format("sched-harness: error: cannot run {} again with the image {}: {}\n", self.string(),

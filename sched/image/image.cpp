@@ -139,7 +139,7 @@ std::vector<std::string> touched_files(const std::string &patch, const fs::path 
 // tree behind a symlinked directory, and finds a patched copy; the files a
 // patch deleted stay absent.
 void fill_overlay(const fs::path &overlay, const fs::path &tree, const std::vector<std::string> &read,
-		  const std::vector<std::string> &patch_files)
+		  const std::set<std::string> &patched)
 {
 	std::set<fs::path> real{fs::path()};
 	auto add = [&](fs::path dir) {
@@ -148,15 +148,15 @@ void fill_overlay(const fs::path &overlay, const fs::path &tree, const std::vect
 	};
 	for (const auto &f : read)
 		add(fs::path(f).parent_path());
-	for (const auto &f : patch_files)
+	for (const auto &f : patched)
 		add(fs::path(f).parent_path());
-	const std::set<fs::path> patched(patch_files.begin(), patch_files.end());
 	for (const auto &dir : real) {
 		fs::create_directories(overlay / dir);
 		std::error_code ec;
 		for (const auto &entry : fs::directory_iterator(tree / dir, ec)) {
 			const auto rel = dir / entry.path().filename();
-			if (!real.count(rel) && !patched.count(rel) && !fs::exists(fs::symlink_status(overlay / rel)))
+			if (!real.count(rel) && !patched.count(rel.string()) &&
+			    !fs::exists(fs::symlink_status(overlay / rel)))
 				fs::create_symlink(entry.path(), overlay / rel);
 		}
 	}
@@ -790,7 +790,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 		}
 	}
 	if (!jobs.empty())
-		fill_overlay(overlay, base, read, patch_files);
+		fill_overlay(overlay, base, read, patched);
 	// a change the compiler does not see (a comment) recompiles nothing
 	for_each_parallel(jobs, [&](Job &job) {
 		const auto &c = *job.c;
