@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <unistd.h>
 #include <exception>
 #include <fmt/format.h>
@@ -324,7 +325,8 @@ int run_flavour(const std::string &flavour, char **argv, const std::string &why)
 
 // The image of --kernel has no library of this binary's flavour yet: build
 // it, then run the same command line again, the loader finding it now
-// (nothing has been printed yet, as with run_flavour()).
+// (nothing has been printed yet, as with run_flavour()). What else the
+// build throws, main() reports as it reports a command's.
 int run_with_flavour_built(const kshim::ImageLacksFlavour &lacking, char **argv, const std::string &built_before)
 {
 	if (built_before == lacking.image + ":" + lacking.flavour) {
@@ -332,24 +334,16 @@ int run_with_flavour_built(const kshim::ImageLacksFlavour &lacking, char **argv,
 		return exit_internal;
 	}
 	const char *what = std::getenv("SCHED_HARNESS_IMAGE_FOR");
-	std::filesystem::path self;
 	try {
 		image::add_flavour(lacking.image, lacking.flavour, std::cerr);
-		self = this_binary();
 	} catch (const image::BadPatch &e) {
 		std::cerr << "sched-harness: error: --kernel " << (what ? what : lacking.image.c_str())
 			  << " does not build: " << e.what() << "\n";
 		return exit_unbuildable;
 	} catch (const std::invalid_argument &e) {
-		std::cerr << "sched-harness: error: " << e.what() << "\n";
-		return exit_bad_input;
-	} catch (const image::BuildError &e) {
-		std::cerr << "sched-harness: kernel build failed: " << e.what() << "\n";
-		return exit_internal;
-	} catch (const std::exception &e) {
-		std::cerr << "sched-harness: internal error: " << e.what() << "\n";
-		return exit_internal;
+		throw UsageError{e.what()};
 	}
+	const auto self = this_binary();
 	setenv("SCHED_HARNESS_IMAGE_BUILT", (lacking.image + ":" + lacking.flavour).c_str(), 1);
 	std::cout.flush();
 	execv(self.c_str(), argv);
@@ -358,39 +352,16 @@ int run_with_flavour_built(const kshim::ImageLacksFlavour &lacking, char **argv,
 	return exit_internal;
 }
 
-} // namespace
-
-// The report is the result: output that did not reach its file (a full
-// disk, a closed pipe) is an error, not a silent exit 0.
-int flushed(int status)
+// Runs body (a command, a flavour's build), mapping what it throws to the
+// tool's exit status and a message on stderr.
+template <typename Body>
+int reported(char **argv, Body body)
 {
-	std::cout.flush();
-	if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout))
-		return status;
-	const int err = errno;
-	std::cerr << "sched-harness: error: writing the output failed: "
-		  << (err ? std::strerror(err) : "stream error") << "\n";
-	return status == exit_ok ? exit_internal : status;
-}
-
-int main(int argc, char **argv)
-{
-	kshim::install_oops_handlers();
-	dts::remove_temporary_dirs_on_signals();
-	// set by run_with_flavour_built() for the run it starts, not for that run's children
-	std::string built_before;
-	if (const char *built = std::getenv("SCHED_HARNESS_IMAGE_BUILT")) {
-		built_before = built;
-		unsetenv("SCHED_HARNESS_IMAGE_BUILT");
-	}
 	try {
-		return flushed(run(argc, argv));
+		return body();
 	} catch (const kshim::WrongFlavour &e) {
 		kshim::disarm_watchdog();	// boot() may refuse the board with it armed; it outlives execv()
 		return run_flavour(e.needed, argv, e.what());
-	} catch (const kshim::ImageLacksFlavour &e) {
-		kshim::disarm_watchdog();	// the build is not kernel code, however long it takes
-		return run_with_flavour_built(e, argv, built_before);
 	} catch (const UsageError &e) {
 		std::cerr << "sched-harness: error: " << e.message << "\n";
 		return exit_bad_input;
@@ -422,6 +393,48 @@ int main(int argc, char **argv)
 		std::cerr << "sched-harness: internal error: " << e.what() << "\n";
 		return exit_internal;
 	}
+}
+
+} // namespace
+
+// The report is the result: output that did not reach its file (a full
+// disk, a closed pipe) is an error, not a silent exit 0.
+int flushed(int status)
+{
+	std::cout.flush();
+	if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout))
+		return status;
+	const int err = errno;
+	std::cerr << "sched-harness: error: writing the output failed: "
+		  << (err ? std::strerror(err) : "stream error") << "\n";
+	return status == exit_ok ? exit_internal : status;
+}
+
+int main(int argc, char **argv)
+{
+	kshim::install_oops_handlers();
+	dts::remove_temporary_dirs_on_signals();
+	// set by run_with_flavour_built() for the run it starts, not for that run's children
+	std::string built_before;
+	if (const char *built = std::getenv("SCHED_HARNESS_IMAGE_BUILT")) {
+		built_before = built;
+		unsetenv("SCHED_HARNESS_IMAGE_BUILT");
+	}
+	// an image's missing flavour is built after the command's handlers
+	// returned, under reported()'s own: its errors are reported alike
+	std::optional<kshim::ImageLacksFlavour> lacking;
+	const int status = reported(argv, [&] {
+		try {
+			return flushed(run(argc, argv));
+		} catch (const kshim::ImageLacksFlavour &e) {
+			lacking = e;
+			return exit_internal;
+		}
+	});
+	if (!lacking)
+		return status;
+	kshim::disarm_watchdog();	// the build is not kernel code, however long it takes
+	return reported(argv, [&] { return run_with_flavour_built(*lacking, argv, built_before); });
 }
 
 } // namespace sh::cli
