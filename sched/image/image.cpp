@@ -186,9 +186,15 @@ private:
 	int fd_;
 };
 
+// Its library's file name in a build or an image: libksched.so, libksched_arm.so.
+std::string library_file(const Flavour &f)
+{
+	return fmt::format("lib{}.so", f.library);
+}
+
 bool has_library(const fs::path &dir, const Flavour &f)
 {
-	return fs::exists(dir / fmt::format("lib{}.so", f.library));
+	return fs::exists(dir / library_file(f));
 }
 
 struct CompileCommand {
@@ -682,7 +688,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 	}
 	std::uint64_t id_hash = fnv1a(SH_IMAGE_KERNEL_SERIES);
 	for (const auto &f : flavours)
-		id_hash = fnv1a(read_file(build_dir / "kernel-shim" / fmt::format("lib{}.so", f.library)), id_hash);
+		id_hash = fnv1a(read_file(build_dir / "kernel-shim" / library_file(f)), id_hash);
 	id_hash = fnv1a(config_bytes, id_hash);
 	for (const auto &f : changed) {
 		id_hash = fnv1a(f + '\0', id_hash);
@@ -886,7 +892,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 		link += " ";
 		for (const auto &[from, to] : replaced)
 			replace_all(link, " " + from + " ", " " + to + " ");
-		const auto so = fmt::format("lib{}.so", flavour.library);
+		const auto so = library_file(flavour);
 		replace_all(link, " -o " + so + " ", " -o " + (work / so).string() + " ");
 		if (const auto r = shell(build_dir / "kernel-shim", link); r.exit_status != 0)
 			throw BuildError(fmt::format("linking the {} image failed:\n{}", flavour.name, r.err));
@@ -915,7 +921,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 		}
 	}
 	for (const auto *f : todo) {
-		const auto so = fmt::format("lib{}.so", f->library);
+		const auto so = library_file(*f);
 		fs::rename(work / so, dir / so);
 	}
 	manifest.flavours.clear();
@@ -975,7 +981,7 @@ std::string library_of(const std::string &flavour)
 {
 	for (const auto &f : flavours)
 		if (flavour == f.name)
-			return fmt::format("lib{}.so", f.library);
+			return library_file(f);
 	throw std::invalid_argument(fmt::format("no kernel flavour {} in this build (arm64, arm)", flavour));
 }
 
