@@ -18,6 +18,7 @@
 #include <sys/time.h>
 #include <ucontext.h>
 #include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 #include <fmt/format.h>
 #include <new>
@@ -57,12 +58,15 @@ std::vector<KernelWarning> &warnings()
 std::string symbol_of(void *address)
 {
 	Dl_info info{};
-	if (!address || !dladdr(address, &info))
+	link_map *object = nullptr;
+	if (!address || !dladdr1(address, &info, reinterpret_cast<void **>(&object), RTLD_DL_LINKMAP) || !object)
 		return fmt::format("{}", address);
 	if (info.dli_sname)
 		return info.dli_sname;
-	const auto offset = reinterpret_cast<std::uintptr_t>(address) -
-			    reinterpret_cast<std::uintptr_t>(info.dli_fbase) - 1;
+	// the address as the file's symbols have it: less the load bias, which
+	// is zero for an executable linked at a fixed address (not dli_fbase,
+	// where such a one's first segment is mapped)
+	const auto offset = reinterpret_cast<std::uintptr_t>(address) - object->l_addr - 1;
 	try {
 		const std::string argv[] = {"addr2line", "-f", "-e", info.dli_fname,
 					    fmt::format("{:#x}", offset)};
