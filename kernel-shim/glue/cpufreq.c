@@ -173,12 +173,18 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	 * ever the kernel's verdict on the table */
 	if (!nr_cpus || !nr_opps || nr_policies >= NR_CPUS)
 		return -ERANGE;
+	for (i = 0; i < nr_cpus; i++)
+		if (cpus[i] >= nr_cpu_ids)
+			return -ERANGE;
 	policy = kzalloc(sizeof(*policy), GFP_KERNEL);
+	if (!policy)
+		return -ENOMEM;
+	ret = -ENOMEM;
 	table = kcalloc(nr_opps + 1, sizeof(*table), GFP_KERNEL);
-	if (!zalloc_cpumask_var(&policy->cpus, GFP_KERNEL) ||
+	if (!table || !zalloc_cpumask_var(&policy->cpus, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&policy->related_cpus, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&policy->real_cpus, GFP_KERNEL))
-		return -ENOMEM;
+		goto out_free;
 
 	/* dev_pm_opp_init_cpufreq_table() (drivers/opp/cpu.c) */
 	for (i = 0; i < nr_opps; i++) {
@@ -194,7 +200,7 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 	 * have one frequency in kHz */
 	ret = cpufreq_table_validate_and_sort(policy);
 	if (ret)
-		return ret;
+		goto out_free;
 	policy->cur = policy->max;
 	policy->cpuinfo.transition_latency = transition_latency_ns && transition_latency_ns < UINT_MAX ?
 					     transition_latency_ns : CPUFREQ_ETERNAL;
@@ -205,8 +211,6 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 
 	policy->cpu = cpus[0];
 	for (i = 0; i < nr_cpus; i++) {
-		if (cpus[i] >= nr_cpu_ids)
-			return -ERANGE;
 		cpumask_set_cpu(cpus[i], policy->cpus);
 		cpumask_set_cpu(cpus[i], policy->related_cpus);
 		cpumask_set_cpu(cpus[i], policy->real_cpus);
@@ -219,6 +223,15 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 #endif
 	policies[nr_policies++] = policy;
 	return 0;
+
+	/* cpufreq_online()'s failure path: cpufreq_policy_free() */
+out_free:
+	free_cpumask_var(policy->real_cpus);
+	free_cpumask_var(policy->related_cpus);
+	free_cpumask_var(policy->cpus);
+	kfree(table);
+	kfree(policy);
+	return ret;
 }
 
 #ifdef KSHIM_SCHED_FULL

@@ -124,13 +124,28 @@ void platform_driver_unregister(struct platform_driver *drv)
 			platform_drivers[i] = NULL;
 }
 
+static int devres_release_all(struct device *dev);
+
+/* the bus's devices, as its klist holds them in the kernel */
+#define KSHIM_MAX_PLATFORM_DEVICES	8
+static struct platform_device *platform_devices[KSHIM_MAX_PLATFORM_DEVICES];
+
 struct platform_device *platform_device_register_full(const struct platform_device_info *info)
 {
-	struct platform_device *pdev = kzalloc(sizeof(*pdev), GFP_KERNEL);
-	unsigned int i;
+	struct platform_device *pdev;
+	unsigned int i, slot;
 
+	for (slot = 0; slot < ARRAY_SIZE(platform_devices); slot++)
+		if (!platform_devices[slot])
+			break;
+	if (WARN(slot == ARRAY_SIZE(platform_devices), "more than %d platform devices\n",
+		 KSHIM_MAX_PLATFORM_DEVICES))
+		return ERR_PTR(-ENOMEM);
+	pdev = kzalloc(sizeof(*pdev), GFP_KERNEL);
 	if (!pdev)
 		return ERR_PTR(-ENOMEM);
+	platform_devices[slot] = pdev;
+	INIT_LIST_HEAD(&pdev->dev.devres_head);
 	pdev->name = info->name;
 	pdev->id = info->id;
 	pdev->dev.parent = info->parent;
@@ -141,19 +156,16 @@ struct platform_device *platform_device_register_full(const struct platform_devi
 		if (drv && drv->probe && !strcmp(drv->driver.name, pdev->name)) {
 			int ret = drv->probe(pdev);
 
-			if (ret)
+			/* really_probe(): a failed probe leaves nothing managed */
+			if (ret) {
+				devres_release_all(&pdev->dev);
 				pr_info("%s: probe of %s failed with error %d\n",
 					drv->driver.name, pdev->name, ret);
+			}
 			break;
 		}
 	}
 	return pdev;
-}
-
-/* drivers/base/devres.c: device-managed memory, never freed here */
-void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
-{
-	return kmalloc(size, gfp);
 }
 
 /*
@@ -165,6 +177,34 @@ struct devres {
 	dr_release_t release;
 	u8 data[] __aligned(ARCH_KMALLOC_MINALIGN);
 };
+
+static int devres_release_all(struct device *dev)
+{
+	struct devres *dr, *tmp;
+	int released = 0;
+
+	list_for_each_entry_safe_reverse(dr, tmp, &dev->devres_head, node) {
+		list_del(&dr->node);
+		dr->release(dev, dr->data);
+		kfree(dr);
+		released++;
+	}
+	return released;
+}
+
+static void devm_kmalloc_release(struct device *dev, void *res)
+{
+}
+
+/* device-managed memory: a resource of the device, freed with it */
+void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
+{
+	void *data = __devres_alloc_node(devm_kmalloc_release, size, gfp, NUMA_NO_NODE, "devm_kmalloc");
+
+	if (data)
+		devres_add(dev, data);
+	return data;
+}
 
 void *__devres_alloc_node(dr_release_t release, size_t size, gfp_t gfp, int nid, const char *name)
 {
@@ -226,13 +266,8 @@ int dev_set_name(struct device *dev, const char *fmt, ...)
 static void device_release(struct kobject *kobj)
 {
 	struct device *dev = container_of(kobj, struct device, kobj);
-	struct devres *dr, *tmp;
 
-	list_for_each_entry_safe_reverse(dr, tmp, &dev->devres_head, node) {
-		list_del(&dr->node);
-		dr->release(dev, dr->data);
-		kfree(dr);
-	}
+	devres_release_all(dev);
 	if (dev->release)
 		dev->release(dev);
 	else if (dev->class && dev->class->dev_release)

@@ -54,6 +54,14 @@ void free_percpu(void __percpu *ptr)
 }
 #endif
 
+/*
+ * The kernel reaches a CPU's area only through __per_cpu_offset[], an
+ * offset from the section, never by the area's address; LeakSanitizer
+ * would count every area, and all that only per-CPU data points to (the
+ * runqueues' domains, their groups), as leaked.
+ */
+static void *percpu_areas[NR_CPUS] __used;
+
 void kshim_setup_per_cpu_areas(unsigned int nr_cpus)
 {
 	unsigned long size = __per_cpu_end - __per_cpu_start;
@@ -65,5 +73,6 @@ void kshim_setup_per_cpu_areas(unsigned int nr_cpus)
 
 		memcpy(area, __per_cpu_start, size);
 		__per_cpu_offset[cpu] = area - __per_cpu_start;
+		percpu_areas[cpu] = area;
 	}
 }
