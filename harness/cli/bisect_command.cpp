@@ -208,6 +208,11 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			why.erase(0, at + marker.size());
 		if (const auto nl = why.find('\n'); nl != std::string::npos)
 			why.resize(nl);
+		// compare runs both kernels: the good commit's image may be the one
+		// lacking a flavour that its own step (never run alone) did not need
+		if (n != 0 && ids.count(0) && !ids[0].empty() &&
+		    r.err.find(fmt::format("--kernel {} does not build: ", ids[0])) != std::string::npos)
+			throw UsageError{fmt::format("the good commit does not build: {}", why)};
 		unbuildable[n] = why;
 		throw Unbuildable{why};
 	};
