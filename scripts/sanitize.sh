@@ -15,6 +15,7 @@ dir=${BUILD_DIR:-build-asan}
 cmake -S . -B "$dir" -DSH_SANITIZE=ON \
 	"-DKERNEL_SRC=${KERNEL_SRC:-}" "-DKERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" >/dev/null
 cmake --build "$dir" -j "$(nproc)"
+echo "=== $dir built in $SECONDS s"
 # halt_on_error: any report not suppressed ends the process (exit 1, and
 # the test that ran it fails). Reports go to files, not stderr, so that the
 # tests that check a command's stderr word for word still can: ASan warns

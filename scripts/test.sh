@@ -15,10 +15,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 run() {	# build dir, then the rest of the environment for build.sh
-	local dir=$1
+	local dir=$1 start=$SECONDS
 	shift
 	env BUILD_DIR="$dir" "$@" scripts/build.sh
+	echo "=== $dir built in $((SECONDS - start)) s"
 	ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "${ctest_args[@]}"
+}
+phase_start=$SECONDS
+done_in() {	# what was done, since phase_start
+	echo "=== $1 in $((SECONDS - phase_start)) s (the whole run: $SECONDS s)"
+	phase_start=$SECONDS
 }
 
 ctest_args=("$@")
@@ -33,14 +39,17 @@ for series in ${SH_KERNELS:-6.1 6.12}; do
 		[ "$series" = 6.1 ] || dir=build-asan-$series
 		echo "=== Linux $series under ASan+UBSan ($dir)"
 		BUILD_DIR=$dir KERNEL_TARBALL=$tarball scripts/sanitize.sh "${ctest_args[@]}"
+		done_in "Linux $series under ASan+UBSan, built and tested,"
 		continue
 	fi
 	dir=build
 	[ "$series" = 6.1 ] || dir=build-$series
 	echo "=== Linux $series ($dir)"
 	run "$dir" KERNEL_TARBALL="$tarball"
+	done_in "Linux $series, built and tested,"
 done
 if [ ${#ctest_args[@]} -eq 0 ] && [ "${FUZZ_SECONDS:-60}" != 0 ]; then
 	echo "=== fuzzing (build-fuzz, ${FUZZ_SECONDS:-60} s per target)"
 	FUZZ_SECONDS=${FUZZ_SECONDS:-60} scripts/fuzz.sh
+	done_in "fuzzing, built and run,"
 fi
