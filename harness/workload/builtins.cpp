@@ -68,9 +68,13 @@ std::set<unsigned> parse_cpu_list(const std::string &text, const std::string &wh
 		unsigned first = 0, last = 0;
 		const auto lo = part.substr(0, dash);
 		const auto hi = dash == std::string_view::npos ? lo : part.substr(dash + 1);
-		if (std::from_chars(lo.data(), lo.data() + lo.size(), first).ptr != lo.data() + lo.size() ||
-		    std::from_chars(hi.data(), hi.data() + hi.size(), last).ptr != hi.data() + hi.size() ||
-		    lo.empty() || hi.empty() || last < first || last >= limit)
+		// a number too big for unsigned is the whole text read with an error,
+		// and the value left as it was
+		const auto read = [](std::string_view digits, unsigned &value) {
+			const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+			return !digits.empty() && error == std::errc() && end == digits.data() + digits.size();
+		};
+		if (!read(lo, first) || !read(hi, last) || last < first || last >= limit)
 			throw Error(fmt::format("{}: cpus \"{}\": expected a list like 0-3,6 (CPUs below {})", what,
 						text, limit));
 		for (unsigned c = first; c <= last; c++)

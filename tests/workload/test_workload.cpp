@@ -192,6 +192,22 @@ BOOST_AUTO_TEST_CASE(hostile_parameters_are_refused_with_their_limit)
 		   "workload periodic: period \"18446744074s\": more than this tool simulates (1000000 s, about 11.6 days)");
 }
 
+// A CPU number too big for its type is an error, not the first CPU: "0-2^40"
+// once read as "0-0" (std::from_chars leaves the value alone on overflow).
+BOOST_AUTO_TEST_CASE(cpu_lists_refuse_numbers_beyond_the_limit)
+{
+	BOOST_TEST((workload::parse_cpu_list("0-3,6", "x") == std::set<unsigned>{0, 1, 2, 3, 6}));
+	for (const auto *bad : {"0-99999999999", "99999999999", "4096", "3-1", "-2", "a"}) {
+		try {
+			workload::parse_cpu_list(bad, "x");
+			BOOST_ERROR(bad << " was accepted");
+		} catch (const workload::Error &e) {
+			BOOST_TEST(std::string(e.what()) ==
+				   fmt::format("x: cpus \"{}\": expected a list like 0-3,6 (CPUs below 4096)", bad));
+		}
+	}
+}
+
 BOOST_AUTO_TEST_CASE(periodic_is_run_then_timer)
 {
 	auto w = workload::make_workload("periodic:count=24,period=16ms,duty=10%");
