@@ -23,6 +23,11 @@
 
 extern const struct obs_kernel_param kshim_setup_start[], kshim_setup_end[];
 
+unsigned int kshim_cmdline_size(void)
+{
+	return KSHIM_CMDLINE_MAX;
+}
+
 /* parameq(): dashes and underscores are the same in parameter names. */
 static bool name_matches(const char *param, const char *name, size_t n)
 {

@@ -395,6 +395,11 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 	// long as the kernel does.
 	static std::string cmdline;
 	cmdline = SH_KERNEL_SCHEDULER ? "sched_verbose " + options.cmdline : options.cmdline;
+	if (cmdline.size() >= kshim_cmdline_size())
+		throw BadParameter(fmt::format("--cmdline: {} bytes{}; the kernel's command line holds {} "
+					       "(COMMAND_LINE_SIZE, its NUL included)",
+					       cmdline.size(), SH_KERNEL_SCHEDULER ? " with the harness's 'sched_verbose '" : "",
+					       kshim_cmdline_size()));
 	const char *unknown = nullptr;
 	kshim_set_seed(options.seed);
 #if SH_KERNEL_SCHEDULER

@@ -83,6 +83,8 @@ void kshim_of_set_root(struct device_node *root);
 int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_param);
 /* The flavour's NR_CPUS: the most CPUs a board may have. */
 unsigned int kshim_nr_cpus_max(void);
+/* COMMAND_LINE_SIZE: the command line's size, its final NUL included. */
+unsigned int kshim_cmdline_size(void);
 
 /* One cpufreq policy: the CPUs of a frequency domain, its OPPs and the
  * OPP table's clock-latency-ns (0: none given). -EINVAL: the kernel's
