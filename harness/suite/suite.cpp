@@ -90,6 +90,27 @@ std::vector<std::string> strings(const rapidjson::Value &v, const std::string &w
 	return out;
 }
 
+// "0-3,6" -> {0, 1, 2, 3, 6}
+std::set<unsigned> cpu_set(const std::string &text, const std::string &where)
+{
+	try {
+		return workload::parse_cpu_list(text, where);
+	} catch (const workload::Error &e) {
+		throw Error(e.what());
+	}
+}
+
+// A name printed in KTAP lines, tables and reports: a newline or an escape
+// sequence in it would forge or garble their lines.
+const std::string &printable(const std::string &name, const std::string &what)
+{
+	for (const unsigned char c : name)
+		if (c < 0x20 || c == 0x7f)
+			throw Error(fmt::format("{} has a control character (0x{:02x}): names are printed line by line",
+						what, c));
+	return name;
+}
+
 Assertion assertion(const rapidjson::Value &v, const std::string &where)
 {
 	if (!v.IsObject())
@@ -128,6 +149,10 @@ Assertion assertion(const rapidjson::Value &v, const std::string &where)
 		throw Error(fmt::format("{}: {} needs \"task\"", where, a.metric));
 	if (a.metric == "task_cpu_share" && a.cpus.empty())
 		throw Error(fmt::format("{}: task_cpu_share needs \"cpus\" (e.g. \"0-3\")", where));
+	if (!a.cpus.empty())
+		cpu_set(a.cpus, fmt::format("{}: {}", where, a.text()));	// before any run
+	if (a.min && a.max && *a.min > *a.max)
+		throw Error(fmt::format("{}: {}: \"min\" is above \"max\", so it can never hold", where, a.text()));
 	if (a.metric == "opp_share" && (a.domain < 0 || !a.khz))
 		throw Error(fmt::format("{}: opp_share needs \"domain\" and \"khz\"", where));
 	return a;
@@ -140,7 +165,7 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 		throw Error(fmt::format("{}: scenario {} is not an object", source, index + 1));
 	Scenario s;
 	if (v.HasMember("name") && v["name"].IsString())
-		s.name = v["name"].GetString();
+		s.name = printable(v["name"].GetString(), fmt::format("{}: scenario {}'s name", source, index + 1));
 	else
 		throw Error(fmt::format("{}: scenario {} has no \"name\"", source, index + 1));
 	const auto where = fmt::format("{}: scenario \"{}\"", source, s.name);
@@ -207,7 +232,9 @@ Scenario scenario(const rapidjson::Value &v, const std::string &source, const st
 Suite parse(const std::string &text, const std::string &source, const std::filesystem::path &dir)
 {
 	rapidjson::Document doc;
-	doc.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(text.c_str());
+	// iterative: the nesting depth is the file's to choose
+	doc.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag | rapidjson::kParseIterativeFlag>(
+		text.c_str());
 	if (doc.HasParseError())
 		throw Error(fmt::format("{}: offset {}: {}", source, doc.GetErrorOffset(),
 					rapidjson::GetParseError_En(doc.GetParseError())));
@@ -215,8 +242,11 @@ Suite parse(const std::string &text, const std::string &source, const std::files
 		throw Error(fmt::format("{}: a suite is an object with a \"scenarios\" list", source));
 	Suite suite;
 	suite.source = source;
-	suite.name = doc.HasMember("name") && doc["name"].IsString() ? doc["name"].GetString()
-								       : std::filesystem::path(source).stem().string();
+	if (doc.HasMember("name") && !doc["name"].IsString())
+		throw Error(fmt::format("{}: the suite's \"name\" is not a string", source));
+	suite.name = printable(doc.HasMember("name") ? doc["name"].GetString()
+						     : std::filesystem::path(source).stem().string(),
+			       fmt::format("{}: the suite's name", source));
 	std::set<std::string> names;
 	for (const auto &v : doc["scenarios"].GetArray()) {
 		auto s = scenario(v, source, dir, suite.scenarios.size());
@@ -227,16 +257,6 @@ Suite parse(const std::string &text, const std::string &source, const std::files
 	if (suite.scenarios.empty())
 		throw Error(fmt::format("{}: the suite has no scenarios", source));
 	return suite;
-}
-
-// "0-3,6" -> {0, 1, 2, 3, 6}
-std::set<unsigned> cpu_set(const std::string &text, const std::string &where)
-{
-	try {
-		return workload::parse_cpu_list(text, where);
-	} catch (const workload::Error &e) {
-		throw Error(e.what());
-	}
 }
 
 const rapidjson::Value &task_of(const rapidjson::Document &run, const Assertion &a)
@@ -325,6 +345,8 @@ std::optional<double> measure(const rapidjson::Document &run, const Assertion &a
 		const auto cpus = cpu_set(a.cpus, a.text());
 		double on = 0, all = 0;
 		const auto &by_cpu = t["cpu_time_by_cpu_ns"].GetArray();
+		if (*cpus.rbegin() >= by_cpu.Size())
+			throw Error(fmt::format("{}: the board has CPU0-{}", a.text(), by_cpu.Size() - 1));
 		for (unsigned c = 0; c < by_cpu.Size(); c++) {
 			all += by_cpu[c].GetDouble();
 			if (cpus.count(c))
