@@ -589,7 +589,9 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 	std::vector<std::string> patch_files;
 	for (const auto &p : recipe.patches) {
 		if (!fs::is_regular_file(p))
-			throw BadPatch(fmt::format("{}: no such patch file", p.string()));
+			throw BadPatch(fmt::format("{}: {}", p.string(),
+						   fs::exists(p) ? "not a regular file (a patch is read whole)"
+								 : "no such patch file"));
 		for (auto &f : touched_files(read_file(p), p))
 			if (std::find(patch_files.begin(), patch_files.end(), f) == patch_files.end())
 				patch_files.push_back(std::move(f));

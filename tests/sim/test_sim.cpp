@@ -350,6 +350,7 @@ BOOST_AUTO_TEST_CASE(hostile_command_lines_are_bad_input)
 		"/dev/zero: workload file larger than 64 MiB: not read (a device or a runaway file?)");
 	refused({"run", "--board", "/dev/zero"},
 		"/dev/zero: device tree larger than 64 MiB: not read (a device or a runaway file?)");
+	refused({"kernel", "build", "--patch", "/dev/zero"}, "/dev/zero: not a regular file (a patch is read whole)");
 	refused({"run", "--duration", "18446744074"},
 		"--duration 18446744074 s: more than this tool simulates (1000000 s, about 11.6 days)");
 	refused({"run", "--duration", "9223372036854775807ns"},
