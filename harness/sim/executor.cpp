@@ -167,8 +167,11 @@ namespace {
 // A sleep of 0 still blocks and wakes through the kernel, so the step's
 // own guard does not see it; without jitter no timer delay makes time
 // pass either, and the run would end as the loop's livelock check after
-// ten million events (tens of seconds), blaming the kernel.
-bool loops_without_time(const workload::Task &task)
+// ten million events (tens of seconds), blaming the kernel. With jitter a
+// sleep's timer is late by a draw, so a sleep takes time; a run of 0 does
+// not, and runs of 0 alone were an event storm (15 s of CPU per simulated
+// 0.2 s).
+bool loops_without_time(const workload::Task &task, bool timers_jittered)
 {
 	if (task.loop >= 0)
 		return false;
@@ -177,8 +180,11 @@ bool loops_without_time(const workload::Task &task)
 			switch (e.kind) {
 			case workload::EventKind::run:
 			case workload::EventKind::runtime:
-			case workload::EventKind::sleep:
 				if (e.amount > 0)
+					return false;
+				break;
+			case workload::EventKind::sleep:
+				if (e.amount > 0 || timers_jittered)
 					return false;
 				break;
 			case workload::EventKind::resume:
@@ -209,11 +215,13 @@ void Executor::fork_all()
 			if (c >= n)
 				throw workload::Error(fmt::format("{}: task \"{}\": cpus names CPU{}, the board has CPU0-{}",
 								  workload_.name, task.name, c, n - 1));
-		if (options_.jitter == 0 && loops_without_time(task))
+		if (loops_without_time(task, options_.jitter > 0))
 			throw workload::Error(fmt::format(
-				"{}: task \"{}\": its events loop forever without taking time: its runs and sleeps "
-				"are 0 long and --jitter 0 delays no timer (add a run, sleep or timer that takes time)",
-				workload_.name, task.name));
+				"{}: task \"{}\": its events loop forever without taking time: {} (add a run, sleep "
+				"or timer that takes time)",
+				workload_.name, task.name,
+				options_.jitter > 0 ? "its runs are 0 long and it neither sleeps nor waits"
+						    : "its runs and sleeps are 0 long and --jitter 0 delays no timer"));
 		// no cpus: every CPU
 		const auto allowed = kshim::cpuset_of(task.cpus);
 		const auto &ids = resource_ids_[static_cast<std::size_t>(&task - workload_.tasks.data())];

@@ -469,6 +469,10 @@ BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
 		{{"--workload", test::fixture("workload/zero-time-loop.json").string(), "--jitter", "0"},
 		 "task \"spinner\": its events loop forever without taking time: its runs and sleeps are 0 long and "
 		 "--jitter 0 delays no timer"},
+		// with jitter runs of 0 alone: 15 s of CPU per simulated 0.2 s, before
+		{{"--workload", test::fixture("workload/zero-run-loop.json").string()},
+		 "task \"spinner\": its events loop forever without taking time: its runs are 0 long and it neither "
+		 "sleeps nor waits"},
 		{{"--duration", "0"}, "--duration 0: must be positive"},
 		{{"--duration", "0s"}, "must be positive"},
 		{{"--fork-cpu", "8"}, "--fork-cpu 8: the board has CPU0-7"},
