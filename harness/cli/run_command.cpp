@@ -54,16 +54,21 @@ std::int64_t duration_option(const std::string &text, std::string_view option = 
 // "1=20000": idle power of frequency domain 1, µW per CPU.
 void idle_power_option(const std::string &text, std::size_t domains, std::vector<std::uint64_t> &out)
 {
+	// a number too big for its type is read whole with an error (the value
+	// left at 0), so the error is checked too
+	const auto whole = [](std::string_view digits, auto &value) {
+		const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+		return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size();
+	};
+	constexpr std::uint64_t most_uw = 100'000'000;	// 100 W: no CPU idles hotter
 	const auto eq = text.find('=');
 	std::size_t domain = 0;
 	std::uint64_t uw = 0;
-	const bool ok = eq != std::string::npos &&
-			std::from_chars(text.data(), text.data() + eq, domain).ptr == text.data() + eq &&
-			std::from_chars(text.data() + eq + 1, text.data() + text.size(), uw).ptr ==
-				text.data() + text.size() &&
-			eq + 1 < text.size();
-	if (!ok)
+	if (eq == std::string::npos || !whole(std::string_view(text).substr(0, eq), domain) ||
+	    !whole(std::string_view(text).substr(eq + 1), uw))
 		throw UsageError{fmt::format("--idle-power {}: expected DOMAIN=MICROWATTS (e.g. 0=5000)", text)};
+	if (uw > most_uw)
+		throw UsageError{fmt::format("--idle-power {}: at most {} uW (100 W) per CPU", text, most_uw)};
 	if (domain >= domains)
 		throw UsageError{fmt::format("--idle-power {}: the board has frequency domains 0-{}", text,
 					     domains ? domains - 1 : 0)};

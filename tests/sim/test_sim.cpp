@@ -477,6 +477,10 @@ BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
 		{{"--duration", "0s"}, "must be positive"},
 		{{"--fork-cpu", "8"}, "--fork-cpu 8: the board has CPU0-7"},
 		{{"--idle-power", "5=100"}, "--idle-power 5=100: the board has frequency domains 0-1"},
+		// read as 0 uW, before
+		{{"--idle-power", "0=99999999999999999999"},
+		 "--idle-power 0=99999999999999999999: expected DOMAIN=MICROWATTS (e.g. 0=5000)"},
+		{{"--idle-power", "0=200000000"}, "--idle-power 0=200000000: at most 100000000 uW (100 W) per CPU"},
 		{{"--trace", "/nonexistent-dir/trace.txt"}, "/nonexistent-dir/trace.txt: cannot write the trace"},
 		{{"--idle-tick", "sometimes"}, "--idle-tick sometimes: say kernel, retain or stop"},
 		{{"--cmdline", "cpuidle.off=abc"}, "--cmdline: Booting kernel: `abc' invalid for parameter `cpuidle.off'"},
