@@ -54,18 +54,12 @@ std::int64_t duration_option(const std::string &text, std::string_view option = 
 // "1=20000": idle power of frequency domain 1, µW per CPU.
 void idle_power_option(const std::string &text, std::size_t domains, std::vector<std::uint64_t> &out)
 {
-	// a number too big for its type is read whole with an error (the value
-	// left at 0), so the error is checked too
-	const auto whole = [](std::string_view digits, auto &value) {
-		const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-		return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size();
-	};
 	constexpr std::uint64_t most_uw = 100'000'000;	// 100 W: no CPU idles hotter
 	const auto eq = text.find('=');
 	std::size_t domain = 0;
 	std::uint64_t uw = 0;
-	if (eq == std::string::npos || !whole(std::string_view(text).substr(0, eq), domain) ||
-	    !whole(std::string_view(text).substr(eq + 1), uw))
+	if (eq == std::string::npos || !workload::whole_number(std::string_view(text).substr(0, eq), domain) ||
+	    !workload::whole_number(std::string_view(text).substr(eq + 1), uw))
 		throw UsageError{fmt::format("--idle-power {}: expected DOMAIN=MICROWATTS (e.g. 0=5000)", text)};
 	if (uw > most_uw)
 		throw UsageError{fmt::format("--idle-power {}: at most {} uW (100 W) per CPU", text, most_uw)};

@@ -104,10 +104,9 @@ std::set<unsigned> cpu_set(const std::string &text, const std::string &where)
 // sequence in it would forge or garble their lines.
 const std::string &printable(const std::string &name, const std::string &what)
 {
-	for (const unsigned char c : name)
-		if (c < 0x20 || c == 0x7f)
-			throw Error(fmt::format("{} has a control character (0x{:02x}): names are printed line by line",
-						what, c));
+	if (const auto c = workload::control_character(name))
+		throw Error(fmt::format("{} has a control character (0x{:02x}): names are printed line by line",
+					what, *c));
 	return name;
 }
 

@@ -68,19 +68,21 @@ std::set<unsigned> parse_cpu_list(const std::string &text, const std::string &wh
 		unsigned first = 0, last = 0;
 		const auto lo = part.substr(0, dash);
 		const auto hi = dash == std::string_view::npos ? lo : part.substr(dash + 1);
-		// a number too big for unsigned is the whole text read with an error,
-		// and the value left as it was
-		const auto read = [](std::string_view digits, unsigned &value) {
-			const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-			return !digits.empty() && error == std::errc() && end == digits.data() + digits.size();
-		};
-		if (!read(lo, first) || !read(hi, last) || last < first || last >= limit)
+		if (!whole_number(lo, first) || !whole_number(hi, last) || last < first || last >= limit)
 			throw Error(fmt::format("{}: cpus \"{}\": expected a list like 0-3,6 (CPUs below {})", what,
 						text, limit));
 		for (unsigned c = first; c <= last; c++)
 			cpus.insert(c);
 	}
 	return cpus;
+}
+
+std::optional<unsigned char> control_character(std::string_view name)
+{
+	for (const unsigned char c : name)
+		if (c < 0x20 || c == 0x7f)
+			return c;
+	return std::nullopt;
 }
 
 std::int64_t parse_duration(const std::string &text, const std::string &what)

@@ -236,9 +236,8 @@ private:
 	// sequence in one would forge lines or garble a terminal.
 	void printable(const std::string &name, const std::string &what) const
 	{
-		for (const unsigned char c : name)
-			if (c < 0x20 || c == 0x7f)
-				fail(fmt::format("{} {:?} has a control character (0x{:02x})", what, name, c));
+		if (const auto c = control_character(name))
+			fail(fmt::format("{} {:?} has a control character (0x{:02x})", what, name, *c));
 	}
 
 	void read_global(const Node &global, Workload &w)

@@ -10,11 +10,14 @@
 // (capacity-nanoseconds) with that CPU's capacity.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <set>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace sh::workload {
@@ -127,5 +130,20 @@ std::int64_t parse_duration(const std::string &text, const std::string &what);
 
 // "0-3,6" -> {0, 1, 2, 3, 6} (CPU numbers below 4096); Error naming `what`.
 std::set<unsigned> parse_cpu_list(const std::string &text, const std::string &what);
+
+// All of `text` as a number: false for anything else, a value T cannot hold
+// included (std::from_chars then reads every digit and leaves the value as
+// it was, so checking where it stopped is not enough).
+template <typename T>
+bool whole_number(std::string_view text, T &value)
+{
+	const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+	return !text.empty() && error == std::errc() && end == text.data() + text.size();
+}
+
+// The first control character in a name, if any: names are printed in
+// report, trace and KTAP lines, which a newline or an escape sequence in
+// one would forge or garble.
+std::optional<unsigned char> control_character(std::string_view name);
 
 } // namespace sh::workload
