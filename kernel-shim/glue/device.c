@@ -124,7 +124,7 @@ void platform_driver_unregister(struct platform_driver *drv)
 			platform_drivers[i] = NULL;
 }
 
-static int devres_release_all(struct device *dev);
+static void devres_release_all(struct device *dev);
 
 /* the bus's devices, as its klist holds them in the kernel */
 #define KSHIM_MAX_PLATFORM_DEVICES	8
@@ -178,18 +178,15 @@ struct devres {
 	u8 data[] __aligned(ARCH_KMALLOC_MINALIGN);
 };
 
-static int devres_release_all(struct device *dev)
+static void devres_release_all(struct device *dev)
 {
 	struct devres *dr, *tmp;
-	int released = 0;
 
 	list_for_each_entry_safe_reverse(dr, tmp, &dev->devres_head, node) {
 		list_del(&dr->node);
 		dr->release(dev, dr->data);
 		kfree(dr);
-		released++;
 	}
-	return released;
 }
 
 static void devm_kmalloc_release(struct device *dev, void *res)
