@@ -15,17 +15,19 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
+#include <asm/setup.h>
+
 #include <kshim/sched.h>
 #include "shim.h"
 
-/* arm64's COMMAND_LINE_SIZE */
-#define KSHIM_CMDLINE_MAX	2048
-
 extern const struct obs_kernel_param kshim_setup_start[], kshim_setup_end[];
 
+/* The architecture's (arch/FLAVOUR/include/uapi/asm/setup.h, whose value
+ * kernel-shim/arch/generate.sh writes where asm-generic's 512 would be):
+ * arm64 2048, ARMv7 1024. */
 unsigned int kshim_cmdline_size(void)
 {
-	return KSHIM_CMDLINE_MAX;
+	return COMMAND_LINE_SIZE;
 }
 
 /* parameq(): dashes and underscores are the same in parameter names. */
@@ -123,7 +125,7 @@ static int setup_option(char *param, char *val, const char *unused, void *arg)
 int kshim_parse_cmdline(char *cmdline, const char **unknown)
 {
 	struct cmdline_parse parse = { .unknown = unknown };
-	char copy[KSHIM_CMDLINE_MAX];
+	char copy[COMMAND_LINE_SIZE];
 	char *err;
 
 	if (!cmdline)
