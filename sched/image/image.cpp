@@ -57,8 +57,9 @@ const Flavour flavours[] = {
 };
 
 // In one read of its size: a stream copy grows its buffer by doubling,
-// which for the kernel libraries (13 MB, 26 MB instrumented) is most of
-// an image lookup's time under AddressSanitizer.
+// copying a large file's bytes about twice over (the kernel libraries,
+// 13 MB and 26 MB instrumented, were most of an image lookup's time under
+// AddressSanitizer before library_identity()).
 std::string read_file(const fs::path &path)
 {
 	std::ifstream in(path, std::ios::binary | std::ios::ate);
