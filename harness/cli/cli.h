@@ -35,6 +35,9 @@ inline constexpr int exit_kernel_fault = 3;
 // "skip this commit".
 inline constexpr int exit_unbuildable = 125;
 
+// The board `run` boots when none is named (and the commands that run it).
+inline constexpr const char *default_board = "odroid-xu3";
+
 // Options every subcommand sees.
 struct Context {
 	std::filesystem::path kernel_tree;

@@ -51,7 +51,7 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 	po::options_description options("diff options");
 	options.add_options()
 		("help,h", "show this help")
-		("board", po::value<std::string>()->default_value("odroid-xu3"), "as for run")
+		("board", po::value<std::string>()->default_value(default_board), "as for run")
 		("workload", po::value<std::string>()->default_value("periodic:count=24,period=16ms,duty=10%"),
 		 "as for run")
 		("duration", po::value<std::string>()->value_name("T"), "as for run")

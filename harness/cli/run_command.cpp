@@ -27,7 +27,6 @@ namespace sh::cli {
 
 namespace {
 
-constexpr const char *default_board = "odroid-xu3";
 constexpr const char *default_workload = "periodic:count=24,period=16ms,duty=10%";
 constexpr std::int64_t default_duration_ns = 10'000'000'000;
 

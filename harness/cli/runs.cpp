@@ -233,7 +233,7 @@ boost::program_options::options_description scenario_options()
 	namespace po = boost::program_options;
 	po::options_description options("scenario options (as for run)");
 	options.add_options()
-		("board", po::value<std::string>()->default_value("odroid-xu3"), "as for run")
+		("board", po::value<std::string>()->default_value(default_board), "as for run")
 		("overlay", po::value<std::vector<std::string>>()->value_name("FILE")->composing(), "as for run")
 		("workload", po::value<std::string>()->default_value("periodic:count=24,period=16ms,duty=10%"),
 		 "as for run")
