@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/cli/runs.h"
 
+#include "dts/platform.h"
 #include "dts/tools.h"
+#include "sched/image/image.h"
 
 #include <fmt/format.h>
 
@@ -10,6 +12,7 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <ostream>
 #include <thread>
@@ -44,9 +47,60 @@ std::vector<std::string> variant_args(const boost::program_options::variables_ma
 	return args;
 }
 
+namespace {
+
+// The board a run's arguments name: the last --board, else run's default.
+std::string board_of(const std::vector<std::string> &args)
+{
+	std::string board = default_board;
+	for (std::size_t i = 0; i + 1 < args.size(); i++)
+		if (args[i] == "--board")
+			board = args[i + 1];
+	return board;
+}
+
+// An image gets a flavour's library when a board first needs it (seconds
+// of compiling): built here, once and in view, before the runs start,
+// rather than by the first child while the progress line stands still.
+// A board whose flavour its file does not tell, and an image that does
+// not build, are left to the children, which say so as a single run does.
+void build_needed_flavours(const Context &ctx, std::span<const RunSpec> specs)
+{
+	std::set<std::pair<std::string, std::string>> needed;	// image directory, flavour
+	for (const auto &spec : specs) {
+		const auto kernel = std::find(spec.global.begin(), spec.global.end(), "--kernel");
+		if (kernel == spec.global.end() || std::next(kernel) == spec.global.end())
+			continue;
+		auto arch = ctx.arch;
+		if (!arch) {
+			try {
+				arch = dts::arch_of_source(dts::resolve_board(board_of(spec.args), ctx.kernel_tree));
+			} catch (const dts::Error &) {
+			}
+		}
+		if (arch)
+			needed.emplace(*std::next(kernel), dts::to_string(*arch));
+	}
+	for (const auto &[dir, flavour] : needed) {
+		if (!std::filesystem::exists(std::filesystem::path(dir) / "manifest.json"))
+			continue;	// a build's own kernel side: every flavour is there
+		const auto built = image::read_manifest(dir).flavours;
+		if (std::find(built.begin(), built.end(), flavour) != built.end())
+			continue;
+		try {
+			image::add_flavour(dir, flavour, ctx.err);
+		} catch (const image::BadPatch &) {
+		} catch (const std::invalid_argument &) {
+		}
+	}
+}
+
+} // namespace
+
 std::vector<rapidjson::Document> run_reports(const Context &ctx, std::span<const RunSpec> specs, unsigned jobs)
 {
 	const auto self = self_command(ctx);
+	build_needed_flavours(ctx, specs);
 
 	std::vector<rapidjson::Document> reports(specs.size());
 	std::atomic<std::size_t> next{0};
