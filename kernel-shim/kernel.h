@@ -83,6 +83,13 @@ void set_trace_sink(TraceSink sink);
 // them with the kernel's own hrtimers. Empty: there are none.
 using TimerSource = std::function<std::uint64_t(int cpu)>;
 void set_timer_source(TimerSource source);
+// Those timers expiring: every hrtimer interrupt a CPU takes (the tick's,
+// the kernel's hrtimers', theirs) calls `expiry(cpu)` in interrupt context,
+// after the kernel's own expired hrtimers, so that the sleeps whose range
+// has begun end in that interrupt as __hrtimer_run_queues() ends them:
+// kshim_task_wake_in_irq() for each. Empty: none expire.
+using SleepExpiry = std::function<void(int cpu)>;
+void set_sleep_expiry(SleepExpiry expiry);
 
 // The temperature (millicelsius) thermal sensor `sensor` reads now
 // (kshim_thermal_add_sensor()'s index): the simulation's thermal model.

@@ -62,7 +62,7 @@ void start_pc(Thread &th)
 Executor::Executor(const workload::Workload &workload, const Options &options, std::size_t cpus,
 		   unsigned long calibration_capacity, bool eas, Host &host, RunMetrics &metrics)
 	: workload_(workload), options_(options), cpus_(cpus), calibration_capacity_(calibration_capacity), eas_(eas),
-	  host_(host), metrics_(metrics)
+	  host_(host), metrics_(metrics), armed_(cpus)
 {
 	rng_.seed(options_.seed ^ 0x6a09e667f3bcc909ULL);
 	resolve_resources();
@@ -104,11 +104,39 @@ std::int64_t Executor::timer_latency()
 	return std::llround(-std::log(1.0 - uniform()) * options_.jitter * jitter_timer_mean_ns);
 }
 
-void Executor::arm_timer(Thread &th, std::int64_t time)
+void Executor::arm_timer(Thread &th, int cpu, std::int64_t time)
 {
-	time += timer_latency();
-	th.timer_at = time;
-	host_.arm_wake(th.index, time);
+	const long long slack = kshim_task_timer_slack(th.pid);
+	if (slack < 0)
+		throw kshim::KernelFault(fmt::format("{}: no timer slack to read: {}", th.comm, slack));
+	th.armed_cpu = cpu;
+	th.timer_soft = time;
+	th.timer_at = time + slack + timer_latency();
+	armed_[static_cast<std::size_t>(cpu)].push_back(th.index);
+	host_.arm_wake(th.index, th.timer_at);
+}
+
+void Executor::take_due_timers(int cpu, std::int64_t now, std::vector<std::size_t> &due)
+{
+	auto &armed = armed_[static_cast<std::size_t>(cpu)];
+	// the timerqueue's order: the range's end, then the order armed; a
+	// timer whose interrupt came and is still being taken (timer_at -1)
+	// was at its end already
+	auto before = [&](std::size_t a, std::size_t b) {
+		const auto &x = threads_[a], &y = threads_[b];
+		return std::pair(x.timer_at, x.timer_seq) < std::pair(y.timer_at, y.timer_seq);
+	};
+	while (!armed.empty()) {
+		auto first = std::min_element(armed.begin(), armed.end(), before);
+		auto &th = threads_[*first];
+		if (th.timer_soft > now)
+			break;
+		due.push_back(*first);
+		th.timer_soft = th.timer_at = -1;
+		th.timer_seq = Thread::no_timer;
+		*first = armed.back();
+		armed.pop_back();
+	}
 }
 
 std::string Executor::state_of(const Thread &th) const
@@ -279,7 +307,7 @@ void Executor::block(Thread &th, int cpu, const char *why, int resource)
 	kshim_settle();
 }
 
-void Executor::wake(std::size_t index, int waker_cpu)
+void Executor::wake(std::size_t index, int waker_cpu, bool in_interrupt)
 {
 	auto &th = threads_[index];
 	if (th.state != Thread::State::sleeping) {
@@ -314,6 +342,12 @@ void Executor::wake(std::size_t index, int waker_cpu)
 			non_eas_wakeups_++;
 	} else {
 		non_eas_wakeups_++;
+	}
+	if (in_interrupt) {
+		if (const int ret = kshim_task_wake_in_irq(th.pid); ret < 0)
+			throw kshim::KernelFault(fmt::format("{} could not be woken by its timer on CPU {}: {}",
+							     th.comm, waker_cpu, ret));
+		return;
 	}
 	if (const int ret = kshim_task_wake(th.pid, waker_cpu); ret < 0)
 		throw kshim::KernelFault(fmt::format("{} could not be woken on CPU {}: {}", th.comm, waker_cpu, ret));
@@ -385,7 +419,7 @@ void Executor::step(Thread &th, int cpu)
 						   ? std::llround(uniform() * options_.jitter * jitter_start_max_ns)
 						   : 0;
 			if (th.task->delay_ns > 0 || start > 0) {
-				arm_timer(th, host_.now() + th.task->delay_ns + start);
+				arm_timer(th, cpu, host_.now() + th.task->delay_ns + start);
 				block(th, cpu, "delay");
 				continue;
 			}
@@ -420,7 +454,7 @@ void Executor::step(Thread &th, int cpu)
 			break;
 		case EventKind::sleep:
 			advance();
-			arm_timer(th, host_.now() + e.amount);
+			arm_timer(th, cpu, host_.now() + e.amount);
 			block(th, cpu, "sleep");
 			break;
 		case EventKind::timer: {
@@ -443,7 +477,7 @@ void Executor::step(Thread &th, int cpu)
 					timer.second = host_.now();
 				break;
 			}
-			arm_timer(th, timer.second);
+			arm_timer(th, cpu, timer.second);
 			block(th, cpu, "timer", rid);
 			break;
 		}
@@ -536,14 +570,14 @@ void Executor::step(Thread &th, int cpu)
 	}
 }
 
-// The earliest wake-up timer armed on cpu (0: none). A scan of the threads:
-// asked once per idle-state choice, on boards with a cpuidle driver.
+// The earliest wake-up timer armed on cpu (0: none): asked once per
+// idle-state choice, on boards with a cpuidle driver.
 std::uint64_t Executor::next_timer_on(int cpu) const
 {
 	std::int64_t next = -1;
-	for (const auto &th : threads_)
-		if (th.timer_at >= 0 && th.armed_cpu == cpu && (next < 0 || th.timer_at < next))
-			next = th.timer_at;
+	for (const auto index : armed_[static_cast<std::size_t>(cpu)])
+		if (const auto at = threads_[index].timer_at; at >= 0 && (next < 0 || at < next))
+			next = at;
 	return next < 0 ? 0 : static_cast<std::uint64_t>(next);
 }
 

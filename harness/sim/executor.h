@@ -38,7 +38,13 @@ struct Thread {
 	std::int64_t work_left = 0;		// run: capacity-ns
 	std::optional<std::int64_t> runtime_end;	// runtime: wall-clock end
 	int armed_cpu = 0;			// where its wake-up timer was armed
-	std::int64_t timer_at = -1;		// when that timer expires (-1: none armed)
+	// hrtimer_nanosleep()'s range: the timer may expire from timer_soft
+	// on, and its own interrupt comes at timer_at (the range's end, late
+	// by the interrupt's latency); -1 once it expired or none is armed
+	std::int64_t timer_soft = -1;
+	std::int64_t timer_at = -1;
+	std::uint64_t timer_seq = no_timer;	// the loop's event for that interrupt
+	static constexpr std::uint64_t no_timer = ~std::uint64_t{0};
 	std::int64_t expired_at = -1;		// when it expired, until the wake-up
 	std::size_t index = 0;			// in Executor::threads()
 	const char *blocked_on = nullptr;	// "sleep", "timer", ... while sleeping
@@ -61,7 +67,8 @@ public:
 		virtual int current_on(int cpu) const = 0;
 		// the thread current on cpu was given new work or a new end
 		virtual void work_changed(int cpu) = 0;
-		// the thread's wake-up timer fires at `time`
+		// the thread's wake-up timer interrupts its CPU at `time` (the
+		// host keeps the event's sequence in Thread::timer_seq)
 		virtual void arm_wake(std::size_t thread, std::int64_t time) = 0;
 		// the thread has something to do again (woken)
 		virtual void thread_ready(const Thread &th) = 0;
@@ -80,8 +87,10 @@ public:
 	// ones in order, until one needs the CPU for a while, blocks, or the
 	// thread ends.
 	void step(Thread &th, int cpu);
-	// Wakes the thread (its timer, a resume, a message) from waker_cpu.
-	void wake(std::size_t index, int waker_cpu);
+	// Wakes the thread (a resume, a message) from waker_cpu; a timer's
+	// expiry wakes it in the hrtimer interrupt waker_cpu handles
+	// (in_interrupt: nothing settles until the interrupt returns).
+	void wake(std::size_t index, int waker_cpu, bool in_interrupt = false);
 
 	std::vector<Thread> &threads() { return threads_; }
 	const std::vector<Thread> &threads() const { return threads_; }
@@ -93,6 +102,11 @@ public:
 	std::size_t live() const { return live_; }
 	// The earliest wake-up timer armed on cpu (0: none).
 	std::uint64_t next_timer_on(int cpu) const;
+	// An hrtimer interrupt on cpu at `now` (__hrtimer_run_queues()): the
+	// sleepers armed there that it expires, in the order it runs them —
+	// by the end of their range, up to the first whose range has not
+	// begun —, taken off the CPU and appended to `due`.
+	void take_due_timers(int cpu, std::int64_t now, std::vector<std::size_t> &due);
 	// "runnable", "exited", "sleeping", "blocked (lock "m")": as the report says.
 	std::string state_of(const Thread &th) const;
 	// The wake-ups: all, pinned, and (when counted) EAS's and the others.
@@ -117,9 +131,10 @@ private:
 	void finish(Thread &th);
 	void release_mutex(int mutex, int cpu);
 	void acquire_for_waiter(int mutex, std::size_t waiter, int cpu);
-	// A thread's wake-up timer: on a board an hrtimer on the CPU it sleeps
-	// on, whose interrupt arrives a little after the expiry.
-	void arm_timer(Thread &th, std::int64_t time);
+	// A thread's wake-up timer (a sleep: hrtimer_nanosleep()): an hrtimer
+	// on the CPU it sleeps on, with the range the kernel gives the task's
+	// sleeps; its interrupt arrives a little after the range's end.
+	void arm_timer(Thread &th, int cpu, std::int64_t time);
 
 	// The jitter's random numbers: mt19937_64's output is fixed by the
 	// standard, and the transforms are ours, so a seed gives the same run
@@ -139,6 +154,7 @@ private:
 	std::mt19937_64 rng_;
 	std::optional<double> spare_normal_;	// the polar method's second deviate
 	std::vector<Thread> threads_;
+	std::vector<std::vector<std::size_t>> armed_;	// by CPU: the threads whose timer is armed there
 	std::unordered_map<int, std::size_t> by_pid_;
 	std::size_t live_ = 0;
 	// rt-app resources, by name as rt-app keeps them; events refer to them

@@ -249,10 +249,15 @@ private:
 	std::optional<std::int64_t> completion_time(std::size_t cpu, const Thread &th) const;
 	void settle_and_dispatch();
 	void dispatch();
-	void push(Timed kind, std::int64_t time, int index, unsigned khz = 0)
+	std::uint64_t push(Timed kind, std::int64_t time, int index, unsigned khz = 0)
 	{
-		queue_.push({time, seq_++, kind, index, khz});
+		queue_.push({time, seq_, kind, index, khz});
+		return seq_++;
 	}
+	// An hrtimer interrupt on a CPU that takes it now: the workload's
+	// sleepers it expires wake.
+	void expire_sleepers(std::size_t c);
+	std::vector<std::size_t> expiring_;
 	Thread *thread_of(int pid) { return executor_->thread_of(pid); }
 	void apply_cap(const Options::ThermalCap &cap);
 	Result collect();
@@ -264,7 +269,7 @@ private:
 	void work_changed(int cpu) override { rebase_work(static_cast<std::size_t>(cpu)); }
 	void arm_wake(std::size_t thread, std::int64_t time) override
 	{
-		push(Timed::wake, time, static_cast<int>(thread));
+		executor_->threads()[thread].timer_seq = push(Timed::wake, time, static_cast<int>(thread));
 	}
 	void thread_ready(const Thread &th) override
 	{
@@ -514,6 +519,20 @@ std::int64_t Simulator::next_event_time()
 	if (const auto next = next_times_.earliest(); next != CpuTimes::none)
 		t = std::min(t, std::max(now_, next));
 	return std::min(t, done_times_.earliest());
+}
+
+// In the interrupt (shim_expire_user_sleeps()): the timers' wake-ups
+// (hrtimer_wakeup()); the woken run once the loop dispatches.
+void Simulator::expire_sleepers(std::size_t c)
+{
+	expiring_.clear();
+	executor_->take_due_timers(static_cast<int>(c), now_, expiring_);
+	for (const auto index : expiring_) {
+		auto &th = executor_->threads()[index];
+		if (th.expired_at < 0)
+			th.expired_at = now_;
+		executor_->wake(index, static_cast<int>(c), true);
+	}
 }
 
 void Simulator::settle_and_dispatch()
@@ -766,6 +785,7 @@ Result Simulator::run()
 		throw kshim::KernelFault("could not attach the PELT and cpu_idle tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
 	kshim::set_timer_source([this](int cpu) { return executor_->next_timer_on(cpu); });
+	kshim::set_sleep_expiry([this](int cpu) { expire_sleepers(static_cast<std::size_t>(cpu)); });
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		cpus_[c].idle_at_start = idle_states_of(static_cast<int>(c));
 		read_kernel_state(c);
@@ -832,19 +852,20 @@ Result Simulator::run()
 				break;
 			}
 			auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
-			if (th.state == Thread::State::sleeping) {
-				if (th.expired_at < 0)
-					th.expired_at = ev.time;
-				th.timer_at = -1;
-				// the timer interrupt waits for its CPU to leave an idle state
-				const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
-				if (ready > now_) {
-					push(Timed::wake, ready, ev.index);
-					continue;
-				}
+			if (ev.seq != th.timer_seq)
+				continue;	// expired earlier, by another interrupt on its CPU
+			if (th.expired_at < 0)
+				th.expired_at = ev.time;
+			th.timer_at = -1;
+			// the timer interrupt waits for its CPU to leave an idle state
+			const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
+			if (ready > now_) {
+				th.timer_seq = push(Timed::wake, ready, ev.index);
+				continue;
 			}
-			executor_->wake(static_cast<std::size_t>(ev.index), th.armed_cpu);
-			dispatch();
+			// its own interrupt, which expires the others due there too
+			kshim_cpu_timers(th.armed_cpu);
+			settle_and_dispatch();
 		}
 		// hrtimers armed during this instant are seen by the next round
 		due_.clear();
@@ -879,6 +900,7 @@ Result Simulator::run()
 		result_.completion_ns = now_ - start_;
 	kshim::set_trace_sink({});
 	kshim::set_timer_source({});
+	kshim::set_sleep_expiry({});
 	kshim::set_sensor_source({});
 	return collect();
 }

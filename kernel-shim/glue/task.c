@@ -64,6 +64,7 @@ struct task_struct init_task __aligned(L1_CACHE_BYTES) = {
 	.group_leader	= &init_task,
 	.comm		= INIT_TASK_COMM,
 	.pi_lock	= __RAW_SPIN_LOCK_UNLOCKED(init_task.pi_lock),
+	.timer_slack_ns	= 50000, /* 50 usec default slack */
 };
 
 /* pid -> task, for the harness's handles. pid 0 is the idle tasks. */
@@ -118,6 +119,8 @@ struct task_struct *kshim_copy_task(const char *comm, bool kthread)
 	raw_spin_lock_init(&p->pi_lock);
 	p->real_parent = p->parent = &init_task;
 	p->group_leader = p;
+	/* copy_process(): the parent is init_task's copy (its slack) */
+	p->default_timer_slack_ns = p->timer_slack_ns;
 	strscpy(p->comm, comm, sizeof(p->comm));
 
 	p->pid = p->tgid = ++last_pid;

@@ -226,6 +226,17 @@ void set_timer_source(TimerSource source)
 	timer_source() = std::move(source);
 }
 
+SleepExpiry &sleep_expiry()
+{
+	static SleepExpiry expiry;
+	return expiry;
+}
+
+void set_sleep_expiry(SleepExpiry expiry)
+{
+	sleep_expiry() = std::move(expiry);
+}
+
 SensorSource &sensor_source()
 {
 	static SensorSource source;
@@ -315,6 +326,12 @@ unsigned long long shim_cpu_next_timer(int cpu)
 {
 	const auto &source = timer_source();
 	return source ? source(cpu) : 0;
+}
+
+void shim_expire_user_sleeps(int cpu)
+{
+	if (const auto &expiry = sleep_expiry())
+		expiry(cpu);
 }
 
 void shim_fatal(const char *what)

@@ -442,6 +442,8 @@ static void tick_interrupt(void)
 	kshim_tick_sched_timer();
 	kshim_run_hrtimers();
 	kshim_sched_tick();
+	/* the user tasks' sleeps queue behind the tick's own hrtimer */
+	shim_expire_user_sleeps(smp_processor_id());
 }
 
 void kshim_cpu_tick(int cpu)
@@ -467,6 +469,7 @@ void kshim_cpu_timers(int cpu)
 		return;
 	kshim_irq_enter();
 	kshim_run_hrtimers();
+	shim_expire_user_sleeps(cpu);
 	kshim_irq_exit();
 	idle_loop_after_interrupt();
 	resched_if_needed();
@@ -714,6 +717,33 @@ static int class_index(const struct sched_class *class)
 	if (class == &fair_sched_class)
 		return 3;
 	return 4;
+}
+
+/* hrtimer_wakeup(): the sleep's timer expired in the interrupt this CPU
+ * handles (from shim_expire_user_sleeps()). */
+int kshim_task_wake_in_irq(int pid)
+{
+	struct task_struct *p = kshim_find_task(pid);
+
+	if (!p)
+		return -ESRCH;
+	if (WARN_ON_ONCE(!in_hardirq()))
+		return -EINVAL;
+	return wake_up_process(p);
+}
+
+/*
+ * The slack hrtimer_nanosleep() gives a sleep of the task's: its
+ * timer_slack_ns, 50 us from init_task, 0 once __setscheduler_params()
+ * made it RT or DL.
+ */
+long long kshim_task_timer_slack(int pid)
+{
+	struct task_struct *p = kshim_find_task(pid);
+
+	if (!p)
+		return -ESRCH;
+	return p->timer_slack_ns;
 }
 
 int kshim_task_info(int pid, struct kshim_task_info *out)

@@ -47,8 +47,8 @@ std::filesystem::path temp_path(const std::string &name)
 BOOST_AUTO_TEST_SUITE(sweep)
 
 // Two points, EAS on (the baseline) and off: each point's runs are the
-// runs `run --seed S` gives, and EAS off changes energy and migrations
-// beyond the seeds' noise, as compare finds.
+// runs `run --seed S` gives, and EAS off changes energy and the time
+// overutilized beyond the seeds' noise, as compare finds.
 BOOST_AUTO_TEST_CASE(sweep_compares_each_point_with_the_baseline)
 {
 	const auto doc = json_of(test::run_cli({"sweep", "--json", "--param", "eas=1,0", "--sysctl",
@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(sweep_compares_each_point_with_the_baseline)
 	BOOST_TEST(points[1]["values"]["eas"].GetString() == std::string("0"));
 	BOOST_TEST(metric(points[0], "energy")["verdict"].GetString() == std::string("baseline"));
 	BOOST_TEST(metric(points[0], "energy")["values"].Size() == 4u);
-	for (const auto *name : {"energy", "migrations"}) {
+	for (const auto *name : {"energy", "overutilized"}) {
 		const auto &m = metric(points[1], name);
 		BOOST_TEST(m["verdict"].GetString() == std::string("changed"), name);
 		BOOST_TEST(m["p"].GetDouble() < 0.01, name);

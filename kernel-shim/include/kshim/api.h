@@ -37,6 +37,9 @@ void shim_fatal(const char *what) __attribute__((noreturn));
 /* The earliest timer of a user task armed on cpu (ns), 0 if none
  * (kernel.h's set_timer_source()). */
 unsigned long long shim_cpu_next_timer(int cpu);
+/* The hrtimer interrupt cpu is handling expires those timers whose range
+ * has begun (kernel.h's set_sleep_expiry()). */
+void shim_expire_user_sleeps(int cpu);
 /* The temperature (millicelsius) a thermal sensor reads now: the board's
  * thermal model (kernel.h's set_sensor_source()); 25 C without one. */
 int shim_sensor_temp(int sensor);

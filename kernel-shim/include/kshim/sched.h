@@ -57,12 +57,19 @@ int kshim_task_setattr(int pid, int util_min, int util_max, unsigned int flags);
 /* try_to_wake_up() issued on waker_cpu (an interrupt or another task
  * there). Returns 1 if the task was woken, 0 if it was not sleeping. */
 int kshim_task_wake(int pid, int waker_cpu);
+/* try_to_wake_up() by the expiry of the task's sleep in the hrtimer
+ * interrupt the CPU handles (hrtimer_wakeup()): only from the harness's
+ * sleep expiry (kernel.h's set_sleep_expiry()). */
+int kshim_task_wake_in_irq(int pid);
 /* The task, current on its CPU, blocks: TASK_INTERRUPTIBLE, schedule(). */
 int kshim_task_sleep(int pid);
 /* The task, current on its CPU, calls sched_yield(): yield(). */
 int kshim_task_yield(int pid);
 /* The task, current on its CPU, exits: do_task_dead(). */
 int kshim_task_exit(int pid);
+/* The range a sleep of the task's gets (hrtimer_nanosleep()): its
+ * timer_slack_ns, in ns, or a negative errno. */
+long long kshim_task_timer_slack(int pid);
 
 /* fair.c's static decisions, reached through its export unit and run on
  * this_cpu as the waker: find_energy_efficient_cpu() (-1 when EAS does not
@@ -100,8 +107,9 @@ unsigned long long kshim_tick_nsec(void);
  * raised (SCHED_SOFTIRQ: fair.c's run_rebalance_domains()), then the
  * return to the interrupted task (schedule() if it must reschedule). */
 void kshim_cpu_tick(int cpu);
-/* An hrtimer interrupt on cpu between ticks: the expired hrtimers, then the
- * return to the interrupted task. */
+/* An hrtimer interrupt on cpu between ticks: the expired hrtimers (the
+ * kernel's, then the user tasks' sleeps: shim_expire_user_sleeps()), then
+ * the return to the interrupted task. */
 void kshim_cpu_timers(int cpu);
 /* The idle task on cpu enters (1) or leaves (0) do_idle()'s loop: nohz
  * idle balance, tick_nohz_idle_enter(), then a pass of the loop up to the
