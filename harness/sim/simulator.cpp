@@ -503,6 +503,11 @@ void Simulator::refresh(std::size_t c)
 
 std::int64_t Simulator::next_event_time()
 {
+	// a sleep's own interrupt whose sleep an earlier interrupt ended is
+	// no event (the kernel reprogrammed the CPU's timer)
+	while (!queue_.empty() && queue_.top().kind == Timed::wake &&
+	       queue_.top().seq != executor_->threads()[static_cast<std::size_t>(queue_.top().index)].timer_seq)
+		queue_.pop();
 	std::int64_t t = std::min(end_, next_tick_);
 	if (!queue_.empty())
 		t = std::min(t, queue_.top().time);
