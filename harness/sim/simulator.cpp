@@ -257,6 +257,13 @@ private:
 	// An hrtimer interrupt on a CPU that takes it now: the workload's
 	// sleepers it expires wake.
 	void expire_sleepers(std::size_t c);
+	// A sleep's own interrupt whose sleep an earlier interrupt ended: no
+	// event (the kernel reprogrammed the CPU's timer).
+	bool is_stale_wake(const TimedEvent &ev) const
+	{
+		return ev.kind == Timed::wake &&
+		       ev.seq != executor_->threads()[static_cast<std::size_t>(ev.index)].timer_seq;
+	}
 	std::vector<std::size_t> expiring_;
 	Thread *thread_of(int pid) { return executor_->thread_of(pid); }
 	void apply_cap(const Options::ThermalCap &cap);
@@ -503,10 +510,7 @@ void Simulator::refresh(std::size_t c)
 
 std::int64_t Simulator::next_event_time()
 {
-	// a sleep's own interrupt whose sleep an earlier interrupt ended is
-	// no event (the kernel reprogrammed the CPU's timer)
-	while (!queue_.empty() && queue_.top().kind == Timed::wake &&
-	       queue_.top().seq != executor_->threads()[static_cast<std::size_t>(queue_.top().index)].timer_seq)
+	while (!queue_.empty() && is_stale_wake(queue_.top()))
 		queue_.pop();
 	std::int64_t t = std::min(end_, next_tick_);
 	if (!queue_.empty())
@@ -856,9 +860,9 @@ Result Simulator::run()
 				queue_.push(ev);	// armed by a kernel entry at this instant
 				break;
 			}
+			if (is_stale_wake(ev))
+				continue;	// ended at this instant by another interrupt on its CPU
 			auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
-			if (ev.seq != th.timer_seq)
-				continue;	// expired earlier, by another interrupt on its CPU
 			if (th.expired_at < 0)
 				th.expired_at = ev.time;
 			th.timer_at = -1;
