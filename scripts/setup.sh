@@ -10,6 +10,8 @@ packages=(
 	flex bison
 	device-tree-compiler libfdt-dev
 	libboost-test-dev libboost-program-options-dev
+	# Boost.Context: the idle task's stack switches (kernel-shim/src/idle_stack.cpp)
+	libboost-context-dev
 	# Boost's headers (Math's distributions, for compare's t test)
 	libboost-dev
 	libfmt-dev rapidjson-dev
