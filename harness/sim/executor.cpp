@@ -273,7 +273,9 @@ void Executor::fork_all()
 			t.pid = pid;
 			metrics_.add_task(host_.now());
 			start_pc(t);
-			by_pid_[pid] = threads_.size() - 1;
+			if (static_cast<std::size_t>(pid) >= by_pid_.size())
+				by_pid_.resize(static_cast<std::size_t>(pid) + 1, no_thread);
+			by_pid_[static_cast<std::size_t>(pid)] = threads_.size() - 1;
 			live_++;
 			if (task.nice && kshim_task_set_nice(pid, task.nice))
 				throw workload::Error(fmt::format("{}: task \"{}\": nice {} refused", workload_.name,

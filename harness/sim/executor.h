@@ -18,7 +18,6 @@
 #include <optional>
 #include <random>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -96,8 +95,8 @@ public:
 	const std::vector<Thread> &threads() const { return threads_; }
 	Thread *thread_of(int pid)
 	{
-		auto it = by_pid_.find(pid);
-		return it == by_pid_.end() ? nullptr : &threads_[it->second];
+		const auto i = static_cast<std::size_t>(pid);
+		return pid >= 0 && i < by_pid_.size() && by_pid_[i] != no_thread ? &threads_[by_pid_[i]] : nullptr;
 	}
 	std::size_t live() const { return live_; }
 	// The earliest wake-up timer armed on cpu (0: none).
@@ -155,7 +154,10 @@ private:
 	std::optional<double> spare_normal_;	// the polar method's second deviate
 	std::vector<Thread> threads_;
 	std::vector<std::vector<std::size_t>> armed_;	// by CPU: the threads whose timer is armed there
-	std::unordered_map<int, std::size_t> by_pid_;
+	// thread index by pid (the kernel's pids are small and dense: a
+	// lookup per tracepoint hit, no hashing)
+	static constexpr std::size_t no_thread = ~std::size_t{0};
+	std::vector<std::size_t> by_pid_;
 	std::size_t live_ = 0;
 	// rt-app resources, by name as rt-app keeps them; events refer to them
 	// by index (resolved once).
