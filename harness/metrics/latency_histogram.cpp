@@ -55,26 +55,30 @@ std::size_t rank_of(double p, std::size_t n)
 
 } // namespace
 
-// The values at the ranks (ascending), in one walk over the buckets.
+// The values at the ranks (ascending), in one walk over the buckets: the
+// storage's cells in order (under 1 ns, the buckets, beyond the last),
+// counts only, the axis asked for an edge at the ranks alone
+// (histogram::indexed() cost ~40 instructions per bucket, ~1,600
+// buckets to the p99.9 of a run, for each task's summary).
 template <std::size_t N>
 std::array<std::int64_t, N> LatencyHistogram::values_at(const std::array<std::size_t, N> &ranks) const
 {
 	std::array<std::int64_t, N> values{};
 	values.fill(max_);
+	const auto &axis = buckets_.axis(0);
 	std::size_t seen = 0, next = 0;
-	for (auto &&bucket : boost::histogram::indexed(buckets_, boost::histogram::coverage::all)) {
-		seen += static_cast<std::size_t>(*bucket);
+	int index = -1;
+	for (auto cell = buckets_.begin(); cell != buckets_.end() && next < N; ++cell, ++index) {
+		seen += static_cast<std::size_t>(*cell);
 		for (; next < N && seen >= ranks[next]; next++) {
-			if (bucket.index(0) < 0)
+			if (index < 0)
 				values[next] = std::clamp<std::int64_t>(0, min_, max_);	// under 1 ns
-			else if (bucket.index(0) >= static_cast<int>(buckets_.axis(0).size()))
+			else if (index >= static_cast<int>(axis.size()))
 				values[next] = max_;
 			else
-				values[next] = std::clamp(static_cast<std::int64_t>(std::ceil(bucket.bin(0).upper())),
+				values[next] = std::clamp(static_cast<std::int64_t>(std::ceil(axis.bin(index).upper())),
 							  min_, max_);
 		}
-		if (next == N)
-			break;
 	}
 	return values;
 }
