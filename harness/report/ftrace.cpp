@@ -276,7 +276,7 @@ void put_fields(Out &out, Kind kind, const kshim_trace_event &ev, std::string_vi
 } // namespace
 
 FtraceWriter::FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus)
-	: file_(std::fopen(path.c_str(), "w")), path_(path)
+	: block_(flush_at + line_max), file_(std::fopen(path.c_str(), "w")), path_(path)
 {
 	if (!file_)
 		throw std::runtime_error(fmt::format("{}: cannot write the trace: {}", path.string(),
@@ -297,12 +297,11 @@ FtraceWriter::FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus)
 		   nr_cpus);
 }
 
-// Probes name events with string literals: each name is classified once.
-const FtraceWriter::Name &FtraceWriter::name_of(const char *name)
+// Probes name events with string literals: each name is classified once
+// (name_of()'s cache misses come here).
+const FtraceWriter::Name &FtraceWriter::classify(Name &slot, const char *name)
 {
-	auto &slot = names_[(reinterpret_cast<std::uintptr_t>(name) >> 3) % names_.size()];
-	if (slot.name != name)
-		slot = {name, static_cast<int>(kind_of(name)), std::strlen(name)};
+	slot = {name, static_cast<int>(kind_of(name)), std::strlen(name)};
 	return slot;
 }
 
@@ -310,14 +309,19 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 {
 	const auto &event_name = name_of(ev.name);
 	const auto kind = static_cast<Kind>(event_name.kind);
-	const std::string span = kind == Kind::sched_overutilized
-		? cpu_list(std::span<const long long>(ev.args + 1, static_cast<std::size_t>(std::max(ev.nr_args - 1, 0))))
-		: std::string();
+	std::string span;	// sched_overutilized's CPUs
+	if (kind == Kind::sched_overutilized)
+		span = cpu_list(std::span<const long long>(ev.args + 1,
+							   static_cast<std::size_t>(std::max(ev.nr_args - 1, 0))));
 	const std::string_view name(ev.name, event_name.length);
 	const auto comm = current_pid ? current_comm : std::string_view("<idle>");
-	const auto start = buffer_.size();
-	buffer_.resize(start + line_max + span.size() + name.size() + comm.size());
-	Out out{buffer_.data() + start};
+	const auto room = line_max + span.size() + name.size() + comm.size();
+	if (used_ + room > block_.size()) {
+		flush();
+		if (room > block_.size())
+			block_.resize(room);
+	}
+	Out out{block_.data() + used_};
 	// Events come in bursts from one kernel entry: most lines repeat the
 	// previous line's head (task, CPU, timestamp), which is copied rather
 	// than formatted again.
@@ -356,17 +360,17 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 	out.text(": ");
 	put_fields(out, kind, ev, span);
 	*out.p++ = '\n';
-	buffer_.resize(static_cast<std::size_t>(out.p - buffer_.data()));
-	if (buffer_.size() >= flush_at)
+	used_ = static_cast<std::size_t>(out.p - block_.data());
+	if (used_ >= flush_at)
 		flush();
 }
 
 void FtraceWriter::flush()
 {
-	if (buffer_.size() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) != buffer_.size())
+	if (used_ && std::fwrite(block_.data(), 1, used_, file_.get()) != used_)
 		throw WriteError(fmt::format("{}: writing the trace failed: {}", path_.string(),
 						     std::strerror(errno)));
-	buffer_.clear();
+	used_ = 0;
 }
 
 void FtraceWriter::close()

@@ -10,14 +10,13 @@
 #include "harness/sim/simulator.h"
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace sh::report {
 
@@ -39,7 +38,8 @@ public:
 	void close();
 
 private:
-	// Lines are formatted into a buffer and written in blocks of this size.
+	// Lines are formatted straight into a block and written when it holds
+	// this much; a line needs at most line_room() bytes.
 	static constexpr std::size_t flush_at = 1 << 16;
 	void flush();
 
@@ -50,7 +50,12 @@ private:
 		int kind = 0;
 		std::size_t length = 0;
 	};
-	const Name &name_of(const char *name);
+	const Name &name_of(const char *name)
+	{
+		auto &slot = names_[(reinterpret_cast<std::uintptr_t>(name) >> 3) % names_.size()];
+		return slot.name == name ? slot : classify(slot, name);
+	}
+	const Name &classify(Name &slot, const char *name);
 	std::array<Name, 64> names_{};
 
 	// The last line's head (ftrace.cpp): the key and its text.
@@ -64,7 +69,8 @@ private:
 		std::size_t len = 0;	// 0: none
 	} head_;
 
-	fmt::memory_buffer buffer_;
+	std::vector<char> block_;
+	std::size_t used_ = 0;
 	struct Closer {
 		void operator()(std::FILE *f) const { std::fclose(f); }
 	};
