@@ -84,25 +84,28 @@ void switch_to_call(IdleStack &s)
 	finish_switch(fake);
 }
 
-std::vector<std::unique_ptr<IdleStack>> &stacks()
-{
-	static std::vector<std::unique_ptr<IdleStack>> all;
-	return all;
-}
+// By CPU; a CPU's stack is made the first time it idles.
+std::vector<std::unique_ptr<IdleStack>> stacks;
 
-IdleStack &stack_of(int cpu)
+[[gnu::noinline, gnu::cold]] IdleStack &new_stack_of(int cpu)
 {
-	auto &all = stacks();
-	const auto index = static_cast<std::size_t>(cpu);
-	if (index < all.size() && all[index]) [[likely]]
-		return *all[index];
 	if (cpu < 0)
 		throw std::logic_error("idle stack of a negative CPU");
-	if (index >= all.size())
-		all.resize(index + 1);
-	if (!all[index])
-		all[index] = std::make_unique<IdleStack>();
-	return *all[index];
+	const auto index = static_cast<std::size_t>(cpu);
+	if (index >= stacks.size())
+		stacks.resize(index + 1);
+	if (!stacks[index])
+		stacks[index] = std::make_unique<IdleStack>();
+	return *stacks[index];
+}
+
+// Three times per idle call: the making of a stack stays out of line.
+IdleStack &stack_of(int cpu)
+{
+	const auto index = static_cast<std::size_t>(cpu);
+	if (index < stacks.size() && stacks[index]) [[likely]]
+		return *stacks[index];
+	return new_stack_of(cpu);
 }
 
 // The idle call's first frame. A kernel fault (an exception) is caught
