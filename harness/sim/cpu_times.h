@@ -90,17 +90,20 @@ public:
 	// The first marked CPU at or after `from`, unmarked (end: none).
 	std::size_t take_from(std::size_t from)
 	{
-		for (std::size_t w = from / 64; w < words_.size(); w++) {
-			auto bits = words_[w];
-			if (w == from / 64)
-				bits &= ~std::uint64_t{0} << (from % 64);
-			if (bits) {
-				const auto bit = static_cast<std::size_t>(std::countr_zero(bits));
-				words_[w] &= ~(std::uint64_t{1} << bit);
-				return w * 64 + bit;
-			}
+		auto *const words = words_.data();
+		const auto n = words_.size();
+		auto w = from / 64;
+		if (w >= n)
+			return end;
+		auto bits = words[w] & (~std::uint64_t{0} << (from % 64));
+		while (!bits) {
+			if (++w == n)
+				return end;
+			bits = words[w];
 		}
-		return end;
+		const auto bit = static_cast<std::size_t>(std::countr_zero(bits));
+		words[w] &= ~(std::uint64_t{1} << bit);
+		return w * 64 + bit;
 	}
 
 private:

@@ -230,7 +230,9 @@ private:
 		stale_.mark(c);
 	}
 	std::int64_t next_event_time();
+	// Most calls find no CPU touched: the walk stays out of line.
 	void read_touched_cpus();
+	[[gnu::noinline]] void read_kernel_state(const kshim_cpuset &cpus);
 	void read_kernel_state(std::size_t c)	// the idle exit and hrtimer the loop waits for
 	{
 		const auto waking = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
@@ -478,10 +480,15 @@ std::optional<std::int64_t> Simulator::completion_time(std::size_t cpu, const Th
 void Simulator::read_touched_cpus()
 {
 	kshim_cpuset touched;
-	if (!kshim_take_touched_cpus(&touched))
-		return;
-	for (std::size_t word = 0; word < std::size(touched.bits); word++) {
-		for (auto bits = touched.bits[word]; bits; bits &= bits - 1) {
+	if (kshim_take_touched_cpus(&touched))
+		read_kernel_state(touched);
+}
+
+void Simulator::read_kernel_state(const kshim_cpuset &cpus)
+{
+	const auto words = std::min(std::size(cpus.bits), (cpus_.size() + 63) / 64);
+	for (std::size_t word = 0; word < words; word++) {
+		for (auto bits = cpus.bits[word]; bits; bits &= bits - 1) {
 			const auto c = word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
 			if (c < cpus_.size())
 				read_kernel_state(c);
