@@ -39,10 +39,17 @@ std::vector<TraceEvent> &events()
 	return list;
 }
 
+// The harness's hooks: namespace-scope objects rather than function-local
+// statics, so that the tracepoint and timer paths that call them at every
+// hit pay no initialisation guard (nothing sets them before main()).
+TraceSink trace_sink_hook;
+TimerSource timer_source_hook;
+SleepExpiry sleep_expiry_hook;
+SensorSource sensor_source_hook;
+
 TraceSink &trace_sink()
 {
-	static TraceSink sink;
-	return sink;
+	return trace_sink_hook;
 }
 
 std::vector<KernelWarning> &warnings()
@@ -217,8 +224,7 @@ void set_trace_sink(TraceSink sink)
 
 TimerSource &timer_source()
 {
-	static TimerSource source;
-	return source;
+	return timer_source_hook;
 }
 
 void set_timer_source(TimerSource source)
@@ -228,8 +234,7 @@ void set_timer_source(TimerSource source)
 
 SleepExpiry &sleep_expiry()
 {
-	static SleepExpiry expiry;
-	return expiry;
+	return sleep_expiry_hook;
 }
 
 void set_sleep_expiry(SleepExpiry expiry)
@@ -239,8 +244,7 @@ void set_sleep_expiry(SleepExpiry expiry)
 
 SensorSource &sensor_source()
 {
-	static SensorSource source;
-	return source;
+	return sensor_source_hook;
 }
 
 void set_sensor_source(SensorSource source)
