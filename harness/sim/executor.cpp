@@ -408,8 +408,7 @@ void Executor::step(Thread &th, int cpu)
 		if (!advance_pc(th))
 			th.at_end = true;
 	};
-	for (int guard = 0; host_.current_on(cpu) == th.pid && th.state == Thread::State::ready;
-	     guard++) {
+	for (int guard = 0; th.state == Thread::State::ready && host_.current_on(cpu) == th.pid; guard++) {
 		if (guard > 100000)
 			throw workload::Error(fmt::format("{}: task \"{}\": its events loop forever without taking "
 							  "time (add a run, sleep or timer)",

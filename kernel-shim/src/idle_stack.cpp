@@ -23,7 +23,6 @@
 #endif
 
 #include <cstddef>
-#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -56,13 +55,13 @@ struct IdleStack {
 // AddressSanitizer follows a change of stacks only when told, before and
 // after each switch (its fake stacks, the current stack's bounds); without
 // the sanitizer these are nothing.
-void *start_switch(const void *bottom, std::size_t size, bool dying = false)
+void *start_switch(const void *bottom, std::size_t size)
 {
 	void *fake = nullptr;
 #ifdef SH_ASAN_FIBERS
-	__sanitizer_start_switch_fiber(dying ? nullptr : &fake, bottom, size);
+	__sanitizer_start_switch_fiber(&fake, bottom, size);
 #else
-	(void)bottom, (void)size, (void)dying;
+	(void)bottom, (void)size;
 #endif
 	return fake;
 }
@@ -108,24 +107,27 @@ IdleStack &stack_of(int cpu)
 	return new_stack_of(cpu);
 }
 
-// The idle call's first frame. A kernel fault (an exception) is caught
-// here and rethrown on the caller's stack: exceptions cannot cross a
-// context switch. It never returns (an fcontext's function must not):
-// the last switch leaves this stack for good.
+// The stack's first frame: runs one idle call after another. A kernel
+// fault (an exception) is caught here and rethrown on the caller's stack:
+// exceptions cannot cross a context switch. Between calls the stack waits
+// here, switched out, and the next call resumes it (an fcontext's function
+// must not return, and making a context per call was its own cost).
 void run_call(fcontext::transfer_t from)
 {
 	auto *s = static_cast<IdleStack *>(from.data);
 	s->caller = from.fctx;
 	finish_switch(nullptr, &s->caller_bottom, &s->caller_size);
-	try {
-		s->fn(s->arg);
-	} catch (...) {
-		s->fault = std::current_exception();
+	for (;;) {
+		try {
+			s->fn(s->arg);
+		} catch (...) {
+			s->fault = std::current_exception();
+		}
+		s->returned = true;
+		void *fake = start_switch(s->caller_bottom, s->caller_size);
+		s->caller = fcontext::jump_fcontext(s->caller, s).fctx;
+		finish_switch(fake, &s->caller_bottom, &s->caller_size);
 	}
-	s->returned = true;
-	start_switch(s->caller_bottom, s->caller_size, true);
-	fcontext::jump_fcontext(s->caller, s);
-	std::abort();	// nothing resumes a finished call
 }
 
 int back_in_caller(IdleStack &s)
@@ -145,9 +147,11 @@ extern "C" {
 int shim_idle_stack_call(int cpu, void (*fn)(void *), void *arg)
 {
 	IdleStack &s = stack_of(cpu);
-	// A call left waiting by an earlier boot is dropped: its frames are
+	// The stack waits between calls in run_call(); a call left waiting by
+	// an earlier boot is dropped: the stack starts again, its frames are
 	// overwritten, nothing of them runs.
-	s.call = fcontext::make_fcontext(s.stack.get() + stack_size, stack_size, run_call);
+	if (!s.call || !s.returned)
+		s.call = fcontext::make_fcontext(s.stack.get() + stack_size, stack_size, run_call);
 	s.fn = fn;
 	s.arg = arg;
 	s.returned = false;
