@@ -51,17 +51,17 @@ printf "%-44s %10s ms  %s\n" "boot <= 15 ms CPU: hikey960" "$(cpu_per_run 20 "$h
 	"run --board hikey960 --duration 1ns, mean of 20"
 
 read -r all kernel <<<"$(per_event run)"
-printf "%-44s %10.2fx  %s\n" "default: instructions/event <= 1.5x kernel's" "$(echo "$all / $kernel" | bc -l)" \
+printf "%-44s %10.3fx  %s\n" "default: instructions/event <= 1.5x kernel's" "$(echo "$all / $kernel" | bc -l)" \
 	"$all per event, $kernel of them in the kernel tree"
 read -r all8 _ <<<"$(per_event run --board "$tmp/synthetic-8.dts" --workload periodic:count=24,period=16ms,duty=10% --duration 1s)"
 read -r all64 _ <<<"$(per_event run --board "$tmp/synthetic-64.dts" --workload periodic:count=192,period=16ms,duty=10% --duration 1s)"
-printf "%-44s %10.2fx  %s\n" "64 vs 8 CPUs: instructions/event <= 2x" "$(echo "$all64 / $all8" | bc -l)" \
+printf "%-44s %10.3fx  %s\n" "64 vs 8 CPUs: instructions/event <= 2x" "$(echo "$all64 / $all8" | bc -l)" \
 	"synthetic boards, 3 tasks of 10% per CPU: $all8 vs $all64 per event"
 
 read -r boot _ <<<"$(instructions "$harness" run --duration 1ns)"
 read -r plain _ <<<"$(instructions "$harness" run --duration 2s)"
 read -r traced _ <<<"$(instructions "$harness" run --duration 2s --trace "$tmp/trace.txt")"
-printf "%-44s %10.2fx  %s\n" "trace <= 1.5x the run without" "$(echo "($traced - $boot) / ($plain - $boot)" | bc -l)" \
+printf "%-44s %10.3fx  %s\n" "trace <= 1.5x the run without" "$(echo "($traced - $boot) / ($plain - $boot)" | bc -l)" \
 	"default scenario 2 s, boot subtracted ($(echo "$traced / $plain" | bc -l | cut -c1-4)x with it); the trace adds the PELT tracepoints"
 
 if command -v /usr/bin/time >/dev/null; then

@@ -301,7 +301,8 @@ FtraceWriter::FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus)
 // (name_of()'s cache misses come here).
 const FtraceWriter::Name &FtraceWriter::classify(Name &slot, const char *name)
 {
-	slot = {name, static_cast<int>(kind_of(name)), std::strlen(name)};
+	slot = {name, static_cast<int>(kind_of(name)), std::strlen(name), {}};
+	std::memcpy(slot.padded.data(), name, std::min(slot.length, slot.padded.size()));
 	return slot;
 }
 
@@ -356,7 +357,12 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 			head_.comm_len = comm.size(), head_.len = len;
 		}
 	}
-	out.text(name);
+	if (name.size() <= event_name.padded.size()) {
+		std::memcpy(out.p, event_name.padded.data(), event_name.padded.size());	// a constant size: moves
+		out.p += name.size();
+	} else {
+		out.text(name);
+	}
 	out.text(": ");
 	put_fields(out, kind, ev, span);
 	*out.p++ = '\n';

@@ -49,6 +49,9 @@ private:
 		const char *name = nullptr;
 		int kind = 0;
 		std::size_t length = 0;
+		// the name, NUL-padded, for a copy of constant size (names
+		// longer than this are copied by their length)
+		std::array<char, 32> padded{};
 	};
 	const Name &name_of(const char *name)
 	{
