@@ -39,7 +39,8 @@ public:
 
 private:
 	// Lines are formatted straight into a block and written when it holds
-	// this much; a line needs at most line_room() bytes.
+	// this much; before each line the block is flushed unless the line's
+	// room (ftrace.cpp's line_max, with its names and CPU list) is free.
 	static constexpr std::size_t flush_at = 1 << 16;
 	void flush();
 
