@@ -3,7 +3,7 @@
 #include "dts/input_file.h"
 
 #include "dts/platform.h"
-#include "dts/tools.h"
+#include "support/tools.h"
 
 #include <algorithm>
 #include <charconv>
@@ -298,7 +298,7 @@ try {
 		std::error_code ec;
 		const std::filesystem::path input = line.substr(space + 1);
 		if (!std::filesystem::is_regular_file(input, ec) ||
-		    fmt::format("{:016x}", content_hash(bytes_of(input))) != line.substr(0, space))
+		    fmt::format("{:016x}", support::content_hash(bytes_of(input))) != line.substr(0, space))
 			return std::nullopt;
 	}
 	auto blob = read_file(entry / "blob.dtb");
@@ -319,7 +319,7 @@ try {
 		return;		// no cache (a read-only home): compile each time
 	std::string index;
 	for (const auto &input : depfile_inputs(depfile))
-		index += fmt::format("{:016x} {}\n", content_hash(bytes_of(input)),
+		index += fmt::format("{:016x} {}\n", support::content_hash(bytes_of(input)),
 				     std::filesystem::absolute(input).lexically_normal().string());
 	std::ofstream(work / "inputs") << index;
 	std::ofstream(work / "blob.dtb", std::ios::binary).write(blob.data(), static_cast<std::streamsize>(blob.size()));
@@ -342,7 +342,7 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 {
 	const auto dir = std::filesystem::absolute(source).parent_path().string();
 	const auto prefixes = (kernel_tree / "scripts/dtc/include-prefixes").string();
-	TempDir scratch;
+	support::TempDir scratch;
 	const auto preprocessed = (scratch.path() / "source.dts.tmp").string();
 	const auto compiled = (scratch.path() / "blob.dtb").string();
 	const auto depfile = (scratch.path() / "source.d").string();
@@ -364,13 +364,13 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 	};
 
 	// the cache entry: the commands (but the scratch names), the tools, the source
-	std::uint64_t key = content_hash(tool_identity(SCHED_HARNESS_CPP) + "\n" + tool_identity(SCHED_HARNESS_DTC));
+	std::uint64_t key = support::content_hash(tool_identity(SCHED_HARNESS_CPP) + "\n" + tool_identity(SCHED_HARNESS_DTC));
 	for (const auto &argv : {cpp, dtc})
 		for (const auto &arg : argv)
 			if (!arg.starts_with(scratch.path().string()))
-				key = content_hash(arg + '\0', key);
-	key = content_hash(std::filesystem::absolute(source).string(), key);
-	const auto entry = cache_dir() / "dtb" / fmt::format("{:016x}", key);
+				key = support::content_hash(arg + '\0', key);
+	key = support::content_hash(std::filesystem::absolute(source).string(), key);
+	const auto entry = support::cache_dir() / "dtb" / fmt::format("{:016x}", key);
 	if (auto blob = cached_blob(entry)) {
 		FdtBlob cached(std::move(*blob), source.string());
 		cached.check();
@@ -380,7 +380,7 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 	// A board is compiled in milliseconds; the bounds stop an input that
 	// makes the tools run away (an #include of /dev/zero, dtc looping on a
 	// hostile #*-cells) with a message instead of a machine out of memory.
-	ToolLimits limits{60, 2ULL << 30, 256ULL << 20};
+	support::ToolLimits limits{60, 2ULL << 30, 256ULL << 20};
 	if (const char *env = std::getenv("SCHED_HARNESS_DT_TIMEOUT"); env && *env) {
 		unsigned seconds = 0;
 		const auto [ptr, ec] = std::from_chars(env, env + std::strlen(env), seconds);
@@ -391,7 +391,7 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 	// Runs one tool; on failure, its first error line, or the limits when
 	// it died without a word.
 	auto bounded = [&](const std::vector<std::string> &argv, const char *what, const char *failed) {
-		auto r = run_tool(argv, limits);
+		auto r = support::run_tool(argv, limits);
 		if (r.timed_out)
 			throw Error(fmt::format("{}: {} did not finish within {} s: stopped (a hostile input?)",
 						source.string(), what, limits.seconds));

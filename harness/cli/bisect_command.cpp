@@ -13,9 +13,12 @@
 // are compiled) and the runs.
 #include "harness/cli/cli.h"
 
-#include "dts/tools.h"
-#include "harness/cli/runs.h"
-#include "sched/image/image.h"
+#include "support/tools.h"
+#include "harness/cli/experiment_options.h"
+#include "harness/experiment/metrics.h"
+#include "harness/experiment/runner.h"
+#include "harness/report/tables.h"
+#include "harness/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -139,11 +142,11 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		} catch (const image::BadPatch &e) {
 			throw UsageError{e.what()};
 		}
-		if (dts::run_tool(std::vector<std::string>{"git", "-C", git.string(), "merge-base", "--is-ancestor", good,
+		if (support::run_tool(std::vector<std::string>{"git", "-C", git.string(), "merge-base", "--is-ancestor", good,
 							   bad})
 			    .exit_status != 0)
 			throw UsageError{fmt::format("bisect: {} is not an ancestor of {} in {}", good, bad, git.string())};
-		const auto log = dts::run_tool(std::vector<std::string>{"git", "-C", git.string(), "log", "--first-parent",
+		const auto log = support::run_tool(std::vector<std::string>{"git", "-C", git.string(), "log", "--first-parent",
 									"--reverse", "--format=%H %s", good + ".." + bad});
 		if (log.exit_status != 0)
 			throw UsageError{fmt::format("git log {}..{} in {}: {}", good, bad, git.string(), log.err)};
@@ -199,7 +202,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 	};
 	// A run of the image that found it does not build (exit 125: a flavour
 	// a board needed did not compile) makes the prefix unbuildable.
-	auto skip_if_unbuildable = [&](std::size_t n, const dts::ToolResult &r) {
+	auto skip_if_unbuildable = [&](std::size_t n, const support::ToolResult &r) {
 		if (r.exit_status != exit_unbuildable)
 			return;
 		constexpr std::string_view marker = "does not build: ";
@@ -226,7 +229,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			argv.insert(argv.end(), {"check", vm["expect"].as<std::string>()});
 			if (!jobs_argument.empty())
 				argv.insert(argv.end(), {"--jobs", jobs_argument});
-			const auto r = dts::run_tool(argv);
+			const auto r = support::run_tool(argv);
 			skip_if_unbuildable(n, r);
 			if (r.exit_status != 0 && r.exit_status != 1)
 				throw UsageError{fmt::format("check with {} patches: {}", n, r.err)};
@@ -245,7 +248,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 			argv.insert(argv.end(), {"--a-kernel", reference});
 		if (!jobs_argument.empty())
 			argv.insert(argv.end(), {"--jobs", jobs_argument});
-		const auto r = dts::run_tool(argv);
+		const auto r = support::run_tool(argv);
 		skip_if_unbuildable(n, r);
 		if (r.exit_status != 0)
 			throw UsageError{fmt::format("compare with {} patches: {}", n, r.err)};

@@ -10,9 +10,12 @@
 // `git bisect run` wants.
 #include "harness/cli/cli.h"
 
-#include "harness/cli/runs.h"
+#include "harness/cli/experiment_options.h"
+#include "harness/experiment/metrics.h"
+#include "harness/experiment/runner.h"
+#include "harness/report/tables.h"
 #include "harness/suite/suite.h"
-#include "sched/image/image.h"
+#include "harness/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -87,13 +90,13 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	if (vm.count("cmdline"))
 		common.insert(common.end(), {"--cmdline", vm["cmdline"].as<std::string>()});
 
-	std::vector<RunSpec> specs;
+	std::vector<experiment::Run> specs;
 	std::vector<const suite::Scenario *> checked;
 	for (const auto &s : suite.scenarios) {
 		if (s.expect.empty())
 			continue;
-		RunSpec spec{fmt::format("scenario {}", s.name), s.run_args};
-		append_run_args(spec.args, common);
+		experiment::Run spec{fmt::format("scenario {}", s.name), s.run_args};
+		experiment::append_run_args(spec.args, common);
 		specs.push_back(std::move(spec));
 		checked.push_back(&s);
 	}
@@ -118,14 +121,14 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 			}
 		}
 		baseline_of[i] = specs.size();
-		RunSpec spec{fmt::format("scenario {} (baseline)", checked[i]->name), specs[i].args,
+		experiment::Run spec{fmt::format("scenario {} (baseline)", checked[i]->name), specs[i].args,
 			     {"--kernel", baseline_dir}};
 		specs.push_back(std::move(spec));
 	}
 	std::vector<rapidjson::Document> runs;
 	try {
-		runs = run_reports(ctx, specs, jobs);
-	} catch (const RunFailed &failure) {
+		runs = experiment::run_locally(local_host(ctx), specs, jobs);
+	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "check", failure);
 	}
 

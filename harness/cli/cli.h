@@ -11,6 +11,7 @@
 #pragma once
 
 #include "dts/platform.h"
+#include "harness/experiment/plan.h"
 #include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
@@ -36,7 +37,7 @@ inline constexpr int exit_kernel_fault = 3;
 inline constexpr int exit_unbuildable = 125;
 
 // The board `run` boots when none is named (and the commands that run it).
-inline constexpr const char *default_board = "odroid-xu3";
+using experiment::default_board;
 
 // Options every subcommand sees.
 struct Context {

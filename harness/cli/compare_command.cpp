@@ -9,10 +9,13 @@
 // and a Welch t test would.
 #include "harness/cli/cli.h"
 
-#include "harness/cli/runs.h"
+#include "harness/cli/experiment_options.h"
+#include "harness/experiment/metrics.h"
+#include "harness/experiment/runner.h"
+#include "harness/report/tables.h"
 #include "harness/stats/stats.h"
 #include "harness/suite/suite.h"
-#include "sched/image/image.h"
+#include "harness/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -153,30 +156,30 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	}
 	// Every scenario, seed and variant (A and B interleaved, so that a
 	// partial result is never lopsided): one process each.
-	std::vector<RunSpec> specs;
+	std::vector<experiment::Run> specs;
 	for (const auto &sc : scenarios) {
 		for (unsigned seed = 1; seed <= repeat; seed++) {
 			for (int side = 0; side < 2; side++) {
-				RunSpec spec{fmt::format("{}variant {} seed {} ({})",
+				experiment::Run spec{fmt::format("{}variant {} seed {} ({})",
 							 sc.name.empty() ? "" : "scenario " + sc.name + ", ",
 							 side ? 'B' : 'A', seed, described[side]),
 					     {"--seed", std::to_string(seed)},
 					     kernel[side]};
-				append_run_args(spec.args, sc.args);
-				append_run_args(spec.args, variant[side]);
+				experiment::append_run_args(spec.args, sc.args);
+				experiment::append_run_args(spec.args, variant[side]);
 				specs.push_back(std::move(spec));
 			}
 		}
 	}
 	std::vector<rapidjson::Document> reports;
 	try {
-		reports = run_reports(ctx, specs, jobs);
-	} catch (const RunFailed &failure) {
+		reports = experiment::run_locally(local_host(ctx), specs, jobs);
+	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "compare", failure);
 	}
 
 	struct Row {
-		const Metric *metric;
+		const experiment::Metric *metric;
 		std::vector<double> a, b;
 		stats::Comparison c;
 		std::vector<std::string> warnings;
@@ -200,7 +203,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		result.board = first["board"].GetString();
 		result.workload = first["workload"].GetString();
 		result.seconds = first["duration_ns"].GetDouble() / 1e9;
-		for (const auto &m : run_metrics()) {
+		for (const auto &m : experiment::run_metrics()) {
 			Row row{&m, {}, {}, {}, {}};
 			for (int side = 0; side < 2; side++)
 				for (const auto *run : runs[side])
@@ -213,10 +216,10 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 				const char name = side ? 'B' : 'A';
 				const auto &s = side ? row.c.b : row.c.a;
 				if (s.constant() && row.c.verdict != stats::Verdict::identical)
-					row.warnings.push_back(fmt::format("{} gave {} for every seed", name, format_value(s.mean)));
+					row.warnings.push_back(fmt::format("{} gave {} for every seed", name, report::format_value(s.mean)));
 				if (side ? row.c.b_bimodal : row.c.a_bimodal)
 					row.warnings.push_back(fmt::format("{} looks bimodal or has outliers (min {}, max {})",
-									   name, format_value(s.min), format_value(s.max)));
+									   name, report::format_value(s.min), report::format_value(s.max)));
 			}
 			result.rows.push_back(std::move(row));
 		}
@@ -235,7 +238,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		auto str = [&](const std::string &s) { w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size())); };
 		auto summary = [&](const stats::Summary &s, const std::vector<double> &values) {
 			w.StartObject();
-			write_summary(w, s, values);
+			report::write_summary(w, s, values);
 			w.EndObject();
 		};
 		w.StartObject();
@@ -300,8 +303,8 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 				   "b_rsd_percent,delta_percent,p,verdict\n";
 		for (const auto &result : results)
 			for (const auto &row : result.rows)
-				text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(result.name),
-						    csv_field(result.board), csv_field(result.workload), row.metric->name,
+				text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", report::csv_field(result.name),
+						    report::csv_field(result.board), report::csv_field(result.workload), row.metric->name,
 						    row.metric->unit, row.c.a.mean, row.c.a.sd, row.c.a.rsd_percent(),
 						    row.c.b.mean, row.c.b.sd, row.c.b.rsd_percent(), row.c.delta_percent,
 						    row.c.p ? fmt::format("{}", *row.c.p) : "",
@@ -327,12 +330,12 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 				    "B mean ± sd (RSD)", "delta", "p", "verdict");
 		for (const auto &row : result.rows) {
 			auto cell = [](const stats::Summary &s) {
-				return fmt::format("{} ± {} ({:.1f}%)", format_value(s.mean), format_value(s.sd), s.rsd_percent());
+				return fmt::format("{} ± {} ({:.1f}%)", report::format_value(s.mean), report::format_value(s.sd), s.rsd_percent());
 			};
 			const auto name = row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
 							      : std::string(row.metric->name);
 			text += fmt::format("  {:<22} {:>26} {:>26} {:>+8.2f}% {:>8}  {}\n", name, cell(row.c.a),
-					    cell(row.c.b), row.c.delta_percent, format_p(row.c.p),
+					    cell(row.c.b), row.c.delta_percent, report::format_p(row.c.p),
 					    stats::to_string(row.c.verdict));
 			for (const auto &warning : row.warnings)
 				warnings.push_back(fmt::format("{}{}: {}", result.name.empty() ? "" : result.name + ", ",

@@ -8,8 +8,11 @@
 // their metrics differ.
 #include "harness/cli/cli.h"
 
-#include "harness/cli/runs.h"
-#include "sched/image/image.h"
+#include "harness/cli/experiment_options.h"
+#include "harness/experiment/metrics.h"
+#include "harness/experiment/runner.h"
+#include "harness/report/tables.h"
+#include "harness/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -92,12 +95,12 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 			scenario.insert(scenario.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
 	const auto scratch = std::filesystem::temp_directory_path() / fmt::format("sched-harness-diff-{}", ::getpid());
 	std::filesystem::create_directories(scratch);
-	std::vector<RunSpec> specs;
+	std::vector<experiment::Run> specs;
 	std::string described[2];
 	for (int side = 0; side < 2; side++) {
 		const std::string prefix = side ? "b-" : "a-";
-		RunSpec spec{fmt::format("run {}", side ? 'B' : 'A'), scenario};
-		append_run_args(spec.args, variant_args(vm, prefix));
+		experiment::Run spec{fmt::format("run {}", side ? 'B' : 'A'), scenario};
+		experiment::append_run_args(spec.args, variant_args(vm, prefix));
 		spec.args.insert(spec.args.end(), {"--trace", (scratch / fmt::format("{}.txt", side)).string()});
 		if (vm.count(prefix + "kernel")) {
 			try {
@@ -119,8 +122,8 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 	}
 	std::vector<rapidjson::Document> runs;
 	try {
-		runs = run_reports(ctx, specs, 2);
-	} catch (const RunFailed &failure) {
+		runs = experiment::run_locally(local_host(ctx), specs, 2);
+	} catch (const experiment::RunFailed &failure) {
 		std::filesystem::remove_all(scratch);
 		return report_failure(ctx, "diff", failure);
 	}

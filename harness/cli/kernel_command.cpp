@@ -4,7 +4,7 @@
 #include "harness/cli/cli.h"
 
 #include "kernel-shim/kernel.h"
-#include "sched/image/image.h"
+#include "harness/image/image.h"
 
 #include <cstdlib>
 #include <iostream>

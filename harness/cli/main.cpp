@@ -2,12 +2,12 @@
 #include "harness/cli/cli.h"
 
 #include "dts/platform.h"
-#include "dts/tools.h"
+#include "support/tools.h"
 #include "harness/report/ftrace.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
-#include "sched/image/image.h"
-#include "thermal/model.h"
+#include "harness/image/image.h"
+#include "harness/sim/thermal_model.h"
 
 #include <boost/program_options.hpp>
 #include <cerrno>
@@ -380,7 +380,10 @@ int reported(char **argv, Body body)
 	} catch (const dts::Error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
-	} catch (const thermal::Error &e) {
+	} catch (const support::ToolError &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
+	} catch (const sim::thermal::Error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
 	} catch (const report::WriteError &e) {
@@ -413,7 +416,7 @@ int flushed(int status)
 int main(int argc, char **argv)
 {
 	kshim::install_oops_handlers();
-	dts::remove_temporary_dirs_on_signals();
+	support::remove_temporary_dirs_on_signals();
 	// set by run_with_flavour_built() for the run it starts, not for that run's children
 	std::string built_before;
 	if (const char *built = std::getenv("SCHED_HARNESS_IMAGE_BUILT")) {

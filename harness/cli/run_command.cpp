@@ -221,14 +221,14 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	try {
 		if (vm.count("thermal-file"))
 			sim_options.thermal.add_file(vm["thermal-file"].as<std::string>());
-	} catch (const thermal::Error &e) {
+	} catch (const sim::thermal::Error &e) {
 		throw UsageError{fmt::format("--thermal-file: {}", e.what())};
 	}
 	try {
 		if (vm.count("thermal-model"))
 			for (const auto &spec : vm["thermal-model"].as<std::vector<std::string>>())
 				sim_options.thermal.add_option(spec);
-	} catch (const thermal::Error &e) {
+	} catch (const sim::thermal::Error &e) {
 		throw UsageError{e.what()};
 	}
 	for (const auto &[name, params] : sim_options.thermal.zones)

@@ -11,10 +11,13 @@
 // (Welch's t test, runs paired by seed as compare pairs them).
 #include "harness/cli/cli.h"
 
-#include "harness/cli/runs.h"
+#include "harness/cli/experiment_options.h"
+#include "harness/experiment/metrics.h"
+#include "harness/experiment/runner.h"
+#include "harness/report/tables.h"
 #include "harness/report/plot.h"
 #include "harness/stats/stats.h"
-#include "sched/image/image.h"
+#include "harness/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -225,17 +228,17 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		points = std::move(next);
 	}
 
-	std::vector<const Metric *> shown;
+	std::vector<const experiment::Metric *> shown;
 	if (vm.count("metric")) {
 		for (const auto &name : vm["metric"].as<std::vector<std::string>>()) {
-			const auto all = run_metrics();
-			const auto it = std::find_if(all.begin(), all.end(), [&](const Metric &m) { return name == m.name; });
+			const auto all = experiment::run_metrics();
+			const auto it = std::find_if(all.begin(), all.end(), [&](const experiment::Metric &m) { return name == m.name; });
 			if (it == all.end())
 				throw UsageError{fmt::format("--metric {}: no such metric (see sweep --help)", name)};
 			shown.push_back(&*it);
 		}
 	} else {
-		for (const auto &m : run_metrics())
+		for (const auto &m : experiment::run_metrics())
 			shown.push_back(&m);
 	}
 
@@ -284,7 +287,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 			run_args.push_back(substitute(a, point, used));
 		for (const auto &a : kernel_options)
 			run_args.push_back(substitute(a, point, used));
-		append_run_args(p.args, run_args);
+		experiment::append_run_args(p.args, run_args);
 		if (vm.count("image")) {
 			const auto name = substitute(vm["image"].as<std::string>(), point, used);
 			if (name == "default") {	// the build's own kernel
@@ -312,17 +315,17 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 
 	// Seed by seed over the grid, so that the runs a worker takes together
 	// are spread over the points.
-	std::vector<RunSpec> specs;
+	std::vector<experiment::Run> specs;
 	for (unsigned seed = 1; seed <= repeat; seed++)
 		for (const auto &p : grid) {
-			RunSpec spec{fmt::format("point {} seed {}", p.label, seed), {"--seed", std::to_string(seed)}, p.global};
-			append_run_args(spec.args, p.args);
+			experiment::Run spec{fmt::format("point {} seed {}", p.label, seed), {"--seed", std::to_string(seed)}, p.global};
+			experiment::append_run_args(spec.args, p.args);
 			specs.push_back(std::move(spec));
 		}
 	std::vector<rapidjson::Document> reports;
 	try {
-		reports = run_reports(ctx, specs, jobs);
-	} catch (const RunFailed &failure) {
+		reports = experiment::run_locally(local_host(ctx), specs, jobs);
+	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "sweep", failure);
 	}
 	auto report = [&](std::size_t point, unsigned seed) -> const rapidjson::Document & {
@@ -336,7 +339,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		stats::Comparison vs_baseline;
 	};
 	struct Row {
-		const Metric *metric;
+		const experiment::Metric *metric;
 		std::vector<Cell> cells;	// per point
 	};
 	std::vector<Row> rows;
@@ -456,7 +459,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 				w.StartObject();
 				w.Key("name"), str(row.metric->name);
 				w.Key("unit"), str(row.metric->unit);
-				write_summary(w, cell.summary, cell.values);
+				report::write_summary(w, cell.summary, cell.values);
 				w.Key("delta_percent"), w.Double(cell.vs_baseline.delta_percent);
 				w.Key("p");
 				if (cell.vs_baseline.p && i != baseline)
@@ -478,12 +481,12 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 	if (vm["csv"].as<bool>()) {
 		std::string text;
 		for (const auto &p : params)
-			text += csv_field(p.name) + ",";
+			text += report::csv_field(p.name) + ",";
 		text += "metric,unit,n,mean,sd,rsd_percent,min,max,delta_percent,p,verdict\n";
 		for (const auto &row : rows)
 			for (std::size_t i = 0; i < grid.size(); i++) {
 				for (const auto &p : params)
-					text += csv_field(points[i].at(p.name)) + ",";
+					text += report::csv_field(points[i].at(p.name)) + ",";
 				const auto &c = row.cells[i];
 				text += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", row.metric->name, row.metric->unit,
 						    c.summary.n, c.summary.mean, c.summary.sd, c.summary.rsd_percent(),
@@ -522,13 +525,13 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 			std::string line = "  ";
 			for (std::size_t k = 0; k < params.size(); k++)
 				line += fmt::format("{:<{}}  ", points[i].at(params[k].name), widths[k]);
-			const auto cell = fmt::format("{} ± {} ({:.1f}%)", format_value(c.summary.mean),
-						      format_value(c.summary.sd), c.summary.rsd_percent());
+			const auto cell = fmt::format("{} ± {} ({:.1f}%)", report::format_value(c.summary.mean),
+						      report::format_value(c.summary.sd), c.summary.rsd_percent());
 			if (i == baseline)
 				line += fmt::format("{:>28} {:>9}", cell, "baseline");
 			else
 				line += fmt::format("{:>28} {:>+8.2f}% {:>8}  {}", cell, c.vs_baseline.delta_percent,
-						    format_p(c.vs_baseline.p), stats::to_string(c.vs_baseline.verdict));
+						    report::format_p(c.vs_baseline.p), stats::to_string(c.vs_baseline.verdict));
 			text += line + "\n";
 		}
 	}

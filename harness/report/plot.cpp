@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/report/plot.h"
 
-#include "dts/tools.h"
+#include "support/tools.h"
 
 #include <fmt/format.h>
 
@@ -64,7 +64,7 @@ std::string gnuplot_terminal(const std::filesystem::path &file, int width, int h
 
 void run_gnuplot(const std::string &script, const std::filesystem::path &file)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	const auto path = dir.path() / "plot.gp";
 	{
 		std::ofstream out(path);
@@ -74,9 +74,9 @@ void run_gnuplot(const std::string &script, const std::filesystem::path &file)
 	}
 	std::error_code ec;
 	std::filesystem::remove(file, ec);
-	dts::ToolResult result;
+	support::ToolResult result;
 	try {
-		result = dts::run_tool(std::vector<std::string>{"gnuplot", path.string()}, {.seconds = 60});
+		result = support::run_tool(std::vector<std::string>{"gnuplot", path.string()}, {.seconds = 60});
 	} catch (const std::exception &e) {
 		throw PlotError(fmt::format("plots need gnuplot (apt-get install gnuplot-nox): {}", e.what()));
 	}

@@ -8,7 +8,7 @@
 // not grow with the run's length.
 #pragma once
 
-#include "harness/metrics/latency_histogram.h"
+#include "harness/sim/latency_histogram.h"
 
 #include <cstdint>
 #include <optional>
@@ -42,7 +42,7 @@ private:
 struct TaskMetrics {
 	std::int64_t cpu_time = 0, runnable_wait = 0, work_done = 0;
 	std::int64_t runnable_since = -1, woken_at = -1;
-	metrics::LatencyHistogram latencies;	// sched_wakeup -> switched in
+	LatencyHistogram latencies;	// sched_wakeup -> switched in
 	std::size_t periods = 0, missed = 0;
 	std::int64_t slack_min = 0, slack_sum = 0;
 	std::size_t migrations = 0;
@@ -122,7 +122,7 @@ public:
 	std::size_t fingerprint_events() const { return fingerprint_events_; }
 	std::size_t context_switches() const { return context_switches_; }
 	std::size_t migrations() const { return migrations_; }
-	const metrics::LatencyHistogram &all_latencies() const { return all_latencies_; }
+	const LatencyHistogram &all_latencies() const { return all_latencies_; }
 	std::int64_t work_done() const;
 	// The task's measures as the report gives them (name, pid and state
 	// are the executor's).
@@ -133,7 +133,7 @@ private:
 	std::vector<TaskMetrics> tasks_;
 	Fingerprint fingerprint_;
 	std::size_t fingerprint_events_ = 0, context_switches_ = 0, migrations_ = 0;
-	metrics::LatencyHistogram all_latencies_;	// every wake-up of every task
+	LatencyHistogram all_latencies_;	// every wake-up of every task
 	struct Pressure {
 		unsigned long value = 0;
 		std::int64_t since = 0;

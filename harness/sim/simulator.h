@@ -8,9 +8,9 @@
 #pragma once
 
 #include "dts/platform.h"
-#include "thermal/model.h"
+#include "harness/sim/thermal_model.h"
 #include "harness/sim/power_model.h"
-#include "harness/metrics/latency_histogram.h"
+#include "harness/sim/latency_histogram.h"
 #include "harness/workload/workload.h"
 #include "kernel-shim/kernel.h"
 
@@ -105,8 +105,8 @@ public:
 };
 
 // Percentiles of a latency histogram: within 1 % above the exact value
-// (harness/metrics/latency_histogram.h); count, min and max exact.
-using Distribution = metrics::Percentiles;
+// (harness/sim/latency_histogram.h); count, min and max exact.
+using Distribution = Percentiles;
 
 struct TaskResult {
 	std::string name;
@@ -197,7 +197,7 @@ struct TripResult {
 };
 
 // A thermal zone the kernel registered, and its temperature under the
-// board's thermal model (thermal/model.h).
+// board's thermal model (harness/sim/thermal_model.h).
 struct ThermalZoneResult {
 	std::string name;		// the zone node's name (tz->type)
 	std::string sensor;

@@ -30,7 +30,7 @@ int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 }
 
 /* From cpu_startup_entry(), the idle loop of a CPU being brought up; the
- * harness never enters that loop (sched/glue/drive.c). */
+ * harness never enters that loop (cpu.c). */
 void cpuhp_online_idle(enum cpuhp_state state)
 {
 }

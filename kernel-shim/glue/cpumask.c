@@ -4,10 +4,13 @@
  * present from boot and online once brought up; the harness does not
  * unplug CPUs.
  */
+#include <linux/bitmap.h>
+#include <linux/build_bug.h>
 #include <linux/cache.h>
 #include <linux/cpumask.h>
 #include <linux/export.h>
 
+#include <kshim/api.h>
 #include "shim.h"
 
 unsigned int nr_cpu_ids __read_mostly = NR_CPUS;
@@ -52,4 +55,12 @@ void set_cpu_online(unsigned int cpu, bool online)
 		if (cpumask_test_and_clear_cpu(cpu, &__cpu_online_mask))
 			atomic_dec(&__num_online_cpus);
 	}
+}
+
+/* A struct cpumask as the harness reads it (struct kshim_cpuset). */
+void kshim_cpuset_from_mask(struct kshim_cpuset *out, const unsigned long *mask)
+{
+	BUILD_BUG_ON(NR_CPUS > KSHIM_MAX_CPUS);
+	memset(out, 0, sizeof(*out));
+	bitmap_to_arr64(out->bits, mask, nr_cpu_ids);
 }

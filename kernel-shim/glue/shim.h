@@ -52,8 +52,8 @@ struct task_struct *kshim_copy_task(const char *comm, bool kthread);
 void kshim_irq_enter(void);
 void kshim_tick_sched_timer(void);	/* tick.c: the tick hit the idle loop */
 void kshim_tick_set_idle_policy(int cpu, int policy);	/* tick.c */
-/* sched/glue/drive.c: WFI, a PSCI CPU_SUSPEND, with the hardware's entry
- * and exit latencies of the state */
+/* cpu.c: WFI, a PSCI CPU_SUSPEND, with the hardware's entry and exit
+ * latencies of the state */
 void kshim_idle_wait(u64 entry_ns, u64 exit_ns);
 void kshim_irq_exit(void);
 bool kshim_softirq_pending(int cpu);
@@ -64,10 +64,23 @@ bool kshim_run_stopper(void);
 bool kshim_run_kthread(void);	/* kthread.c: a worker thread's next pass */
 bool kshim_irq_work_pending(int cpu);	/* softirq.c */
 /* Something was raised for cpu (an IPI, a softirq, irq_work) or the harness
- * entered it: kshim_settle() looks at it (sched/glue/drive.c). */
+ * entered it: kshim_settle() looks at it (cpu.c). */
 void kshim_settle_mark(int cpu);
 /* What the harness reads of cpu (its hrtimers) changed: kshim_take_touched_cpus(). */
 void kshim_touch_cpu(int cpu);
+
+/* The CPU driver (cpu.c), for the scheduler's entry points (sched/glue). */
+/* Execute as cpu: smp_processor_id() and current become its own. */
+void kshim_enter_cpu(int cpu);
+/* Whether cpu can take an interrupt now (it is out of its idle state). */
+bool kshim_cpu_interrupt_ready(int cpu);
+/* The way back from an interrupt into do_idle()'s loop, on the current CPU. */
+void kshim_cpu_interrupt_return(void);
+/* Whether cpu waits for an interrupt at the bottom of its idle call. */
+bool kshim_cpu_in_idle_wait(int cpu);
+/* A struct cpumask's bits as the harness reads them (cpumask.c). */
+struct kshim_cpuset;
+void kshim_cpuset_from_mask(struct kshim_cpuset *out, const unsigned long *mask);
 
 /* Time (time.c). */
 void kshim_init_hrtimers(void);

@@ -4,7 +4,7 @@
  * the per-CPU stopper threads (kernel/stop_machine.c).
  *
  * An IPI is a pending bit per CPU; the harness's settle loop
- * (sched/glue/drive.c) delivers it on the target CPU as the interrupt
+ * (cpu.c) delivers it on the target CPU as the interrupt
  * would: the call-single queue is flushed there (remote wake-ups queued by
  * ttwu_queue_wakelist(), asynchronous function calls), then
  * scheduler_ipi(). Nothing runs on the target CPU before it is delivered.

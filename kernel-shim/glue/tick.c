@@ -4,7 +4,7 @@
  * an idle CPU stops its tick, which registers it for fair.c's nohz idle
  * balancing (nohz_balance_enter_idle()) and freezes its share of the load
  * average; the tick restarts when the CPU leaves idle. The idle-loop entry
- * points are idle.c's callers; kshim_cpu_idle() in sched/glue/drive.c calls
+ * points are idle.c's callers; kshim_cpu_idle() in cpu.c calls
  * them in do_idle()'s order. There is no clockevent: the harness does not
  * interrupt a CPU whose tick is stopped.
  */

@@ -5,7 +5,7 @@
 #include "kernel-shim/kernel.h"
 
 #include "dts/platform.h"
-#include "dts/tools.h"
+#include "support/tools.h"
 
 #include <kshim/api.h>
 
@@ -77,11 +77,11 @@ std::string symbol_of(void *address)
 	try {
 		const std::string argv[] = {"addr2line", "-f", "-e", info.dli_fname,
 					    fmt::format("{:#x}", offset)};
-		auto r = sh::dts::run_tool(argv);
+		auto r = sh::support::run_tool(argv);
 		auto name = r.out.substr(0, r.out.find('\n'));
 		if (r.ok() && !name.empty() && name != "??")
 			return name;
-	} catch (const sh::dts::Error &) {
+	} catch (const sh::support::ToolError &) {
 	}
 	return fmt::format("{}", address);
 }
@@ -116,7 +116,7 @@ void oops_handler(int sig, siginfo_t *, void *context)
 	if (!log_lines().empty())
 		line += fmt::format("sched-harness: last kernel message: {}\n", log_lines().back().text);
 	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
-	sh::dts::remove_temporary_dirs();
+	sh::support::remove_temporary_dirs();
 	_exit(3);
 }
 
@@ -156,7 +156,7 @@ void watchdog_handler(int, siginfo_t *, void *context)
 		pc ? symbol_of(static_cast<char *>(pc) + 1) : std::string("?"), callers, watchdog_seconds,
 		static_cast<double>(beat_now_ns.load(std::memory_order_relaxed)) / 1e9, seen);
 	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
-	sh::dts::remove_temporary_dirs();
+	sh::support::remove_temporary_dirs();
 	_exit(3);
 }
 

@@ -3,7 +3,7 @@
 // The files of the tree compiled into this kernel library, with the sha256
 // of the bytes compiled (cmake/UpstreamHashes.cmake generates the table).
 // The table is a unit of its own that includes nothing else: a kernel
-// image whose files differ compiles only it again (sched/image/image.cpp),
+// image whose files differ compiles only it again (harness/image/image.cpp),
 // in milliseconds.
 #pragma once
 

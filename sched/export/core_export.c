@@ -4,8 +4,8 @@
  * try_to_wake_up(), wake_up_new_task(), __schedule(), scheduler_tick(),
  * sched_init(), uclamp, effective_cpu_util() and the scheduler's sysctls
  * all come from the tree. What stays outside it is hardware and other
- * subsystems (stacks, IPIs, stopper threads, timers): kernel-shim/glue and
- * sched/glue/drive.c.
+ * subsystems (stacks, IPIs, stopper threads, timers): kernel-shim/glue
+ * (cpu.c the CPUs) and sched/glue/entry.c.
  */
 #include "core.c"
 

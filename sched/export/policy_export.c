@@ -9,7 +9,7 @@
 /*
  * One pass of do_idle()'s loop after arch_cpu_idle_enter(): idle.c's
  * cpuidle_idle_call(got_tick), which the harness runs on the CPU's idle
- * stack (sched/glue/drive.c) because it waits for an interrupt inside.
+ * stack (kernel-shim/glue/cpu.c) because it waits for an interrupt inside.
  */
 void kshim_cpuidle_idle_call(bool got_tick);
 void kshim_cpuidle_idle_call(bool got_tick)

@@ -27,7 +27,6 @@ static inline void kshim_set_util_est(struct sched_avg *avg, unsigned long util)
 #define kshim_rq_pressure_avg(rq)	(&(rq)->avg_hw)
 #define kshim_cfs_h_nr(cfs_rq)		((cfs_rq)->h_nr_queued)
 #define kshim_capacity_orig(rq)		arch_scale_cpu_capacity(cpu_of(rq))
-#define kshim_sched_tick()		sched_tick()
 
 #else
 
@@ -47,7 +46,6 @@ static inline void kshim_set_util_est(struct sched_avg *avg, unsigned long util)
 #define kshim_rq_pressure_avg(rq)	(&(rq)->avg_thermal)
 #define kshim_cfs_h_nr(cfs_rq)		((cfs_rq)->h_nr_running)
 #define kshim_capacity_orig(rq)		((rq)->cpu_capacity_orig)
-#define kshim_sched_tick()		scheduler_tick()
 
 #endif
 

@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(compiled_files_match_the_tree)
 	for (const auto &file : info.files) {
 		BOOST_TEST_CONTEXT(file.path)
 		{
-			auto sum = dts::run_tool(std::vector<std::string>{
+			auto sum = support::run_tool(std::vector<std::string>{
 				"sha256sum", (test::kernel_tree() / file.path).string()});
 			BOOST_REQUIRE(sum.ok());
 			BOOST_TEST(sum.out.substr(0, 64) == file.sha256);

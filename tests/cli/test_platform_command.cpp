@@ -16,7 +16,7 @@ std::size_t lines(const std::string &text)
 	return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
-void expect_bad_input(const dts::ToolResult &r, const std::string &mentions)
+void expect_bad_input(const support::ToolResult &r, const std::string &mentions)
 {
 	BOOST_TEST(r.exit_status == 2);
 	BOOST_TEST(r.out.empty());

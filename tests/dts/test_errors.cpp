@@ -7,7 +7,7 @@
 #include "support.h"
 
 #include "dts/blob.h"
-#include "dts/tools.h"
+#include "support/tools.h"
 
 #include <algorithm>
 #include <array>
@@ -92,7 +92,7 @@ constexpr std::size_t fdt_version_at = 20;
 constexpr std::size_t fdt_last_comp_version_at = 24;
 
 // A valid blob of a fixture, compiled with dtc.
-std::vector<char> valid_blob(const dts::TempDir &dir, const std::string &fixture, bool symbols = true)
+std::vector<char> valid_blob(const support::TempDir &dir, const std::string &fixture, bool symbols = true)
 {
 	const auto out = dir.path() / "valid.dtb";
 	std::vector<std::string> argv{"dtc", "-q"};
@@ -102,7 +102,7 @@ std::vector<char> valid_blob(const dts::TempDir &dir, const std::string &fixture
 		argv.push_back(arg);
 	argv.push_back(out.string());
 	argv.push_back(test::fixture(fixture).string());
-	auto result = dts::run_tool(argv);
+	auto result = support::run_tool(argv);
 	BOOST_TEST_REQUIRE(result.ok(), result.err);
 	return read_bytes(out);
 }
@@ -241,7 +241,7 @@ BOOST_AUTO_TEST_CASE(signal_removes_temporary_dirs_and_stops_the_tool)
 		"echo during {3}; kill -TERM $pid; wait $pid; echo status $?; "
 		"sleep 0.5; echo after $(ls '{0}' | grep -c sched-harness) {3}",
 		tmp.string(), SH_TEST_HARNESS_BIN, test::fixture("dts/err-dtc-hang.dts").string(), tools);
-	const auto r = dts::run_tool(std::vector<std::string>{"/bin/sh", "-c", script});
+	const auto r = support::run_tool(std::vector<std::string>{"/bin/sh", "-c", script});
 	BOOST_TEST_MESSAGE(r.out);
 	BOOST_TEST(r.out.find("during 1") != std::string::npos, r.out);	// dtc runs
 	BOOST_TEST(r.out.find("status 143") != std::string::npos, r.out);	// 128 + SIGTERM
@@ -273,7 +273,7 @@ BOOST_AUTO_TEST_SUITE(blobs)
 
 BOOST_AUTO_TEST_CASE(truncated_blob)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
 	bytes.resize(bytes.size() / 2);
 	const auto file = dir.path() / "truncated.dtb";
@@ -284,7 +284,7 @@ BOOST_AUTO_TEST_CASE(truncated_blob)
 
 BOOST_AUTO_TEST_CASE(shorter_than_header)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
 	bytes.resize(16);	// the magic survives: read as a blob, not as a source
 	const auto file = dir.path() / "stub.dtb";
@@ -298,7 +298,7 @@ BOOST_AUTO_TEST_CASE(shorter_than_header)
 
 BOOST_AUTO_TEST_CASE(totalsize_beyond_the_file)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
 	put_be32(bytes, fdt_totalsize_at, static_cast<std::uint32_t>(bytes.size()) + 4096);
 	const auto file = dir.path() / "bad-totalsize.dtb";
@@ -311,7 +311,7 @@ BOOST_AUTO_TEST_CASE(totalsize_beyond_the_file)
 // it before any reader walks it.
 BOOST_AUTO_TEST_CASE(garbage_structure_block)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
 	const auto off = get_be32(bytes, fdt_off_dt_struct_at);
 	const auto size = get_be32(bytes, fdt_size_dt_struct_at);
@@ -333,7 +333,7 @@ BOOST_AUTO_TEST_CASE(garbage_structure_block)
 // name itself (found by fuzz_device_tree).
 BOOST_AUTO_TEST_CASE(old_version_blob_with_an_unreadable_root_name)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
 	put_be32(bytes, fdt_version_at, 15);
 	put_be32(bytes, fdt_last_comp_version_at, 2);
@@ -393,7 +393,7 @@ BOOST_AUTO_TEST_CASE(target_path_absent_from_base)
 // A .dtb built without -@ has no __symbols__: no label can be targeted.
 BOOST_AUTO_TEST_CASE(base_blob_without_symbols)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	const auto base = dir.path() / "fw-qcom-nosymbols.dtb";
 	write_bytes(base, valid_blob(dir, "dts/fw-qcom.dts", false));
 	const auto overlay = test::fixture("dts/fw-qcom-opp.dtso");
@@ -430,7 +430,7 @@ BOOST_AUTO_TEST_CASE(overlay_without_plugin)
 // the offset and the property. The same overlay intact applies.
 BOOST_AUTO_TEST_CASE(overlay_local_fixup_outside_its_property)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	const auto base = test::fixture("dts/cpus-big-little.dts");
 	auto bytes = valid_blob(dir, "dts/overlay-local-phandle.dtso");
 	const auto file = dir.path() / "fixups.dtbo";
@@ -450,7 +450,7 @@ BOOST_AUTO_TEST_SUITE_END() // overlays
 // What a user sees: status 2, one line on stderr, nothing on stdout.
 BOOST_AUTO_TEST_CASE(cli_reports_one_line)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	auto bytes = valid_blob(dir, "dts/cpus-big-little.dts");
 	bytes.resize(bytes.size() / 2);
 	const auto truncated = dir.path() / "truncated.dtb";
@@ -499,7 +499,7 @@ BOOST_AUTO_TEST_SUITE_END() // errors
 // it reported), and the edit undone finds the first entry.
 BOOST_AUTO_TEST_CASE(compiled_blobs_follow_their_includes)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	::setenv("SCHED_HARNESS_CACHE", (dir.path() / "cache").c_str(), 1);
 	const auto dts_file = dir.path() / "board.dts", dtsi = dir.path() / "part.dtsi";
 	std::ofstream(dts_file) << "/dts-v1/;\n#include \"part.dtsi\"\n/ { model = \"m\"; };\n";

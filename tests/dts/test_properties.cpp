@@ -61,14 +61,14 @@ constexpr std::string_view no_opp = "CPU frequencies and voltages (no OPP table)
 
 // The same board built the other way: a .dtb or .dtbo made with dtc -@
 // (symbols, so that overlays can target labels), as a user would pass it.
-std::filesystem::path compile(const dts::TempDir &dir, const std::filesystem::path &source,
+std::filesystem::path compile(const support::TempDir &dir, const std::filesystem::path &source,
 			      const std::string &name)
 {
 	const auto out = dir.path() / name;
 	const std::array argv{std::string("dtc"), std::string("-q"), std::string("-@"),
 			      std::string("-I"), std::string("dts"), std::string("-O"),
 			      std::string("dtb"), std::string("-o"), out.string(), source.string()};
-	auto result = dts::run_tool(argv);
+	auto result = support::run_tool(argv);
 	BOOST_TEST_REQUIRE(result.ok(), "dtc " << source << ": " << result.err);
 	return out;
 }
@@ -724,7 +724,7 @@ BOOST_AUTO_TEST_CASE(dtso_supplies_the_opp_table)
 
 BOOST_AUTO_TEST_CASE(compiled_dtbo)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	const auto dtbo = compile(dir, test::fixture("dts/fw-qcom-opp.dtso"), "fw-qcom-opp.dtbo");
 	auto p = test::load(test::fixture("dts/fw-qcom.dts"), {dtbo});
 	BOOST_TEST(p.overlays == std::vector<std::string>{dtbo.string()});
@@ -733,7 +733,7 @@ BOOST_AUTO_TEST_CASE(compiled_dtbo)
 
 BOOST_AUTO_TEST_CASE(compiled_dtb_board)
 {
-	dts::TempDir dir;
+	support::TempDir dir;
 	const auto dtb = compile(dir, test::fixture("dts/fw-qcom.dts"), "fw-qcom.dtb");
 	auto plain = test::load(dtb);
 	BOOST_TEST(plain.source == dtb.string());

@@ -3,7 +3,7 @@
 // The latency histogram against the exact nearest-rank percentiles of the
 // same samples: never below, at most 1 % above; count, min and max exact;
 // merging equals adding; its size does not grow with the samples.
-#include "harness/metrics/latency_histogram.h"
+#include "harness/sim/latency_histogram.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -32,7 +32,7 @@ BOOST_AUTO_TEST_CASE(percentiles_within_one_percent_above_the_exact_ones)
 	std::mt19937_64 rng(42);
 	std::lognormal_distribution<double> latency(std::log(50'000.0), 1.5);	// ns, over decades
 	std::vector<std::int64_t> samples;
-	metrics::LatencyHistogram h;
+	sim::LatencyHistogram h;
 	for (int i = 0; i < 100'000; i++) {
 		const auto ns = i % 97 == 0 ? 0 : static_cast<std::int64_t>(latency(rng));
 		samples.push_back(ns);
@@ -55,19 +55,19 @@ BOOST_AUTO_TEST_CASE(percentiles_within_one_percent_above_the_exact_ones)
 
 BOOST_AUTO_TEST_CASE(merging_equals_adding)
 {
-	metrics::LatencyHistogram a, b, both;
+	sim::LatencyHistogram a, b, both;
 	for (std::int64_t ns = 1; ns < 5'000'000; ns = ns * 3 + 7) {
 		(ns % 2 ? a : b).add(ns);
 		both.add(ns);
 	}
-	metrics::LatencyHistogram merged;
+	sim::LatencyHistogram merged;
 	merged += a;
 	merged += b;
 	for (const double p : {0.1, 0.5, 0.9, 1.0})
 		BOOST_TEST(merged.percentile(p) == both.percentile(p));
 	BOOST_TEST(merged.count() == both.count());
-	BOOST_TEST(metrics::LatencyHistogram().summary().count == 0u);
-	BOOST_TEST(metrics::LatencyHistogram().percentile(0.5) == 0);
+	BOOST_TEST(sim::LatencyHistogram().summary().count == 0u);
+	BOOST_TEST(sim::LatencyHistogram().percentile(0.5) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

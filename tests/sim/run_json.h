@@ -17,7 +17,7 @@
 namespace sh::test {
 
 struct Run {
-	dts::ToolResult tool;
+	support::ToolResult tool;
 	rapidjson::Document json;
 };
 
@@ -30,7 +30,7 @@ inline Run run_json(std::vector<std::string> args)
 	BOOST_TEST_MESSAGE("sched-harness " << command);
 	std::vector<std::string> full{SH_TEST_HARNESS_BIN};
 	full.insert(full.end(), argv.begin(), argv.end());
-	r.tool = dts::run_tool(full);
+	r.tool = support::run_tool(full);
 	BOOST_REQUIRE_MESSAGE(r.tool.exit_status == 0, "sched-harness " << command << " failed: " << r.tool.err);
 	r.json.Parse(r.tool.out.c_str());
 	BOOST_REQUIRE_MESSAGE(!r.json.HasParseError(), "the output is not JSON");
@@ -38,7 +38,7 @@ inline Run run_json(std::vector<std::string> args)
 }
 
 // A command's JSON output, which must have succeeded.
-inline rapidjson::Document json_of(const dts::ToolResult &r)
+inline rapidjson::Document json_of(const support::ToolResult &r)
 {
 	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
 	rapidjson::Document doc;

@@ -12,7 +12,7 @@
 #include "run_json.h"
 #include "support.h"
 
-#include "dts/tools.h"
+#include "support/tools.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -46,7 +46,7 @@ std::filesystem::path server(unsigned cores, unsigned threads)
 	const auto script = std::filesystem::path(SH_TEST_SOURCE_ROOT) / "scripts/experiments/turbosched/server-board.sh";
 	const auto board = std::filesystem::temp_directory_path() /
 			   fmt::format("sh-test-power-{}-server-{}x{}.dts", ::getpid(), cores, threads);
-	const auto made = dts::run_tool(std::vector<std::string>{
+	const auto made = support::run_tool(std::vector<std::string>{
 		"bash", "-c", fmt::format("'{}' {} {} > '{}'", script.string(), cores, threads, board.string())});
 	BOOST_REQUIRE_MESSAGE(made.exit_status == 0, made.err);
 	return board;

@@ -397,7 +397,7 @@ BOOST_AUTO_TEST_CASE(workload_from_a_pipe_on_an_arm_board)
 		"sh", "-c",
 		fmt::format("printf '%s' '{}' | '{}' run --workload /dev/stdin --duration 100ms", json,
 			    SH_TEST_HARNESS_BIN)};
-	const auto r = dts::run_tool(argv);
+	const auto r = support::run_tool(argv);
 	BOOST_TEST(r.exit_status == 0, r.err);
 	BOOST_TEST(r.out.find("piped") != std::string::npos, r.out);
 	BOOST_TEST(r.out.find("odroid-xu3 (Hardkernel Odroid XU3)") != std::string::npos, r.out);
@@ -440,7 +440,7 @@ BOOST_AUTO_TEST_CASE(hostile_command_lines_are_bad_input)
 		refused({command, "--jobs", "0"}, "--jobs 0: at least 1 (without --jobs, every core)");
 
 	// the report written to a full disk: an error, not exit 0
-	const auto full = dts::run_tool(std::vector<std::string>{
+	const auto full = support::run_tool(std::vector<std::string>{
 		"/bin/sh", "-c", fmt::format("'{}' run --duration 10ms > /dev/full", SH_TEST_HARNESS_BIN)});
 	BOOST_TEST(full.exit_status == 128, full.err);
 	BOOST_TEST(full.err == "sched-harness: error: writing the output failed: No space left on device\n", full.err);
@@ -556,7 +556,7 @@ BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
 	for (const auto &c : cases) {
 		std::vector<std::string> argv{SH_TEST_HARNESS_BIN, "run"};
 		argv.insert(argv.end(), c.args.begin(), c.args.end());
-		auto r = dts::run_tool(argv);
+		auto r = support::run_tool(argv);
 		BOOST_TEST_MESSAGE(r.err);
 		BOOST_TEST(r.exit_status == 2);
 		BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
@@ -632,7 +632,7 @@ BOOST_AUTO_TEST_CASE(hikey960_idle_states_delay_timer_wake_ups)
 // finds (p < 0.01) in energy and the time overutilized; bad variants are bad input.
 BOOST_AUTO_TEST_CASE(compare_tells_identical_from_changed)
 {
-	auto parse = [](const dts::ToolResult &r) {
+	auto parse = [](const support::ToolResult &r) {
 		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
 		rapidjson::Document doc;
 		doc.Parse(r.out.c_str());
@@ -1101,7 +1101,7 @@ BOOST_AUTO_TEST_CASE(kernel_image_with_config)
 	auto built = test::run_cli({"--arch", "arm", "kernel", "build", "--config", "HZ=1000", "--config", "SCHED_MC=n"});
 	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
 	const auto id = built.out.substr(0, 16);
-	auto tick = [](const dts::ToolResult &r) {
+	auto tick = [](const support::ToolResult &r) {
 		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
 		rapidjson::Document doc;
 		doc.Parse(r.out.c_str());
@@ -1162,7 +1162,7 @@ BOOST_AUTO_TEST_CASE(bisect_over_git_history)
 	auto git = [&](std::vector<std::string> args) {
 		std::vector<std::string> argv{"git", "-C", repo.string(), "-c", "user.name=t", "-c", "user.email=t@e"};
 		argv.insert(argv.end(), args.begin(), args.end());
-		auto r = dts::run_tool(argv);
+		auto r = support::run_tool(argv);
 		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, fmt::format("git {}: {}", fmt::join(args, " "), r.err));
 		return r.out;
 	};
@@ -1319,7 +1319,7 @@ BOOST_AUTO_TEST_CASE(synthetic_64_and_128_cpu_boards_run)
 	const auto script = std::filesystem::path(SH_TEST_FIXTURES) / ".." / ".." / "bench" / "synthetic-board.sh";
 	auto make = [&](unsigned n, unsigned cluster) {
 		const auto board = temp_path(fmt::format("synthetic-{}-{}.dts", n, cluster));
-		auto made = dts::run_tool(std::vector<std::string>{
+		auto made = support::run_tool(std::vector<std::string>{
 			"bash", "-c", fmt::format("'{}' {} {} > '{}'", script.string(), n, cluster, board.string())});
 		BOOST_REQUIRE_MESSAGE(made.exit_status == 0, made.err);
 		return board;
@@ -1358,7 +1358,7 @@ BOOST_AUTO_TEST_CASE(synthetic_64_and_128_cpu_boards_run)
 		BOOST_TEST(refused.out.find("EAS:        on") != std::string::npos, refused.out);
 	}
 	std::filesystem::remove(complex);
-	auto too_many = dts::run_tool(std::vector<std::string>{"bash", script.string(), "260"});
+	auto too_many = support::run_tool(std::vector<std::string>{"bash", script.string(), "260"});
 	BOOST_TEST(too_many.exit_status == 2);
 }
 
@@ -1382,7 +1382,7 @@ BOOST_AUTO_TEST_CASE(thermal_cap_throttles_and_sets_thermal_pressure)
 				args.insert(args.end(), {"--thermal-cap", c});
 		std::vector<std::string> argv{SH_TEST_HARNESS_BIN, "run", "--json"};
 		argv.insert(argv.end(), args.begin(), args.end());
-		auto r = dts::run_tool(argv);
+		auto r = support::run_tool(argv);
 		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
 		rapidjson::Document doc;
 		doc.Parse(r.out.c_str());

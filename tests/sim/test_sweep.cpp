@@ -7,7 +7,7 @@
 #include "run_json.h"
 #include "support.h"
 
-#include "dts/tools.h"
+#include "support/tools.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -383,7 +383,7 @@ BOOST_AUTO_TEST_CASE(turbosched_patch_packs_jitter_tasks_on_busy_cores)
 {
 	const auto id = image_of("sched/patches/turbosched.patch", "arm64");
 	const auto board = temp_path("server.dts");
-	const auto made = dts::run_tool(std::vector<std::string>{
+	const auto made = support::run_tool(std::vector<std::string>{
 		"bash", "-c",
 		fmt::format("'{}' 8 4 > '{}'", source("scripts/experiments/turbosched/server-board.sh").string(),
 			    board.string())});

@@ -263,14 +263,14 @@ BOOST_AUTO_TEST_CASE(model_parameters_and_off)
 		args.insert(args.end(), bad.begin(), bad.end());
 		std::vector<std::string> argv{SH_TEST_HARNESS_BIN};
 		argv.insert(argv.end(), args.begin(), args.end());
-		const auto r = dts::run_tool(argv);
+		const auto r = support::run_tool(argv);
 		BOOST_TEST(r.exit_status == 2, *(bad.begin() + 1) << ": " << r.err);
 		BOOST_TEST(r.err.find(*bad.begin()) != std::string::npos, r.err);
 	}
 	// parameters that drive the model past any physical temperature
 	// (r x c is a sane 1 s, r x power is not): stopped, not reported as a
 	// zone at 10^299 C that never reached its 120 C critical trip
-	const auto runaway = dts::run_tool(std::vector<std::string>{
+	const auto runaway = support::run_tool(std::vector<std::string>{
 		SH_TEST_HARNESS_BIN, "run", "--board", "hikey960", "--duration", "1s", "--thermal-model", "r=1e300,c=1e-300"});
 	BOOST_TEST(runaway.exit_status == 2, runaway.err);
 	BOOST_TEST(runaway.err.find("above the 1000 C the model holds to (r 1e+300 K/W") != std::string::npos, runaway.err);

@@ -38,16 +38,16 @@ dts::Platform load_board(const std::string &name,
 	return load(dts::resolve_board(name, kernel_tree()), overlays);
 }
 
-dts::ToolResult run_cli(std::initializer_list<std::string> args)
+support::ToolResult run_cli(std::initializer_list<std::string> args)
 {
 	return run_cli(std::span<const std::string>(args.begin(), args.size()));
 }
 
-dts::ToolResult run_cli(std::span<const std::string> args)
+support::ToolResult run_cli(std::span<const std::string> args)
 {
 	std::vector<std::string> argv{SH_TEST_HARNESS_BIN};
 	argv.insert(argv.end(), args.begin(), args.end());
-	return dts::run_tool(argv);
+	return support::run_tool(argv);
 }
 
 } // namespace sh::test

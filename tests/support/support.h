@@ -5,7 +5,7 @@
 #pragma once
 
 #include "dts/platform.h"
-#include "dts/tools.h"
+#include "support/tools.h"
 
 #include <filesystem>
 #include <initializer_list>
@@ -28,7 +28,7 @@ dts::Platform load_board(const std::string &name,
 			 std::initializer_list<std::filesystem::path> overlays = {});
 
 // Runs the sched-harness binary with these arguments.
-dts::ToolResult run_cli(std::initializer_list<std::string> args);
-dts::ToolResult run_cli(std::span<const std::string> args);
+support::ToolResult run_cli(std::initializer_list<std::string> args);
+support::ToolResult run_cli(std::span<const std::string> args);
 
 } // namespace sh::test

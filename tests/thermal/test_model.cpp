@@ -3,7 +3,7 @@
 // The RC model against the ODE it solves, integrated independently with a
 // small fixed step: temperature, mean, time above a trip, samples; then
 // the parameters' sources (defaults, options, a file) and their errors.
-#include "thermal/model.h"
+#include "harness/sim/thermal_model.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -12,7 +12,7 @@
 #include <fstream>
 #include <unistd.h>
 
-using namespace sh::thermal;
+using namespace sh::sim::thermal;
 
 namespace {
 

@@ -6,7 +6,8 @@
  *
  * Everything here runs "on" a CPU: the glue sets smp_processor_id() and
  * current to that CPU's before entering kernel code, the way an interrupt or
- * a system call enters it on real hardware. Implemented in sched/glue/drive.c
+ * a system call enters it on real hardware. Implemented in sched/glue/entry.c
+ * (tasks, boot, queries), kernel-shim/glue/cpu.c (interrupts, idle, settle)
  * and the export units.
  */
 #ifndef KSHIM_SCHED_H
@@ -194,7 +195,7 @@ void kshim_run_timers(void);
 /* Registers the thermal sensor (node path, sensor id) as its driver would:
  * thermal_of_zone_register() for the zone that reads it. The sensor's
  * index, or -ENODEV (disabled node), -ENODEV/-EINVAL from thermal_of.c
- * (kernel-shim/glue/thermal.c). */
+ * (thermal/glue/thermal.c). */
 int kshim_thermal_add_sensor(const char *path, int id);
 /* The window of its last ->set_trips(): an interrupt when the temperature
  * reaches low or high (-INT_MAX/INT_MAX: none). */
@@ -217,7 +218,7 @@ struct kshim_thermal_zone {
 int kshim_thermal_zone(int sensor, struct kshim_thermal_zone *out);
 /* The zone's governor, as a write to its sysfs policy file. */
 int kshim_thermal_set_governor(int sensor, const char *name);
-/* The thermal and cpufreq-limits tracepoints' probes (glue/thermal.c). */
+/* The thermal and cpufreq-limits tracepoints' probes (thermal/glue/thermal.c). */
 int kshim_thermal_trace_attach(void);
 /* The cooling device of cpu's policy (cpufreq_cooling.c), if it has one:
  * its thermal_cooling_device id, max state and present state. */

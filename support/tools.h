@@ -7,10 +7,19 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
-namespace sh::dts {
+namespace sh::support {
+
+// A host tool that cannot be started or waited for, a temporary directory
+// that cannot be made: the machine's fault or the user's PATH, reported as
+// bad input (exit status 2) like the device tree the tool was run for.
+class ToolError : public std::runtime_error {
+public:
+	using std::runtime_error::runtime_error;
+};
 
 struct ToolResult {
 	int exit_status = -1;	// -1: killed by a signal or could not start
@@ -32,7 +41,7 @@ struct ToolLimits {
 };
 
 // Runs argv[0] (looked up in PATH when it has no slash) and waits for it.
-// Throws Error when the program cannot be started at all.
+// Throws ToolError when the program cannot be started at all.
 ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits = {});
 
 // A directory under $TMPDIR removed with everything in it on destruction,
@@ -69,4 +78,4 @@ std::filesystem::path cache_dir();
 // cached things (not a defence against a hostile cache).
 std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed = 0xcbf29ce484222325ULL);
 
-} // namespace sh::dts
+} // namespace sh::support

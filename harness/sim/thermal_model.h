@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sh::thermal {
+namespace sh::sim::thermal {
 
 class Error : public std::runtime_error {
 public:
@@ -132,4 +132,4 @@ private:
 	std::vector<double> samples_;
 };
 
-} // namespace sh::thermal
+} // namespace sh::sim::thermal

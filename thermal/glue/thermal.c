@@ -34,7 +34,7 @@
 
 /* drivers/thermal/ of the tree: thermal_zone_device_set_policy(), instances */
 #include "thermal_core.h"
-#include "shim.h"
+#include "../../kernel-shim/glue/shim.h"
 
 #define KSHIM_MAX_SENSORS	64
 

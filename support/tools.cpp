@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "dts/tools.h"
-
-#include "dts/platform.h"
+#include "support/tools.h"
 
 #include <cerrno>
 #include <chrono>
@@ -23,7 +21,7 @@
 
 extern char **environ;
 
-namespace sh::dts {
+namespace sh::support {
 
 namespace {
 
@@ -73,7 +71,7 @@ TempDir::TempDir()
 	const char *base = std::getenv("TMPDIR");
 	std::string templ = fmt::format("{}/sched-harness.XXXXXX", base && *base ? base : "/tmp");
 	if (!mkdtemp(templ.data()))
-		throw Error(fmt::format("cannot create a temporary directory {}: {}", templ,
+		throw ToolError(fmt::format("cannot create a temporary directory {}: {}", templ,
 					std::strerror(errno)));
 	path_ = templ;
 	const std::lock_guard lock(live_mutex);
@@ -116,7 +114,7 @@ void remove_temporary_dirs_on_signals()
 ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 {
 	if (argv.empty())
-		throw Error("run_tool: empty command");
+		throw ToolError("run_tool: empty command");
 	if (limits.memory_bytes || limits.file_bytes) {
 		std::vector<std::string> wrapped{"prlimit"};
 		if (limits.memory_bytes)
@@ -158,7 +156,7 @@ ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 	posix_spawn_file_actions_destroy(&actions);
 	posix_spawnattr_destroy(&attr);
 	if (rc != 0)
-		throw Error(fmt::format("cannot run {}: {}", argv[0], std::strerror(rc)));
+		throw ToolError(fmt::format("cannot run {}: {}", argv[0], std::strerror(rc)));
 	{
 		const std::lock_guard lock(children_mutex);
 		live_children().emplace(pid, limits.seconds != 0);
@@ -183,7 +181,7 @@ ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 			if (done == pid)
 				break;
 			if (done < 0 && errno != EINTR)
-				throw Error(fmt::format("waiting for {}: {}", argv[0], std::strerror(errno)));
+				throw ToolError(fmt::format("waiting for {}: {}", argv[0], std::strerror(errno)));
 			if (std::chrono::steady_clock::now() >= deadline) {
 				kill(-pid, SIGKILL);
 				while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -197,7 +195,7 @@ ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 	} else {
 		while (waitpid(pid, &status, 0) < 0) {
 			if (errno != EINTR)
-				throw Error(fmt::format("waiting for {}: {}", argv[0], std::strerror(errno)));
+				throw ToolError(fmt::format("waiting for {}: {}", argv[0], std::strerror(errno)));
 		}
 	}
 
@@ -205,7 +203,7 @@ ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 	result.out = slurp(out_file);
 	result.err = slurp(err_file);
 	if (result.exit_status == 127 && result.out.empty() && result.err.empty())
-		throw Error(fmt::format("cannot run {}: not found", argv[0]));
+		throw ToolError(fmt::format("cannot run {}: not found", argv[0]));
 	return result;
 }
 
@@ -229,4 +227,4 @@ std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed)
 	return seed;
 }
 
-} // namespace sh::dts
+} // namespace sh::support

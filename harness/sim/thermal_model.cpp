@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "thermal/model.h"
+#include "harness/sim/thermal_model.h"
 
 #include "dts/input_file.h"
 
@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace sh::thermal {
+namespace sh::sim::thermal {
 
 namespace {
 
@@ -244,4 +244,4 @@ void Zone::advance(std::int64_t t)
 	since_ns_ = t;
 }
 
-} // namespace sh::thermal
+} // namespace sh::sim::thermal

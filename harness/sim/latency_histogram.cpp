@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "harness/metrics/latency_histogram.h"
+#include "harness/sim/latency_histogram.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-namespace sh::metrics {
+namespace sh::sim {
 
 namespace {
 
@@ -99,4 +99,4 @@ Percentiles LatencyHistogram::summary() const
 	return {count_, min_, v[0], v[1], v[2], v[3], max_};
 }
 
-} // namespace sh::metrics
+} // namespace sh::sim

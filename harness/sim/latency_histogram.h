@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace sh::metrics {
+namespace sh::sim {
 
 struct Percentiles {
 	std::size_t count = 0;
@@ -51,4 +51,4 @@ private:
 	std::int64_t min_ = 0, max_ = 0;
 };
 
-} // namespace sh::metrics
+} // namespace sh::sim

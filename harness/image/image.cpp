@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "sched/image/image.h"
+#include "harness/image/image.h"
 
-#include "dts/tools.h"
+#include "support/tools.h"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -125,7 +125,7 @@ void write_file(const fs::path &path, const std::string &text)
 
 std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL)
 {
-	return dts::content_hash(bytes, h);
+	return support::content_hash(bytes, h);
 }
 
 void replace_all(std::string &s, std::string_view from, std::string_view to)
@@ -135,11 +135,11 @@ void replace_all(std::string &s, std::string_view from, std::string_view to)
 }
 
 // `cd DIR && COMMAND` through the shell; the result of the tool.
-dts::ToolResult shell(const fs::path &dir, const std::string &command)
+support::ToolResult shell(const fs::path &dir, const std::string &command)
 {
 	const std::vector<std::string> argv{"/bin/sh", "-c",
 					    fmt::format("cd '{}' && {}", dir.string(), command)};
-	return dts::run_tool(argv);
+	return support::run_tool(argv);
 }
 
 // The tree's files a patch changes: the paths of its "+++ b/..." and
@@ -279,7 +279,7 @@ std::vector<CompileCommand> compile_commands()
 // deletes its output file — as root, the system's /dev/stdout.
 std::string preprocessed(const CompileCommand &c, const std::string &command)
 {
-	const dts::TempDir scratch;
+	const support::TempDir scratch;
 	const auto out = scratch.path() / "preprocessed.i";
 	std::string cmd = command;
 	replace_all(cmd, " -o " + c.output + " ", fmt::format(" -o '{}' ", out.string()));
@@ -432,7 +432,7 @@ void for_each_parallel(std::vector<T> &items, Fn fn)
 
 fs::path cache_dir()
 {
-	return dts::cache_dir();
+	return support::cache_dir();
 }
 
 Manifest read_manifest(const fs::path &dir)
@@ -600,7 +600,7 @@ fs::path tarball_tree(const fs::path &tarball, const fs::path &under)
 
 std::pair<fs::path, std::string> git_tree(const fs::path &git_dir, const std::string &ref, const fs::path &under)
 {
-	const auto commit = dts::run_tool(std::vector<std::string>{"git", "-C", git_dir.string(), "rev-parse",
+	const auto commit = support::run_tool(std::vector<std::string>{"git", "-C", git_dir.string(), "rev-parse",
 								   "--verify", "--quiet", ref + "^{commit}"});
 	if (commit.exit_status != 0)
 		throw BadPatch(fmt::format("{}: no commit {} in it{}", git_dir.string(), ref,
@@ -613,7 +613,7 @@ std::pair<fs::path, std::string> git_tree(const fs::path &git_dir, const std::st
 	const auto dirs = tree_directories();
 	std::vector<std::string> ls{"git", "-C", git_dir.string(), "ls-tree", "--name-only", sha, "--"};
 	ls.insert(ls.end(), dirs.begin(), dirs.end());
-	const auto present = dts::run_tool(ls);
+	const auto present = support::run_tool(ls);
 	if (present.exit_status != 0)
 		throw BuildError(fmt::format("git ls-tree in {} failed: {}", git_dir.string(), present.err));
 	std::string specs;
@@ -670,7 +670,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 	const auto work = images / fmt::format("tmp.{}", ::getpid());
 	fs::remove_all(work);
 	fs::create_directories(work);
-	const dts::TempDir cleanup(work);	// removed on every exit, signals included
+	const support::TempDir cleanup(work);	// removed on every exit, signals included
 	const auto overlay = work / "tree";
 
 	// The overlay: a copy of each file the patches touch, patched; the
@@ -683,7 +683,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 			fs::copy_file(base / f, o);
 	}
 	for (const auto &patch : recipe.patches) {
-		const auto r = dts::run_tool(std::vector<std::string>{
+		const auto r = support::run_tool(std::vector<std::string>{
 			"patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r", "-", "-d",
 			overlay.string(), "-i", fs::absolute(patch).string()});
 		if (r.exit_status != 0) {
@@ -917,7 +917,7 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 			const auto generated = build_dir / "kernel-shim" / fmt::format("generated-{}", flavour.name);
 			auto header = read_file(generated / "kshim" / "upstream_files.h");
 			for (const auto &f : changed) {
-				const auto r = dts::run_tool(std::vector<std::string>{"cmake", "-E", "sha256sum", image_file(f).string()});
+				const auto r = support::run_tool(std::vector<std::string>{"cmake", "-E", "sha256sum", image_file(f).string()});
 				const auto at = header.find(fmt::format("{{\"{}\", \"", f));
 				if (r.exit_status != 0 || at == std::string::npos)
 					continue;	// a file the build does not list (a header)

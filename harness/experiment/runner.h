@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Running a plan on this machine: many `sched-harness run --json`
+// processes at once (one simulation per process: kernel globals are per
+// process), their reports collected in the plan's order.
+#pragma once
+
+#include "dts/platform.h"
+#include "harness/experiment/plan.h"
+
+#include <rapidjson/document.h>
+
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sh::experiment {
+
+// A run that did not succeed: its label and message, and its exit status
+// (2: the variant or scenario is bad input; 3: the kernel faulted).
+struct RunFailed {
+	std::string message;
+	int status;
+};
+
+// How a run is started here: this program with the global options it was
+// given (--kernel-src, --arch), and where progress and image builds speak.
+struct Host {
+	std::vector<std::string> self;
+	std::filesystem::path kernel_tree;
+	std::optional<dts::Arch> arch;
+	std::ostream &err;
+};
+
+// Runs every run of the plan, `jobs` at a time; the reports in the plan's
+// order. Throws RunFailed for the first that fails. A progress line goes
+// to stderr when it is a terminal.
+std::vector<rapidjson::Document> run_locally(const Host &host, std::span<const Run> plan, unsigned jobs);
+
+} // namespace sh::experiment

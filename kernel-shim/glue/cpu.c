@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fake machine's CPUs: how each takes interrupts (the tick, hrtimers,
+ * IPIs, softirqs, irq_work), switches tasks, idles and wakes, as arch code
+ * and the interrupt entry of a kernel do. Every decision is taken by the
+ * compiled kernel (the tick, the idle loop's cpuidle governor, the
+ * scheduler); this file only enters kernel code on the right CPU, in the
+ * right context, in the order hardware would.
+ *
+ * A CPU "executes" kernel code when smp_processor_id() and current are its
+ * own: enter_cpu() sets both. There are no stacks but the idle task's
+ * (kernel-shim/src/idle_stack.cpp): __switch_to() changes what current is,
+ * and __schedule() returns to whoever called it, which is what the code
+ * after switch_to() does on the next task's stack anyway.
+ *
+ * Simplified on purpose (and said where it matters):
+ *  - the timer interrupt runs hrtimers and the scheduler's tick; the rest
+ *    of update_process_times() (cputime accounting, timer wheel, RCU) has
+ *    no scheduler-visible effect here and is left out;
+ *  - the return to a task after an interrupt reschedules when
+ *    need_resched() is set (exit_to_user_mode_loop(), and the idle loop's
+ *    exit to schedule_idle() for the idle task);
+ *  - NO_HZ_IDLE: an idle CPU stops its tick or keeps it as do_idle()
+ *    decides (kshim_cpu_idle()); CPUs whose tick is stopped are not
+ *    ticked, and fair.c's nohz idle balancing, kicked from busy CPUs'
+ *    ticks by IPI, balances for them.
+ *
+ * Like arch code it calls into the kernel's scheduler: it reads a CPU's
+ * runqueue (its current task) through the tree's kernel/sched/sched.h, and
+ * runs idle.c's cpuidle_idle_call() through the export unit that reaches
+ * it (sched/export/policy_export.c), as arch code calls
+ * cpu_startup_entry(). It calls no glue of sched/.
+ */
+#include <linux/sched/clock.h>
+#include <linux/sched/cputime.h>
+#include <linux/sched/hotplug.h>
+#include <linux/sched/rt.h>
+#include <linux/cpuidle.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+/* sched.h of 6.12 uses task_cpu_possible(); arm64's headers bring it in. */
+#include <linux/mmu_context.h>
+#include <uapi/linux/sched/types.h>
+#include <linux/tick.h>
+#include <linux/version.h>
+
+/* the tree's kernel/sched/ headers: cpu_rq(), schedule_idle(), ... */
+#include "sched.h"
+#include "smp.h"
+
+#include <kshim/sched.h>
+#include "shim.h"
+
+/* the scheduler's tick, as update_process_times() calls it */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define kshim_sched_tick()	sched_tick()
+#else
+#define kshim_sched_tick()	scheduler_tick()
+#endif
+
+/*
+ * The CPUs kshim_settle() looks at: those the harness entered and those
+ * something was raised for since (an IPI, a softirq, irq_work). Any other
+ * CPU has nothing to do, and visiting it, as a poll of every CPU would,
+ * changes nothing: the cost of settling stays with the CPUs involved.
+ */
+static DECLARE_BITMAP(settle_cpus, NR_CPUS);
+/* and for the harness, until it asks (kshim_take_touched_cpus()) */
+static DECLARE_BITMAP(touched_cpus, NR_CPUS);
+static bool touched_any;	/* most takes find none: no bitmap walk then */
+
+void kshim_settle_mark(int cpu)
+{
+	__set_bit(cpu, settle_cpus);
+	__set_bit(cpu, touched_cpus);
+	touched_any = true;
+}
+
+void kshim_touch_cpu(int cpu)
+{
+	__set_bit(cpu, touched_cpus);
+	touched_any = true;
+}
+
+
+int kshim_take_touched_cpus(struct kshim_cpuset *out)
+{
+	if (!touched_any) {
+		memset(out, 0, sizeof(*out));
+		return 0;
+	}
+	kshim_cpuset_from_mask(out, touched_cpus);
+	bitmap_zero(touched_cpus, NR_CPUS);
+	touched_any = false;
+	return 1;
+}
+
+static void switch_cpu(int cpu)
+{
+	shim_cpu = cpu;
+	shim_current = cpu_rq(cpu)->curr;
+}
+
+static void enter_cpu(int cpu)
+{
+	switch_cpu(cpu);
+	kshim_settle_mark(cpu);
+}
+
+/* arch: the stack switch. Only current changes. */
+struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *next)
+{
+	shim_current = next;
+	return prev;
+}
+void kshim_enter_cpu(int cpu)
+{
+	enter_cpu(cpu);
+}
+
+
+static bool need_resched_on(int cpu)
+{
+	return test_tsk_need_resched(cpu_rq(cpu)->curr);
+}
+
+/*
+ * The way back from an interrupt or a wake-up to the task the CPU runs:
+ * a user task goes through exit_to_user_mode_loop(), the idle task leaves
+ * do_idle()'s loop; both reschedule when asked to.
+ */
+static void resched_if_needed(void)
+{
+	if (!need_resched())
+		return;
+	if (is_idle_task(current)) {
+		flush_smp_call_function_queue();
+		schedule_idle();
+	} else {
+		schedule();
+	}
+}
+
+unsigned long long kshim_tick_nsec(void)
+{
+	return TICK_NSEC;
+}
+
+/*
+ * do_idle() (kernel/sched/idle.c), one pass of its loop at a time: the loop
+ * itself cannot run here, because __schedule() at its end returns to the
+ * harness rather than switching stacks. On entry nohz_run_idle_balance()
+ * and tick_nohz_idle_enter(); each pass is arch_cpu_idle_enter() and
+ * idle.c's own cpuidle_idle_call(got_tick), which picks the idle state
+ * (the cpuidle governor where a driver is registered, else the default
+ * path), stops or keeps the tick, and waits for an interrupt at its bottom
+ * (arch_cpu_idle() or the driver's enter callback). The call runs on the
+ * CPU's idle stack (kernel-shim/src/idle_stack.cpp): the wait returns to
+ * the harness and the next interrupt resumes it, so that what the kernel
+ * does after the wait (cpuidle_enter_state()'s residency, the governor's
+ * reflect) runs at wake-up. Each interrupt that leaves the CPU without
+ * need_resched() then reads got_tick = tick_nohz_idle_got_tick(), calls
+ * arch_cpu_idle_exit() and runs the next pass.
+ *
+ * Leaving an idle state takes time (the hardware's, glue/psci.c): an
+ * interrupt that arrives while the CPU waits in a state is handled once the
+ * CPU has finished entering the state, if it had not, and left it.
+ * Departure: the kernel enables interrupts inside cpuidle_enter_state(),
+ * so the handler runs before the residency bookkeeping; here it runs after
+ * the idle call returns. Nothing in between reads what the handler does.
+ */
+void kshim_cpuidle_idle_call(bool got_tick);	/* policy_export.c */
+
+struct idle_loop {
+	bool in_loop;		/* between do_idle()'s entry and its exit */
+	bool got_tick;		/* do_idle()'s local of that name */
+	bool waiting;		/* the idle call waits for an interrupt */
+	bool tick_pending;	/* a tick arrived while it left its state */
+	u64 entered_at;		/* when it is in the state it waits in */
+	u64 exit_ns;		/* how long leaving that state takes */
+	u64 awake_at;		/* when it is out of that state; 0: still in */
+};
+static DEFINE_PER_CPU(struct idle_loop, idle_loop);
+
+static void idle_call(void *arg)
+{
+	struct idle_loop *il = arg;
+
+	kshim_cpuidle_idle_call(il->got_tick);
+}
+
+/*
+ * The wait for an interrupt at the bottom of the idle call: arm64's WFI
+ * (cpu_do_idle(), arch/arm64/kernel/idle.c's arch_cpu_idle()) or a PSCI
+ * CPU_SUSPEND (glue/psci.c), in a state the hardware takes entry_ns to
+ * enter and exit_ns to leave. The idle task's stack returns to the harness
+ * until an interrupt resumes it.
+ */
+void kshim_idle_wait(u64 entry_ns, u64 exit_ns)
+{
+	struct idle_loop *il = this_cpu_ptr(&idle_loop);
+	int cpu = smp_processor_id();
+	unsigned long flags = arch_local_save_flags();
+
+	il->waiting = true;
+	il->awake_at = 0;
+	il->entered_at = ktime_get_ns() + entry_ns;
+	il->exit_ns = exit_ns;
+	shim_idle_stack_yield(cpu);
+	/* back on this stack: the interrupt arrived, the CPU is out, its
+	 * interrupts still masked as they were */
+	il->waiting = false;
+	enter_cpu(cpu);
+	arch_local_irq_restore(flags);
+}
+
+void cpu_do_idle(void);	/* arm64's asm/proc-fns.h (arm: asm/proc-fns.h's macro) */
+
+/* arch/arm64/kernel/idle.c (arch/arm/kernel/process.c without arm_pm_idle) */
+void noinstr arch_cpu_idle(void)
+{
+	cpu_do_idle();
+	raw_local_irq_enable();
+}
+
+/* arm64's cpu_do_idle() (arch/arm64/kernel/idle.c): dsb, wfi. WFI wakes
+ * within a few cycles: no latency is charged. */
+void noinstr cpu_do_idle(void)
+{
+	kshim_idle_wait(0, 0);
+}
+
+static void idle_loop_pass(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+
+	unsigned long flags;
+
+	if (need_resched())
+		return;
+	flags = arch_local_save_flags();
+	local_irq_disable();
+	arch_cpu_idle_enter();
+	il->waiting = false;
+	shim_idle_stack_call(cpu, idle_call, il);
+	enter_cpu(cpu);
+	/* the interrupt state is each stack's own */
+	arch_local_irq_restore(flags);
+}
+
+unsigned long long kshim_cpu_interrupt_at(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+	u64 now = ktime_get_ns();
+
+	if (!il->waiting)
+		return now;
+	if (!il->awake_at) {
+		il->awake_at = max(now, il->entered_at) + il->exit_ns;
+		kshim_touch_cpu(cpu);
+	}
+	return il->awake_at;
+}
+
+unsigned long long kshim_cpu_waking_at(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+
+	return il->waiting ? il->awake_at : 0;
+}
+
+bool kshim_cpu_in_idle_wait(int cpu)
+{
+	return per_cpu_ptr(&idle_loop, cpu)->waiting;
+}
+
+/*
+ * Whether cpu can take an interrupt now; if it waited in an idle state and
+ * is out of it, its idle call resumes and returns first. The first call
+ * for an interrupt starts the exit from the state.
+ */
+bool kshim_cpu_interrupt_ready(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+	unsigned long flags;
+
+	if (!il->waiting)
+		return true;
+	if (kshim_cpu_interrupt_at(cpu) > ktime_get_ns())
+		return false;
+	enter_cpu(cpu);
+	flags = arch_local_save_flags();
+	if (shim_idle_stack_resume(cpu))
+		shim_fatal("the idle call waited again before the interrupt that woke it");
+	enter_cpu(cpu);
+	arch_local_irq_restore(flags);
+	return true;
+}
+
+/* Back from an interrupt into do_idle()'s loop: the next pass, unless the
+ * CPU must reschedule (then the loop ends: resched_if_needed()). */
+void kshim_cpu_interrupt_return(void)
+{
+	struct idle_loop *il = this_cpu_ptr(&idle_loop);
+
+	if (!il->in_loop || !is_idle_task(current))
+		return;
+	il->got_tick = tick_nohz_idle_got_tick();
+	arch_cpu_idle_exit();
+	idle_loop_pass(smp_processor_id());
+}
+
+void kshim_cpu_idle(int cpu, int entering, int tick_policy)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+
+	enter_cpu(cpu);
+	if (entering) {
+		/* its last idle call ended with the interrupt that woke it */
+		WARN_ON_ONCE(il->waiting);
+		kshim_tick_set_idle_policy(cpu, tick_policy);
+		nohz_run_idle_balance(cpu);
+		tick_nohz_idle_enter();
+		il->in_loop = true;
+		il->got_tick = false;
+		idle_loop_pass(cpu);
+	} else {
+		/* leaving the loop ends the wait it was in, as an interrupt does */
+		if (il->waiting) {
+			il->awake_at = ktime_get_ns();
+			kshim_cpu_interrupt_ready(cpu);
+		}
+		il->in_loop = false;
+		tick_nohz_idle_exit();
+	}
+}
+
+/* ----------------------------------------------------------------------- */
+
+/* tick_handle_periodic() / tick_sched_timer(), as the scheduler sees them */
+static void tick_interrupt(void)
+{
+	kshim_tick_sched_timer();
+	kshim_run_hrtimers();
+	kshim_sched_tick();
+	/* the user tasks' sleeps queue behind the tick's own hrtimer */
+	shim_expire_user_sleeps(smp_processor_id());
+}
+
+void kshim_cpu_tick(int cpu)
+{
+	enter_cpu(cpu);
+	if (!kshim_cpu_interrupt_ready(cpu)) {
+		this_cpu_ptr(&idle_loop)->tick_pending = true;
+		return;
+	}
+	/* a tick still pending from the exit is this one: one timer interrupt */
+	this_cpu_ptr(&idle_loop)->tick_pending = false;
+	kshim_irq_enter();
+	tick_interrupt();
+	kshim_irq_exit();
+	kshim_cpu_interrupt_return();
+	resched_if_needed();
+}
+
+void kshim_cpu_timers(int cpu)
+{
+	enter_cpu(cpu);
+	if (!kshim_cpu_interrupt_ready(cpu))
+		return;
+	kshim_irq_enter();
+	kshim_run_hrtimers();
+	shim_expire_user_sleeps(cpu);
+	kshim_irq_exit();
+	kshim_cpu_interrupt_return();
+	resched_if_needed();
+}
+
+/* Something for cpu to do that an idle CPU must wake up for. */
+static bool interrupt_pending(int cpu)
+{
+	/* irq_work raises a self-IPI (arch_irq_work_raise()) */
+	return kshim_ipi_pending(cpu) || kshim_softirq_pending(cpu) ||
+	       kshim_irq_work_pending(cpu) || per_cpu_ptr(&idle_loop, cpu)->tick_pending;
+}
+
+/* A bound on rounds: a CPU that never stops rescheduling is a kernel hang. */
+#define SETTLE_MAX_ROUNDS	100000
+
+void kshim_settle(void)
+{
+	int rounds = 0;
+	bool busy;
+
+	/* CPUs in an idle state with an interrupt they cannot take yet */
+	static DECLARE_BITMAP(exiting, NR_CPUS);
+
+	do {
+		int cpu;
+
+		busy = false;
+		/* in CPU order, as a poll would: a CPU marked while a lower one
+		 * runs is seen in this round, one below it in the next */
+		for (cpu = find_first_bit(settle_cpus, nr_cpu_ids); cpu < nr_cpu_ids;
+		     cpu = find_next_bit(settle_cpus, nr_cpu_ids, cpu + 1)) {
+			struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+			bool ran = false;
+
+			__clear_bit(cpu, settle_cpus);
+			if (!cpu_online(cpu))
+				continue;
+			switch_cpu(cpu);
+			/* a CPU in an idle state does nothing until it is out */
+			if (il->waiting && (!interrupt_pending(cpu) || !kshim_cpu_interrupt_ready(cpu))) {
+				if (interrupt_pending(cpu))
+					__set_bit(cpu, exiting);
+				continue;
+			}
+			/* what arrived while it left its idle state, at once */
+			if (interrupt_pending(cpu)) {
+				kshim_irq_enter();
+				if (il->tick_pending) {
+					il->tick_pending = false;
+					tick_interrupt();
+				}
+				kshim_deliver_ipi();
+				kshim_irq_exit();
+				kshim_cpu_interrupt_return();
+				ran = true;
+			}
+			if (need_resched_on(cpu)) {
+				resched_if_needed();
+				ran = true;
+			}
+			if (kshim_run_stopper() || kshim_run_kthread())
+				ran = true;
+			if (ran) {
+				busy = true;
+				__set_bit(cpu, settle_cpus);	/* look again next round */
+			}
+		}
+		if (++rounds > SETTLE_MAX_ROUNDS)
+			shim_fatal("kernel hang: the CPUs kept rescheduling or interrupting each other");
+		/* Process context last: queued work (kworkers), then the end of
+		 * the grace period every CPU has now passed. */
+		if (!busy && kshim_work_pending()) {
+			enter_cpu(0);
+			kshim_run_pending_work();
+			busy = true;
+		}
+	} while (busy);
+	bitmap_or(settle_cpus, settle_cpus, exiting, nr_cpu_ids);
+	bitmap_zero(exiting, nr_cpu_ids);
+	kshim_rcu_free_deferred();
+}
+
+/* ----------------------------------------------------------------------- */
