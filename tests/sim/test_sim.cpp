@@ -6,8 +6,10 @@
 // hardware (small tasks on LITTLE CPUs, less energy with EAS), plus what a
 // simulator owes its users: all work done, determinism, a readable trace,
 // clear errors.
+#include "patches.h"
 #include "run_json.h"
 #include "support.h"
+#include "temp_files.h"
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -30,8 +32,12 @@ namespace {
 
 const std::filesystem::path rt_app_examples = "/usr/share/doc/rt-app/examples";
 
+using test::one_line_patch;
+using test::read_file;
 using test::Run;
 using test::run_json;
+using test::temp_path;
+using test::write;
 
 double energy(const Run &r) { return r.json["energy_j"].GetDouble(); }
 
@@ -56,19 +62,6 @@ double share_on(const rapidjson::Value &t, unsigned first, unsigned last)
 			on += by_cpu[c].GetInt64();
 	}
 	return all ? static_cast<double>(on) / static_cast<double>(all) : 0.0;
-}
-
-std::string read_file(const std::filesystem::path &p)
-{
-	std::ifstream in(p, std::ios::binary);
-	std::ostringstream s;
-	s << in.rdbuf();
-	return s.str();
-}
-
-std::filesystem::path temp_path(const std::string &name)
-{
-	return std::filesystem::temp_directory_path() / fmt::format("sh-test-sim-{}-{}", ::getpid(), name);
 }
 
 } // namespace
@@ -801,30 +794,6 @@ BOOST_AUTO_TEST_CASE(check_reports_ktap_and_exit_status)
 	BOOST_TEST(typo.err.find("scenario \"x\": metric \"energy\" unknown; the metrics: energy_j") !=
 			   std::string::npos,
 		   typo.err);
-}
-
-// A one-line patch to the tree's file, as git diff writes it: `from`
-// replaced by `to` on the first line that is `from`, three lines of context.
-std::string write(const std::filesystem::path &p, const std::string &text)
-{
-	std::ofstream(p) << text;
-	return p.string();
-}
-
-std::string one_line_patch(const std::string &rel, const std::string &from, const std::string &to)
-{
-	std::ifstream in(std::filesystem::path(SH_TEST_KERNEL_TREE) / rel);
-	std::vector<std::string> lines;
-	for (std::string line; std::getline(in, line);)
-		lines.push_back(line);
-	const auto at = std::find(lines.begin(), lines.end(), from);
-	BOOST_REQUIRE_MESSAGE(at != lines.end(), rel << " has no line " << from);
-	const auto i = static_cast<std::size_t>(at - lines.begin());
-	const std::size_t first = i >= 3 ? i - 3 : 0, last = std::min(lines.size(), i + 4);
-	std::string patch = fmt::format("--- a/{0}\n+++ b/{0}\n@@ -{1},{2} +{1},{2} @@\n", rel, first + 1, last - first);
-	for (std::size_t k = first; k < last; k++)
-		patch += k == i ? fmt::format("-{}\n+{}\n", from, to) : " " + lines[k] + "\n";
-	return patch;
 }
 
 // Kernel code that never returns: a patch makes pick_next_task_fair() spin
