@@ -30,8 +30,6 @@ using namespace sh;
 
 namespace {
 
-const std::filesystem::path rt_app_examples = "/usr/share/doc/rt-app/examples";
-
 using test::one_line_patch;
 using test::read_file;
 using test::Run;
@@ -179,45 +177,6 @@ BOOST_AUTO_TEST_CASE(hikey960_hackbench_completes)
 	BOOST_TEST(text.out.find(fmt::format("completion time {:.3f} s",
 					     static_cast<double>(r.json["completion_ns"].GetInt64()) / 1e9)) !=
 		   std::string::npos);
-}
-
-BOOST_AUTO_TEST_CASE(debian_rt_app_examples_run)
-{
-	BOOST_REQUIRE_MESSAGE(std::filesystem::is_directory(rt_app_examples),
-			      rt_app_examples << " is missing: install Debian's rt-app package");
-	for (const char *file : {"template.json", "mp3-short.json", "browser-short.json", "spreading-tasks.json",
-				 "tutorial/example3.json", "tutorial/example7.json"}) {
-		auto r = run_json({"--workload", (rt_app_examples / file).string(), "--duration", "2s"});
-		std::int64_t cpu_time = 0;
-		for (const auto &t : r.json["tasks"].GetArray())
-			cpu_time += t["cpu_time_ns"].GetInt64();
-		BOOST_TEST_MESSAGE(file << ": " << r.json["tasks"].Size() << " threads, " << cpu_time / 1000000
-					<< " ms of CPU time, " << r.json["wakeups"].GetUint64() << " wake-ups");
-		BOOST_TEST(r.json["tasks"].Size() > 0u);
-		BOOST_TEST(cpu_time > 0);
-		BOOST_TEST(r.json["wakeups"].GetUint64() > 0u);
-	}
-}
-
-BOOST_AUTO_TEST_CASE(debian_rt_app_unsupported_examples_are_rejected)
-{
-	BOOST_REQUIRE(std::filesystem::is_directory(rt_app_examples));
-	struct Case {
-		const char *file;
-		std::string message;
-	} cases[] = {
-		{"tutorial/example6.json", "task \"thread0\": event \"mem\" is not supported"},
-		{"cpufreq_governor_efficiency/dvfs.json", "task \"thread\": policy SCHED_FIFO is not supported yet"},
-		{"video-short.json", "video-short.json:6:13: Missing a colon"},
-		{"tutorial/example8.json", "task \"thread0\": phase \"phase1\": a per-phase \"cpus\""},
-	};
-	for (const auto &c : cases) {
-		auto r = test::run_cli({"run", "--workload", (rt_app_examples / c.file).string()});
-		BOOST_TEST_MESSAGE(r.err);
-		BOOST_TEST(r.exit_status == 2);
-		BOOST_TEST(r.err.find(c.message) != std::string::npos);
-		BOOST_TEST(r.out.empty());
-	}
 }
 
 BOOST_AUTO_TEST_CASE(rt_app_threads_wake_each_other)
@@ -436,40 +395,6 @@ BOOST_AUTO_TEST_CASE(hikey960_idle_states_delay_timer_wake_ups)
 	BOOST_TEST(too_deep * 10 < deep);
 	for (const auto &cpu : off.json["cpus"].GetArray())
 		BOOST_TEST(cpu["idle_states"].GetArray().Size() == 0u);
-}
-
-// A suite's mistakes are found when it is read, before any run, and named
-// with the file and scenario: each of these once crashed (nesting), ran a
-// check that could not hold or measured the wrong CPUs, or garbled KTAP.
-BOOST_AUTO_TEST_CASE(suite_bad_input_is_status_2)
-{
-	const auto path = temp_path("bad-suite.json");
-	const std::string board = R"("board": "odroid-xu3", "workload": "periodic:count=1", "duration": "100ms")";
-	auto refused = [&](const std::string &text, const std::string &message) {
-		std::ofstream(path) << text;
-		const auto r = test::run_cli({"check", path.string()});
-		BOOST_TEST(r.exit_status == 2, text << ": " << r.err);
-		BOOST_TEST(r.err == "sched-harness: error: " + path.string() + ": " + message + "\n", r.err);
-		BOOST_TEST(r.out.empty(), r.out);
-	};
-	auto expecting = [&](const std::string &expectation) {
-		return fmt::format(R"({{"scenarios": [{{"name": "a", {}, "expect": [{}]}}]}})", board, expectation);
-	};
-	refused(std::string(100000, '['), "offset 100000: Invalid value.");	// a stack overflow, before
-	refused(expecting(R"({"metric": "task_cpu_share", "task": "periodic-0", "cpus": "0-99999999999", "min": 0.5})"),
-		"scenario \"a\": task_cpu_share(periodic-0, cpus 0-99999999999) >= 0.5: cpus \"0-99999999999\": "
-		"expected a list like 0-3,6 (CPUs below 4096)");
-	refused(expecting(R"({"metric": "energy_j", "min": 2, "max": 1})"),
-		"scenario \"a\": 2 <= energy_j <= 1: \"min\" is above \"max\", so it can never hold");
-	refused(R"({"name": "s\u001b[31m", "scenarios": []})",
-		"the suite's name has a control character (0x1b): names are printed line by line");
-	refused(fmt::format(R"({{"scenarios": [{{"name": "a\nnot ok 1", {}}}]}})", board),
-		"scenario 1's name has a control character (0x0a): names are printed line by line");
-	refused(R"({"name": 5, "scenarios": []})", "the suite's \"name\" is not a string");
-	// CPUs the board does not have: known once the run says how many it has
-	refused(expecting(R"({"metric": "task_cpu_share", "task": "periodic-0", "cpus": "8-9", "min": 0.5})"),
-		"scenario \"a\": task_cpu_share(periodic-0, cpus 8-9) >= 0.5: the board has CPU0-7");
-	std::filesystem::remove(path);
 }
 
 // --idle-power charges each idle CPU of a domain for its idle time, on top
