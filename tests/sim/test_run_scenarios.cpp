@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// `sched-harness run` end to end: workloads executed on the Odroid-XU3 and
-// the HiKey960 while the kernel's core.c/fair.c/schedutil decide. The
-// expectations are the EAS behaviours the seeds' threads measure on
-// hardware (small tasks on LITTLE CPUs, less energy with EAS), plus what a
-// simulator owes its users: all work done, determinism, a readable trace,
-// clear errors.
-#include "patches.h"
+// `sched-harness run` end to end: workloads executed on the Odroid-XU3,
+// the HiKey960 and synthetic boards while the kernel's
+// core.c/fair.c/schedutil decide. The expectations are the EAS behaviours
+// the seeds' threads measure on hardware (small tasks on LITTLE CPUs, less
+// energy with EAS), plus what a simulator owes its users: all work done,
+// rt-app's timers and the kernel's, idle and its tick, jitter and
+// determinism, energy and thermal caps, memory that does not grow.
 #include "run_json.h"
 #include "support.h"
 #include "temp_files.h"
@@ -30,12 +30,10 @@ using namespace sh;
 
 namespace {
 
-using test::one_line_patch;
 using test::read_file;
 using test::Run;
 using test::run_json;
 using test::temp_path;
-using test::write;
 
 double energy(const Run &r) { return r.json["energy_j"].GetDouble(); }
 
