@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// sched-harness bisect end to end: the first patch of a series, or the
+// first commit of a kernel tree's history, whose kernel image changes the
+// scheduler's decisions or breaks a suite's expectations. Each builds
+// kernel images: minutes.
+#include "patches.h"
+#include "support.h"
+#include "temp_files.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace sh;
+
+namespace {
+
+using test::one_line_patch;
+using test::temp_path;
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(experiment)
+
+// bisect over a series given as one mbox (git format-patch --stdout): a
+// comment, the migration cost, another comment. The overloaded symmetric
+// scenario's decisions change with the second patch only; a series of
+// comments is good throughout (exit 1).
+BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
+{
+	const auto cache = temp_path("bisect-cache");
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	auto mail = [](int n, const std::string &subject, const std::string &diff) {
+		return fmt::format("From {:040x} Mon Sep 17 00:00:00 2001\nFrom: Test <t@example.org>\n"
+				   "Subject: [PATCH {}/3] {}\n\n---\n{}\n",
+				   n, n, subject, diff);
+	};
+	const auto first = one_line_patch("kernel/sched/fair.c", " * CFS operations on generic schedulable entities:",
+					  " * CFS operations on generic schedulable entities (1):");
+	const auto cost = one_line_patch("kernel/sched/fair.c",
+					 "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
+					 "const_debug unsigned int sysctl_sched_migration_cost\t= 0UL;");
+	const auto third = one_line_patch("kernel/sched/fair.c", " * Minimal preemption granularity for CPU-bound tasks:",
+					  " * Minimal preemption granularity for CPU-bound tasks (3):");
+	const auto series = temp_path("series.mbox"), comments = temp_path("comments.mbox"),
+		   suite = temp_path("lb.json");
+	std::ofstream(series) << mail(1, "a comment", first) << mail(2, "the migration cost", cost)
+			      << mail(3, "another comment", third);
+	std::ofstream(comments) << mail(1, "a comment", first) << mail(2, "another comment", third);
+	std::ofstream(suite) << R"({"name": "lb", "scenarios": [{"name": "hikey-overloaded", "board": "hikey",
+		"workload": "periodic:count=12,period=16ms,duty=60%", "duration": "1s"}]})";
+
+	auto found = test::run_cli({"bisect", "--patch", series.string(), "--suite", suite.string(), "--decisions",
+				    "--repeat", "2"});
+	BOOST_TEST(found.exit_status == 0, found.err);
+	BOOST_TEST(found.out.find("bisect: 3 patches") != std::string::npos, found.out);
+	BOOST_TEST(found.out.find("first bad patch: 0002-" + series.filename().string() + " (2 of 3)") !=
+			   std::string::npos,
+		   found.out);
+
+	auto clean = test::run_cli({"bisect", "--patch", comments.string(), "--suite", suite.string(), "--decisions",
+				    "--repeat", "2"});
+	BOOST_TEST(clean.exit_status == 1, clean.err);
+	BOOST_TEST(clean.out.find("the whole series is good") != std::string::npos, clean.out);
+
+	// a prefix that does not compile is skipped, as git bisect skips
+	// (a semicolon removed, put back by the next patch)
+	const auto broken = one_line_patch("kernel/sched/fair.c",
+					   "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
+					   "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL");
+	std::string mended;	// the same hunk reversed
+	std::istringstream lines(broken);
+	for (std::string line; std::getline(lines, line);) {
+		if (line.starts_with("-") && !line.starts_with("---"))
+			line[0] = '+';
+		else if (line.starts_with("+") && !line.starts_with("+++"))
+			line[0] = '-';
+		mended += line + "\n";
+	}
+	const auto gap = temp_path("gap.mbox");
+	std::ofstream(gap) << mail(1, "a comment", first) << mail(2, "a typo", broken) << mail(3, "the fix", mended)
+			   << mail(4, "the migration cost", cost);
+	auto skipped = test::run_cli({"bisect", "--patch", gap.string(), "--suite", suite.string(), "--decisions",
+				      "--repeat", "2"});
+	BOOST_TEST(skipped.exit_status == 0, skipped.err);
+	BOOST_TEST(skipped.out.find("skipped — it does not build") != std::string::npos, skipped.out);
+	BOOST_TEST(skipped.out.find("first bad patch: 0004-" + gap.filename().string() + " (4 of 4)") !=
+			   std::string::npos,
+		   skipped.out);
+	std::filesystem::remove(gap);
+
+	auto neither = test::run_cli({"bisect", "--patch", series.string()});
+	BOOST_TEST(neither.exit_status == 2);
+	std::filesystem::remove_all(cache);
+	for (const auto &p : {series, comments, suite})
+		std::filesystem::remove(p);
+	::unsetenv("SCHED_HARNESS_CACHE");
+}
+
+// bisect over git history (--tree GITDIR --good --bad) and git bisect run
+// with `--kernel . check`: a repository holding the files the kernel side
+// reads (kernel files) gets a commit that does not compile, its fix, a
+// comment, EAS off by default (topology.c) and another comment. The
+// expectations of the EAS small-task suite fail from the fourth commit on;
+// the broken commit is skipped (exit 125 from check).
+BOOST_AUTO_TEST_CASE(bisect_over_git_history)
+{
+	const auto cache = temp_path("git-cache"), repo = temp_path("git-tree");
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	const auto files = test::run_cli({"kernel", "files"});
+	BOOST_REQUIRE_MESSAGE(files.exit_status == 0, files.err);
+	std::istringstream names(files.out + "Makefile\n");
+	for (std::string name; std::getline(names, name);) {
+		std::filesystem::create_directories((repo / name).parent_path());
+		std::filesystem::copy_file(std::filesystem::path(SH_TEST_KERNEL_TREE) / name, repo / name);
+	}
+	auto git = [&](std::vector<std::string> args) {
+		std::vector<std::string> argv{"git", "-C", repo.string(), "-c", "user.name=t", "-c", "user.email=t@e"};
+		argv.insert(argv.end(), args.begin(), args.end());
+		auto r = support::run_tool(argv);
+		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, fmt::format("git {}: {}", fmt::join(args, " "), r.err));
+		return r.out;
+	};
+	// replaces one whole line of the file and commits
+	auto commit = [&](const std::string &rel, const std::string &from, const std::string &to,
+			  const std::string &subject) {
+		std::ifstream in(repo / rel);
+		std::string text, line;
+		bool found = false;
+		while (std::getline(in, line)) {
+			found |= line == from;
+			text += (line == from ? to : line) + "\n";
+		}
+		BOOST_REQUIRE_MESSAGE(found, rel << " has no line " << from);
+		std::ofstream(repo / rel) << text;
+		git({"commit", "-q", "-a", "-m", subject});
+	};
+	git({"init", "-q"});
+	git({"add", "-A"});
+	git({"commit", "-q", "-m", "base"});
+	const std::string eas = "static unsigned int sysctl_sched_energy_aware = 1;";
+	commit("kernel/sched/topology.c", eas, "static unsigned int sysctl_sched_energy_aware = 1", "a typo");
+	commit("kernel/sched/topology.c", "static unsigned int sysctl_sched_energy_aware = 1", eas, "the fix");
+	commit("kernel/sched/fair.c", " * CFS operations on generic schedulable entities:",
+	       " * CFS operations on generic schedulable entities (a comment):", "a comment");
+	commit("kernel/sched/topology.c", eas, "static unsigned int sysctl_sched_energy_aware = 0;",
+	       "EAS off by default");
+	commit("kernel/sched/fair.c", " * Minimal preemption granularity for CPU-bound tasks:",
+	       " * Minimal preemption granularity for CPU-bound tasks (another):", "another comment");
+	const auto culprit = git({"rev-parse", "HEAD~1"}).substr(0, 12);
+	const auto suite = test::fixture("suite/eas-small-task.json").string();
+
+	auto found = test::run_cli({"bisect", "--tree", repo.string(), "--good", "HEAD~5", "--bad", "HEAD", "--expect",
+				    suite});
+	BOOST_TEST(found.exit_status == 0, found.err);
+	BOOST_TEST(found.out.find("bisect: 5 commits") != std::string::npos, found.out);
+	BOOST_TEST(found.out.find("first bad commit: " + culprit + " EAS off by default (4 of 5)") != std::string::npos,
+		   found.out);
+	BOOST_TEST(git({"status", "--porcelain"}).empty());	// the checkout is not touched
+
+	// the culprit as a tarball is the same image: named by what it compiles
+	const auto id_at = found.out.find(", image ");
+	BOOST_REQUIRE(id_at != std::string::npos);
+	const auto culprit_image = found.out.substr(id_at + 8, 16);
+	const auto tarball = temp_path("tree.tar.gz");
+	git({"archive", "--format=tar.gz", "--prefix=linux-test/", "-o", tarball.string(), "HEAD~1"});
+	auto from_tarball = test::run_cli({"kernel", "build", "--tarball", tarball.string()});
+	BOOST_TEST(from_tarball.exit_status == 0, from_tarball.err);
+	BOOST_TEST(from_tarball.out == culprit_image + "\n", from_tarball.out);
+	std::filesystem::remove(tarball);
+
+	// the same through git bisect run, with the tree checked out at each step
+	git({"bisect", "start", "HEAD", "HEAD~5"});
+	const auto run = git({"bisect", "run", SH_TEST_HARNESS_BIN, "--kernel", ".", "check", suite});
+	BOOST_TEST(run.find(culprit) != std::string::npos, run);
+	BOOST_TEST(run.find("is the first bad commit") != std::string::npos, run);
+	git({"bisect", "reset"});
+
+	// the broken commit itself: exit 125, the compiler's message naming the tree's file
+	git({"checkout", "-q", "HEAD~4"});
+	auto skip = test::run_cli({"--kernel", repo.string(), "check", suite});
+	BOOST_TEST(skip.exit_status == 125, skip.err);
+	BOOST_TEST(skip.err.find((repo / "kernel/sched/topology.c").string()) != std::string::npos, skip.err);
+	auto no_tree = test::run_cli({"kernel", "build", "--tree", cache.string()});
+	BOOST_TEST(no_tree.exit_status == 2);
+	BOOST_TEST(no_tree.err.find("not a kernel tree") != std::string::npos, no_tree.err);
+	auto no_ref = test::run_cli({"bisect", "--tree", repo.string(), "--good", "nosuchref", "--bad", "HEAD",
+				     "--expect", suite});
+	BOOST_TEST(no_ref.exit_status == 2);
+	BOOST_TEST(no_ref.err.find("no commit nosuchref") != std::string::npos, no_ref.err);
+	std::filesystem::remove_all(repo);
+	std::filesystem::remove_all(cache);
+	::unsetenv("SCHED_HARNESS_CACHE");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// sched-harness check end to end: a suite's expectations run and reported
+// as KTAP, and the exit status a script or git bisect run reads.
+#include "support.h"
+#include "temp_files.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fmt/format.h>
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace sh;
+
+namespace {
+
+using test::temp_path;
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(experiment)
+
+// check: KTAP, one subtest per scenario with expectations, one test per
+// assertion; exit 0 when all hold. EAS off breaks the LISA-style
+// expectation that a small task runs LITTLE: exit 1, the failing assertion
+// with its measured value.
+BOOST_AUTO_TEST_CASE(check_reports_ktap_and_exit_status)
+{
+	const auto suite = test::fixture("suite/eas-small-task.json").string();
+	auto pass = test::run_cli({"check", suite});
+	BOOST_TEST(pass.exit_status == 0, pass.err);
+	BOOST_TEST(pass.out.starts_with("KTAP version 1\n"), pass.out);
+	BOOST_TEST(pass.out.find("\n1..1\n") != std::string::npos, pass.out);	// the scenario without expectations is not run
+	BOOST_TEST(pass.out.find("    # Subtest: small-task-goes-little\n    1..3\n") != std::string::npos, pass.out);
+	BOOST_TEST(pass.out.find("    ok 1 task_cpu_share(periodic-0, cpus 0-3) >= 0.9\n") != std::string::npos);
+	BOOST_TEST(pass.out.find("\nok 1 small-task-goes-little\n") != std::string::npos);
+
+	auto fail = test::run_cli({"check", suite, "--sysctl", "kernel.sched_energy_aware=0"});
+	BOOST_TEST(fail.exit_status == 1, fail.err);
+	BOOST_TEST(fail.out.find("    # task_cpu_share: measured 0\n    not ok 1 task_cpu_share") != std::string::npos,
+		   fail.out);
+	BOOST_TEST(fail.out.find("\nnot ok 1 small-task-goes-little\n") != std::string::npos);
+
+	const auto bad = temp_path("bad-suite.json");
+	{
+		std::ofstream out(bad);
+		out << R"({"scenarios": [{"name": "x", "board": "odroid-xu3",
+			"expect": [{"metric": "energy", "max": 1}]}]})";
+	}
+	auto typo = test::run_cli({"check", bad.string()});
+	std::filesystem::remove(bad);
+	BOOST_TEST(typo.exit_status == 2);
+	BOOST_TEST(typo.err.find("scenario \"x\": metric \"energy\" unknown; the metrics: energy_j") !=
+			   std::string::npos,
+		   typo.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// sched-harness compare end to end: variants A and B each run over seeds,
+// their metrics' statistics and a verdict each (identical, changed, or not
+// told apart), for one scenario or every scenario of a suite.
+#include "support.h"
+#include "temp_files.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fmt/format.h>
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace sh;
+
+namespace {
+
+using test::temp_path;
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(experiment)
+
+// compare: the same options under A and B give the same run for every
+// seed (identical, no test needed); turning EAS off is a change the t test
+// finds (p < 0.01) in energy and the time overutilized; bad variants are bad input.
+BOOST_AUTO_TEST_CASE(compare_tells_identical_from_changed)
+{
+	auto parse = [](const support::ToolResult &r) {
+		BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+		rapidjson::Document doc;
+		doc.Parse(r.out.c_str());
+		BOOST_REQUIRE(!doc.HasParseError());
+		return doc;
+	};
+	auto metric = [](const rapidjson::Document &doc, const std::string &name) -> const rapidjson::Value & {
+		BOOST_REQUIRE_EQUAL(doc["scenarios"].Size(), 1u);
+		for (const auto &m : doc["scenarios"][0]["metrics"].GetArray())
+			if (name == m["name"].GetString())
+				return m;
+		BOOST_FAIL("no metric " << name);
+		static rapidjson::Value none;
+		return none;
+	};
+	const auto same = parse(test::run_cli({"compare", "--json", "--duration", "1s", "--repeat", "3"}));
+	BOOST_TEST(same["repeat"].GetUint() == 3u);
+	for (const auto &m : same["scenarios"][0]["metrics"].GetArray())
+		BOOST_TEST(m["verdict"].GetString() == std::string("identical"), m["name"].GetString());
+	BOOST_TEST(metric(same, "energy")["a"]["values"].Size() == 3u);
+
+	const auto eas = parse(test::run_cli({"compare", "--json", "--duration", "2s", "--repeat", "5", "--b-sysctl",
+					      "kernel.sched_energy_aware=0"}));
+	BOOST_TEST(eas["b"][1].GetString() == std::string("kernel.sched_energy_aware=0"));
+	for (const auto *name : {"energy", "overutilized"}) {
+		const auto &m = metric(eas, name);
+		BOOST_TEST(m["verdict"].GetString() == std::string("changed"), name);
+		BOOST_TEST(m["p"].GetDouble() < 0.01, name);
+	}
+	// without EAS the root domain is never marked overutilized (6.1's
+	// update_overutilized_status() asks sched_energy_enabled() first)
+	for (const auto &v : metric(eas, "overutilized")["b"]["values"].GetArray())
+		BOOST_TEST(v.GetDouble() == 0.0);
+
+	auto text = test::run_cli({"compare", "--duration", "500ms", "--repeat", "2", "--b-feature", "UTIL_EST=off"});
+	BOOST_TEST(text.exit_status == 0, text.err);
+	BOOST_TEST(text.out.find("B: --feature UTIL_EST=off") != std::string::npos, text.out);
+	BOOST_TEST(text.out.find("energy (J)") != std::string::npos);
+
+	auto one = test::run_cli({"compare", "--repeat", "1"});
+	BOOST_TEST(one.exit_status == 2);
+	BOOST_TEST(one.err.find("--repeat 1: at least 2 runs per variant") != std::string::npos, one.err);
+	auto bad = test::run_cli({"compare", "--duration", "100ms", "--repeat", "2", "--b-sysctl", "kernel.nonsense=1"});
+	BOOST_TEST(bad.exit_status == 2);
+	BOOST_TEST(bad.err.find("variant B seed 1") != std::string::npos, bad.err);
+	BOOST_TEST(bad.err.find("kernel.nonsense") != std::string::npos, bad.err);
+	BOOST_TEST(std::count(bad.err.begin(), bad.err.end(), '\n') == 1, bad.err);
+}
+
+// A suite file's scenarios with the same A/B, a table each; the built-in
+// default suite loads. A suite scenario's own --cmdline joins the
+// variant's (one kernel command line).
+BOOST_AUTO_TEST_CASE(compare_runs_a_suite)
+{
+	const auto path = temp_path("suite.json");
+	{
+		std::ofstream out(path);
+		out << R"({"name": "two", "scenarios": [
+			// comments and trailing commas, as rt-app files have them
+			{"name": "light", "board": "odroid-xu3", "workload": "periodic:count=2", "duration": "300ms",
+			 "cmdline": "sched_thermal_decay_shift=2"},
+			{"name": "hackbench", "board": "hikey960", "workload": "hackbench:groups=1,loops=10"},
+		]})";
+	}
+	auto r = test::run_cli({"compare", "--suite", path.string(), "--repeat", "2", "--json", "--b-cmdline",
+				"sched_thermal_decay_shift=3"});
+	std::filesystem::remove(path);
+	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+	rapidjson::Document doc;
+	doc.Parse(r.out.c_str());
+	BOOST_REQUIRE(!doc.HasParseError());
+	BOOST_TEST(doc["suite"].GetString() == std::string("two"));
+	BOOST_REQUIRE_EQUAL(doc["scenarios"].Size(), 2u);
+	BOOST_TEST(doc["scenarios"][0]["name"].GetString() == std::string("light"));
+	BOOST_TEST(doc["scenarios"][1]["board"].GetString() == std::string("hikey960"));
+	bool completion = false;
+	for (const auto &m : doc["scenarios"][1]["metrics"].GetArray())
+		completion |= m["name"].GetString() == std::string("completion time");
+	BOOST_TEST(completion);	// hackbench is finite
+
+	// the built-in suite: every scenario runs; A against itself is identical
+	auto builtin = test::run_cli({"compare", "--suite", "default", "--repeat", "2", "--json"});
+	BOOST_REQUIRE_MESSAGE(builtin.exit_status == 0, builtin.err);
+	rapidjson::Document all;
+	all.Parse(builtin.out.c_str());
+	BOOST_REQUIRE(!all.HasParseError());
+	BOOST_TEST(all["scenarios"].Size() == 10u);
+	for (const auto &sc : all["scenarios"].GetArray())
+		for (const auto &m : sc["metrics"].GetArray())
+			BOOST_TEST(m["verdict"].GetString() == std::string("identical"), sc["name"].GetString());
+
+	auto both = test::run_cli({"compare", "--suite", "default", "--board", "hikey960"});
+	BOOST_TEST(both.exit_status == 2);
+	BOOST_TEST(both.err.find("--suite and --board") != std::string::npos, both.err);
+	auto missing = test::run_cli({"compare", "--suite", "no-such-suite"});
+	BOOST_TEST(missing.exit_status == 2);
+	BOOST_TEST(missing.err.find("no such suite file, and no built-in suite of that name (built in: default)") !=
+			   std::string::npos,
+		   missing.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The simulator's watchdog: kernel code that does not return to it is a
+// kernel fault (exit 3) naming where it spins. The kernel that hangs is an
+// image built from a patch: minutes.
+#include "patches.h"
+#include "support.h"
+#include "temp_files.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+using namespace sh;
+
+namespace {
+
+using test::one_line_patch;
+using test::temp_path;
+using test::write;
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sim)
+
+// Kernel code that never returns: a patch makes pick_next_task_fair() spin
+// from 0.5 s of simulated time on. The watchdog (2 s here) stops the run
+// as a kernel fault naming the function and its callers, so a sweep or a
+// bisect carries on.
+BOOST_AUTO_TEST_CASE(patch_that_spins_in_pick_next_task_fair_is_a_kernel_hang)
+{
+	const auto cache = temp_path("spin-cache");
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	const auto spin = write(temp_path("spin.patch"),
+				one_line_patch("kernel/sched/fair.c", "\tint new_tasks;",
+					       "\tint new_tasks; while (READ_ONCE(rq->clock) > 500000000ULL) cpu_relax();"));
+	auto built = test::run_cli({"--arch", "arm64", "kernel", "build", "--patch", spin});
+	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
+	const auto id = built.out.substr(0, 16);
+	const auto start = std::chrono::steady_clock::now();
+	auto r = test::run_cli({"--kernel", id, "run", "--board", "hikey960", "--watchdog", "2"});
+	const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+	BOOST_TEST(r.exit_status == 3, r.err);
+	BOOST_TEST(r.err.find("sched-harness: kernel fault: kernel hang in pick_next_task_fair (called from ") !=
+			   std::string::npos,
+		   r.err);
+	// the spin starts when rq->clock passes 0.5 s; the report counts from
+	// the run's start, which boot's own time precedes (by tree)
+	std::smatch at;
+	BOOST_TEST_REQUIRE(std::regex_search(r.err, at, std::regex(R"(no return to the simulator for 2 s \(simulated time ([0-9.]+) s)")),
+			   r.err);
+	const double t = std::stod(at[1]);
+	BOOST_TEST((t > 0.45 && t < 0.55), "reported at " << t << " s");
+	BOOST_TEST(seconds < 30.0, "the hang took " << seconds << " s to report");
+	std::filesystem::remove_all(cache);
+	::unsetenv("SCHED_HARNESS_CACHE");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Suite files as sched-harness reads them: their mistakes are bad input
+// (exit 2), found before any run and named with the file and scenario.
+#include "support.h"
+#include "temp_files.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace sh;
+
+namespace {
+
+using test::temp_path;
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(suite)
+
+// A suite's mistakes are found when it is read, before any run, and named
+// with the file and scenario: each of these once crashed (nesting), ran a
+// check that could not hold or measured the wrong CPUs, or garbled KTAP.
+BOOST_AUTO_TEST_CASE(suite_bad_input_is_status_2)
+{
+	const auto path = temp_path("bad-suite.json");
+	const std::string board = R"("board": "odroid-xu3", "workload": "periodic:count=1", "duration": "100ms")";
+	auto refused = [&](const std::string &text, const std::string &message) {
+		std::ofstream(path) << text;
+		const auto r = test::run_cli({"check", path.string()});
+		BOOST_TEST(r.exit_status == 2, text << ": " << r.err);
+		BOOST_TEST(r.err == "sched-harness: error: " + path.string() + ": " + message + "\n", r.err);
+		BOOST_TEST(r.out.empty(), r.out);
+	};
+	auto expecting = [&](const std::string &expectation) {
+		return fmt::format(R"({{"scenarios": [{{"name": "a", {}, "expect": [{}]}}]}})", board, expectation);
+	};
+	refused(std::string(100000, '['), "offset 100000: Invalid value.");	// a stack overflow, before
+	refused(expecting(R"({"metric": "task_cpu_share", "task": "periodic-0", "cpus": "0-99999999999", "min": 0.5})"),
+		"scenario \"a\": task_cpu_share(periodic-0, cpus 0-99999999999) >= 0.5: cpus \"0-99999999999\": "
+		"expected a list like 0-3,6 (CPUs below 4096)");
+	refused(expecting(R"({"metric": "energy_j", "min": 2, "max": 1})"),
+		"scenario \"a\": 2 <= energy_j <= 1: \"min\" is above \"max\", so it can never hold");
+	refused(R"({"name": "s\u001b[31m", "scenarios": []})",
+		"the suite's name has a control character (0x1b): names are printed line by line");
+	refused(fmt::format(R"({{"scenarios": [{{"name": "a\nnot ok 1", {}}}]}})", board),
+		"scenario 1's name has a control character (0x0a): names are printed line by line");
+	refused(R"({"name": 5, "scenarios": []})", "the suite's \"name\" is not a string");
+	// CPUs the board does not have: known once the run says how many it has
+	refused(expecting(R"({"metric": "task_cpu_share", "task": "periodic-0", "cpus": "8-9", "min": 0.5})"),
+		"scenario \"a\": task_cpu_share(periodic-0, cpus 8-9) >= 0.5: the board has CPU0-7");
+	std::filesystem::remove(path);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
