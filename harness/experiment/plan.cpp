@@ -24,11 +24,11 @@ std::vector<std::string> read_strings(const rapidjson::Value &object, const char
 {
 	const auto member = object.FindMember(key);
 	if (member == object.MemberEnd() || !member->value.IsArray())
-		throw PlanError(fmt::format("plan line {}: \"{}\" is not an array of strings", line, key));
+		throw Error(fmt::format("plan line {}: \"{}\" is not an array of strings", line, key));
 	std::vector<std::string> strings;
 	for (const auto &v : member->value.GetArray()) {
 		if (!v.IsString())
-			throw PlanError(fmt::format("plan line {}: \"{}\" is not an array of strings", line, key));
+			throw Error(fmt::format("plan line {}: \"{}\" is not an array of strings", line, key));
 		strings.emplace_back(v.GetString(), v.GetStringLength());
 	}
 	return strings;
@@ -69,10 +69,10 @@ Plan from_json_lines(std::string_view text)
 		rapidjson::Document doc;
 		doc.Parse(line.c_str());
 		if (doc.HasParseError() || !doc.IsObject())
-			throw PlanError(fmt::format("plan line {}: not a JSON object", number));
+			throw Error(fmt::format("plan line {}: not a JSON object", number));
 		const auto label = doc.FindMember("label");
 		if (label == doc.MemberEnd() || !label->value.IsString())
-			throw PlanError(fmt::format("plan line {}: \"label\" is not a string", number));
+			throw Error(fmt::format("plan line {}: \"label\" is not a string", number));
 		plan.push_back({label->value.GetString(), read_strings(doc, "args", number),
 				read_strings(doc, "global", number)});
 	}

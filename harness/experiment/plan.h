@@ -30,15 +30,16 @@ struct Run {
 // index (its scenarios, variants and seeds laid out as it planned them).
 using Plan = std::vector<Run>;
 
-// A line that is not a run of a plan.
-class PlanError : public std::runtime_error {
+// Bad input to an experiment: a plan line that is not a run, a parameter
+// or a baseline that does not parse, an image that does not resolve.
+class Error : public std::runtime_error {
 public:
 	using std::runtime_error::runtime_error;
 };
 
 // One JSON object a line: {"label": ..., "args": [...], "global": [...]}.
 std::string to_json_lines(std::span<const Run> plan);
-// Throws PlanError naming the line that is not a run.
+// Throws Error naming the line that is not a run.
 Plan from_json_lines(std::string_view text);
 
 // Adds run options to `args`; a second --cmdline joins the first (one

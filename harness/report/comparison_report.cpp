@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/report/comparison_report.h"
+
+#include "harness/report/tables.h"
+
+#include <fmt/format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace sh::report {
+
+using experiment::ComparedMetric;
+using experiment::ComparisonPlan;
+using experiment::ScenarioComparison;
+
+namespace {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void write_string(JsonWriter &w, const std::string &s)
+{
+	w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+// Why a metric's verdict deserves a second look, A's then B's.
+std::vector<std::string> warnings_of(const ComparedMetric &row)
+{
+	std::vector<std::string> warnings;
+	for (int side = 0; side < 2; side++) {
+		const char name = side ? 'B' : 'A';
+		const auto &s = side ? row.c.b : row.c.a;
+		if (row.constant[side])
+			warnings.push_back(fmt::format("{} gave {} for every seed", name, format_value(s.mean)));
+		if (row.bimodal[side])
+			warnings.push_back(fmt::format("{} looks bimodal or has outliers (min {}, max {})", name,
+						       format_value(s.min), format_value(s.max)));
+	}
+	return warnings;
+}
+
+void write_metric(JsonWriter &w, const ComparedMetric &row)
+{
+	w.StartObject();
+	w.Key("name"), write_string(w, row.metric->name);
+	w.Key("unit"), write_string(w, row.metric->unit);
+	for (int side = 0; side < 2; side++) {
+		w.Key(side ? "b" : "a");
+		w.StartObject();
+		write_summary(w, side ? row.c.b : row.c.a, row.values[side]);
+		w.EndObject();
+	}
+	w.Key("delta_percent"), w.Double(row.c.delta_percent);
+	w.Key("p");
+	if (row.c.p)
+		w.Double(*row.c.p);
+	else
+		w.Null();
+	w.Key("verdict"), write_string(w, std::string(stats::to_string(row.c.verdict)));
+	w.Key("warnings");
+	w.StartArray();
+	for (const auto &warning : warnings_of(row))
+		write_string(w, warning);
+	w.EndArray();
+	w.EndObject();
+}
+
+void write_scenario(JsonWriter &w, const ScenarioComparison &result)
+{
+	w.StartObject();
+	w.Key("name"), write_string(w, result.name);
+	w.Key("board"), write_string(w, result.board);
+	w.Key("workload"), write_string(w, result.workload);
+	w.Key("duration_s"), w.Double(result.seconds);
+	w.Key("distinct_fingerprints_a"), w.Uint(static_cast<unsigned>(result.fingerprints[0].size()));
+	w.Key("distinct_fingerprints_b"), w.Uint(static_cast<unsigned>(result.fingerprints[1].size()));
+	w.Key("seeds_deciding_alike"), w.Uint(static_cast<unsigned>(result.same_runs));
+	w.Key("metrics");
+	w.StartArray();
+	for (const auto &row : result.metrics)
+		write_metric(w, row);
+	w.EndArray();
+	w.EndObject();
+}
+
+std::string decisions(const ScenarioComparison &result, unsigned repeat)
+{
+	if (result.same_runs == repeat)
+		return "the same for every seed";
+	if (result.same_runs == 0)
+		return "differ for every seed";
+	return fmt::format("differ for {} of {} seeds", repeat - result.same_runs, repeat);
+}
+
+std::string metric_line(const ComparedMetric &row)
+{
+	auto cell = [](const stats::Summary &s) {
+		return fmt::format("{} ± {} ({:.1f}%)", format_value(s.mean), format_value(s.sd), s.rsd_percent());
+	};
+	const auto name = row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
+					      : std::string(row.metric->name);
+	return fmt::format("  {:<22} {:>26} {:>26} {:>+8.2f}% {:>8}  {}\n", name, cell(row.c.a), cell(row.c.b),
+			   row.c.delta_percent, format_p(row.c.p), stats::to_string(row.c.verdict));
+}
+
+} // namespace
+
+std::string comparison_json(const ComparisonPlan &plan, std::span<const ScenarioComparison> results)
+{
+	rapidjson::StringBuffer buf;
+	JsonWriter w(buf);
+	w.StartObject();
+	w.Key("suite"), write_string(w, plan.suite);
+	w.Key("repeat"), w.Uint(plan.repeat);
+	w.Key("alpha"), w.Double(plan.alpha);
+	for (int side = 0; side < 2; side++) {
+		const auto &variant = plan.variants[side];
+		w.Key(side ? "b" : "a");
+		w.StartArray();
+		for (const auto &a : variant.args)
+			write_string(w, a);
+		w.EndArray();
+		w.Key(side ? "b_kernel" : "a_kernel");
+		if (variant.kernel.empty())
+			w.Null();
+		else
+			write_string(w, variant.image_id);
+	}
+	w.Key("scenarios");
+	w.StartArray();
+	for (const auto &result : results)
+		write_scenario(w, result);
+	w.EndArray();
+	w.EndObject();
+	return std::string(buf.GetString()) + "\n";
+}
+
+std::string comparison_csv(std::span<const ScenarioComparison> results)
+{
+	std::string text = "scenario,board,workload,metric,unit,a_mean,a_sd,a_rsd_percent,b_mean,b_sd,"
+			   "b_rsd_percent,delta_percent,p,verdict\n";
+	for (const auto &result : results)
+		for (const auto &row : result.metrics)
+			text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(result.name),
+					    csv_field(result.board), csv_field(result.workload), row.metric->name,
+					    row.metric->unit, row.c.a.mean, row.c.a.sd, row.c.a.rsd_percent(), row.c.b.mean,
+					    row.c.b.sd, row.c.b.rsd_percent(), row.c.delta_percent,
+					    row.c.p ? fmt::format("{}", *row.c.p) : "", stats::to_string(row.c.verdict));
+	return text;
+}
+
+std::string comparison_text(const ComparisonPlan &plan, std::span<const ScenarioComparison> results)
+{
+	std::string text = fmt::format("sched-harness compare: {}{} runs per variant and scenario (seeds 1-{})\n",
+				       plan.suite.empty() ? "" : fmt::format("suite {}, ", plan.suite), plan.repeat,
+				       plan.repeat);
+	for (int side = 0; side < 2; side++)
+		text += fmt::format("  {}: {}\n", side ? 'B' : 'A', plan.variants[side].described());
+	std::vector<std::string> warnings;
+	for (const auto &result : results) {
+		text += fmt::format("\n{}{} on {}, {} s\n  decisions (fingerprints): {}; distinct runs A {}, B {}\n",
+				    result.name.empty() ? "" : result.name + ": ", result.workload, result.board,
+				    result.seconds, decisions(result, plan.repeat), result.fingerprints[0].size(),
+				    result.fingerprints[1].size());
+		text += fmt::format("  {:<22} {:>26} {:>26} {:>9} {:>8}  {}\n", "metric", "A mean ± sd (RSD)",
+				    "B mean ± sd (RSD)", "delta", "p", "verdict");
+		for (const auto &row : result.metrics) {
+			text += metric_line(row);
+			for (const auto &warning : warnings_of(row))
+				warnings.push_back(fmt::format("{}{}: {}", result.name.empty() ? "" : result.name + ", ",
+							       row.metric->name, warning));
+		}
+	}
+	if (!warnings.empty()) {
+		text += "\nWarnings (a variant whose seeds all give the same value has no noise to test against):\n";
+		for (const auto &warning : warnings)
+			text += fmt::format("  {}\n", warning);
+	}
+	text += fmt::format("\nverdicts: Welch's t test, two-sided, alpha {}; identical: each seed gave the same "
+			    "value under A and B\n",
+			    plan.alpha);
+	return text;
+}
+
+} // namespace sh::report
