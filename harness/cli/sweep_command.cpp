@@ -14,17 +14,13 @@
 #include "harness/cli/experiment_options.h"
 #include "harness/experiment/metrics.h"
 #include "harness/experiment/runner.h"
-#include "harness/report/tables.h"
+#include "harness/experiment/sweep.h"
+#include "harness/report/sweep_report.h"
 #include "harness/report/plot.h"
-#include "harness/stats/stats.h"
-#include "harness/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <charconv>
 #include <map>
@@ -37,13 +33,8 @@ namespace sh::cli {
 
 namespace {
 
-// The largest grid: points x repeats is the number of processes run.
-constexpr std::size_t max_points = 10000;
-
-struct Param {
-	std::string name;
-	std::vector<std::string> values;
-};
+using experiment::max_sweep_points;
+using experiment::Param;
 
 bool valid_name(std::string_view name)
 {
@@ -89,8 +80,8 @@ Param parse_param(const std::string &text)
 			throw UsageError{fmt::format("--param {}: the range must rise by a positive step", text)};
 		for (long long v = from->first; v <= to->first; v += step->first) {
 			param.values.push_back(fmt::format("{}{}", v, unit));
-			if (param.values.size() > max_points)
-				throw UsageError{fmt::format("--param {}: more than {} values", text, max_points)};
+			if (param.values.size() > max_sweep_points)
+				throw UsageError{fmt::format("--param {}: more than {} values", text, max_sweep_points)};
 			if (v > to->first - step->first)
 				break;	// the next step would pass TO (or overflow)
 		}
@@ -110,39 +101,7 @@ Param parse_param(const std::string &text)
 	return param;
 }
 
-// `text` with each {NAME} replaced by the point's value; the names
-// substituted are added to `used`. A {NAME} that is no parameter is an error.
-std::string substitute(const std::string &text, const std::map<std::string, std::string> &point,
-		       std::set<std::string> &used)
-{
-	static const std::regex placeholder(R"(\{([A-Za-z_][A-Za-z0-9_]*)\})");
-	std::string out;
-	auto it = std::sregex_iterator(text.begin(), text.end(), placeholder);
-	std::size_t last = 0;
-	for (; it != std::sregex_iterator(); ++it) {
-		const auto &m = *it;
-		const auto name = m[1].str();
-		const auto value = point.find(name);
-		if (value == point.end())
-			throw UsageError{fmt::format("\"{}\" names {{{}}}, which no --param defines", text, name)};
-		used.insert(name);
-		out += text.substr(last, static_cast<std::size_t>(m.position(0)) - last) + value->second;
-		last = static_cast<std::size_t>(m.position(0) + m.length(0));
-	}
-	return out + text.substr(last);
-}
-
-std::string point_label(const std::vector<Param> &params, const std::map<std::string, std::string> &point)
-{
-	std::vector<std::string> parts;
-	for (const auto &p : params)
-		parts.push_back(fmt::format("{}={}", p.name, point.at(p.name)));
-	return fmt::format("{}", fmt::join(parts, " "));
-}
-
-} // namespace
-
-int sweep_command(const Context &ctx, const std::vector<std::string> &args)
+po::options_description sweep_options()
 {
 	po::options_description options("sweep options");
 	options.add_options()
@@ -178,6 +137,124 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		 "also draw each metric's mean ± sd against the first parameter (one line per value of the "
 		 "second), as SVG (FILE.svg) or PNG (FILE.png), with gnuplot");
 	options.add(scenario_options());
+	return options;
+}
+
+std::vector<Param> params_of(const po::variables_map &vm)
+{
+	std::vector<Param> params;
+	for (const auto &text : vm["param"].as<std::vector<std::string>>()) {
+		params.push_back(parse_param(text));
+		for (std::size_t i = 0; i + 1 < params.size(); i++)
+			if (params[i].name == params.back().name)
+				throw UsageError{fmt::format("--param {}: given twice", params.back().name)};
+	}
+	return params;
+}
+
+std::vector<const experiment::Metric *> shown_metrics(const po::variables_map &vm)
+{
+	std::vector<const experiment::Metric *> shown;
+	const auto all = experiment::run_metrics();
+	if (!vm.count("metric")) {
+		for (const auto &m : all)
+			shown.push_back(&m);
+		return shown;
+	}
+	for (const auto &name : vm["metric"].as<std::vector<std::string>>()) {
+		const auto it = std::find_if(all.begin(), all.end(), [&](const experiment::Metric &m) { return name == m.name; });
+		if (it == all.end())
+			throw UsageError{fmt::format("--metric {}: no such metric (see sweep --help)", name)};
+		shown.push_back(&*it);
+	}
+	return shown;
+}
+
+// --baseline NAME=V,...: the first point with these values; else the first.
+std::size_t baseline_of(const po::variables_map &vm, std::span<const experiment::Point> points)
+{
+	if (!vm.count("baseline"))
+		return 0;
+	std::map<std::string, std::string> wanted;
+	const auto text = vm["baseline"].as<std::string>();
+	for (std::size_t start = 0;;) {
+		const auto comma = text.find(',', start);
+		const auto part = text.substr(start, comma == std::string::npos ? comma : comma - start);
+		const auto eq = part.find('=');
+		if (eq == std::string::npos)
+			throw UsageError{fmt::format("--baseline {}: expected NAME=VALUE,...", text)};
+		wanted[part.substr(0, eq)] = part.substr(eq + 1);
+		if (comma == std::string::npos)
+			break;
+		start = comma + 1;
+	}
+	const auto it = std::find_if(points.begin(), points.end(), [&](const auto &point) {
+		return std::all_of(wanted.begin(), wanted.end(), [&](const auto &kv) {
+			const auto v = point.find(kv.first);
+			return v != point.end() && v->second == kv.second;
+		});
+	});
+	if (it == points.end())
+		throw UsageError{fmt::format("--baseline {}: no point of the grid has these values", text)};
+	return static_cast<std::size_t>(it - points.begin());
+}
+
+// The scenario as the reports name it, or as given when a parameter varies it.
+report::SweepScenario scenario_named(const po::variables_map &vm, const rapidjson::Document &first)
+{
+	auto named = [&](const char *option, const char *key) {
+		const auto given = vm[option].as<std::string>();
+		return given.find('{') != std::string::npos ? given : std::string(first[key].GetString());
+	};
+	const bool duration_varies =
+		vm.count("duration") && vm["duration"].as<std::string>().find('{') != std::string::npos;
+	return {named("board", "board"), named("workload", "workload"),
+		duration_varies ? vm["duration"].as<std::string>()
+				: fmt::format("{} s", first["duration_ns"].GetDouble() / 1e9)};
+}
+
+// The plan and the metrics to show, from the options, checked in the order
+// a user reads them; the images the points name are resolved (built if
+// need be) last.
+struct SweepSetup {
+	experiment::SweepPlan plan;
+	std::vector<const experiment::Metric *> shown;
+};
+
+SweepSetup setup_of(const Context &ctx, const po::variables_map &vm)
+{
+	if (!vm.count("param"))
+		throw UsageError{"sweep needs a --param NAME=VALUES (see sweep --help)"};
+	SweepSetup setup;
+	auto &plan = setup.plan;
+	plan.repeat = bounded_option(vm, "repeat", 100000);
+	if (plan.repeat < 1)
+		throw UsageError{"--repeat 0: at least 1 run per point"};
+	plan.alpha = vm["alpha"].as<double>();
+	if (!(plan.alpha > 0 && plan.alpha < 1))
+		throw UsageError{fmt::format("--alpha {}: a probability between 0 and 1", plan.alpha)};
+	if (vm["json"].as<bool>() && vm["csv"].as<bool>())
+		throw UsageError{"--json and --csv: choose one"};
+	plan.params = params_of(vm);
+	try {
+		const auto grid = experiment::grid_of(plan.params);
+		setup.shown = shown_metrics(vm);
+		plan.baseline = baseline_of(vm, grid);
+		experiment::SweepOptions options{scenario_args(vm), variant_args(vm, ""), std::nullopt};
+		if (vm.count("image"))
+			options.image = vm["image"].as<std::string>();
+		plan.points = experiment::sweep_points(plan.params, grid, options, ctx.err);
+	} catch (const experiment::Error &e) {
+		throw UsageError{e.what()};
+	}
+	return setup;
+}
+
+} // namespace
+
+int sweep_command(const Context &ctx, const std::vector<std::string> &args)
+{
+	const auto options = sweep_options();
 	po::options_description hidden;
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(
@@ -196,349 +273,28 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		return exit_ok;
 	const auto &vm = *parsed;
 	const unsigned jobs = jobs_option(vm);
-	if (!vm.count("param"))
-		throw UsageError{"sweep needs a --param NAME=VALUES (see sweep --help)"};
-	const unsigned repeat = bounded_option(vm, "repeat", 100000);
-	if (repeat < 1)
-		throw UsageError{"--repeat 0: at least 1 run per point"};
-	const double alpha = vm["alpha"].as<double>();
-	if (!(alpha > 0 && alpha < 1))
-		throw UsageError{fmt::format("--alpha {}: a probability between 0 and 1", alpha)};
-	if (vm["json"].as<bool>() && vm["csv"].as<bool>())
-		throw UsageError{"--json and --csv: choose one"};
-
-	std::vector<Param> params;
-	for (const auto &text : vm["param"].as<std::vector<std::string>>()) {
-		params.push_back(parse_param(text));
-		for (std::size_t i = 0; i + 1 < params.size(); i++)
-			if (params[i].name == params.back().name)
-				throw UsageError{fmt::format("--param {}: given twice", params.back().name)};
-	}
-	// every combination, the last parameter varying fastest
-	std::vector<std::map<std::string, std::string>> points(1);
-	for (const auto &param : params) {
-		if (points.size() * param.values.size() > max_points)
-			throw UsageError{fmt::format("the grid has more than {} points", max_points)};
-		std::vector<std::map<std::string, std::string>> next;
-		for (const auto &point : points)
-			for (const auto &value : param.values) {
-				next.push_back(point);
-				next.back()[param.name] = value;
-			}
-		points = std::move(next);
-	}
-
-	std::vector<const experiment::Metric *> shown;
-	if (vm.count("metric")) {
-		for (const auto &name : vm["metric"].as<std::vector<std::string>>()) {
-			const auto all = experiment::run_metrics();
-			const auto it = std::find_if(all.begin(), all.end(), [&](const experiment::Metric &m) { return name == m.name; });
-			if (it == all.end())
-				throw UsageError{fmt::format("--metric {}: no such metric (see sweep --help)", name)};
-			shown.push_back(&*it);
-		}
-	} else {
-		for (const auto &m : experiment::run_metrics())
-			shown.push_back(&m);
-	}
-
-	std::size_t baseline = 0;
-	if (vm.count("baseline")) {
-		std::map<std::string, std::string> wanted;
-		const auto text = vm["baseline"].as<std::string>();
-		for (std::size_t start = 0;;) {
-			const auto comma = text.find(',', start);
-			const auto part = text.substr(start, comma == std::string::npos ? comma : comma - start);
-			const auto eq = part.find('=');
-			if (eq == std::string::npos)
-				throw UsageError{fmt::format("--baseline {}: expected NAME=VALUE,...", text)};
-			wanted[part.substr(0, eq)] = part.substr(eq + 1);
-			if (comma == std::string::npos)
-				break;
-			start = comma + 1;
-		}
-		const auto it = std::find_if(points.begin(), points.end(), [&](const auto &point) {
-			return std::all_of(wanted.begin(), wanted.end(), [&](const auto &kv) {
-				const auto v = point.find(kv.first);
-				return v != point.end() && v->second == kv.second;
-			});
-		});
-		if (it == points.end())
-			throw UsageError{fmt::format("--baseline {}: no point of the grid has these values", text)};
-		baseline = static_cast<std::size_t>(it - points.begin());
-	}
-
-	// Each point's run arguments and kernel image, its parameters substituted.
-	const auto scenario = scenario_args(vm);
-	const auto kernel_options = variant_args(vm, "");
-	struct Point {
-		std::string label;
-		std::vector<std::string> args;
-		std::vector<std::string> global;	// --kernel DIR
-		std::string image_id;
-	};
-	std::vector<Point> grid;
-	std::set<std::string> used;
-	std::map<std::string, std::filesystem::path> images;	// resolved once per distinct name
-	for (const auto &point : points) {
-		Point p{point_label(params, point), {}, {}, {}};
-		std::vector<std::string> run_args;
-		for (const auto &a : scenario)
-			run_args.push_back(substitute(a, point, used));
-		for (const auto &a : kernel_options)
-			run_args.push_back(substitute(a, point, used));
-		experiment::append_run_args(p.args, run_args);
-		if (vm.count("image")) {
-			const auto name = substitute(vm["image"].as<std::string>(), point, used);
-			if (name == "default") {	// the build's own kernel
-				grid.push_back(std::move(p));
-				continue;
-			}
-			auto &dir = images[name];
-			if (dir.empty()) {
-				try {
-					dir = image::resolve(name, ctx.err);
-				} catch (const std::invalid_argument &e) {
-					throw UsageError{fmt::format("--image {}: {}", name, e.what())};
-				} catch (const image::BadPatch &e) {
-					throw UsageError{fmt::format("--image {}: {}", name, e.what())};
-				}
-			}
-			p.global = {"--kernel", dir.string()};
-			p.image_id = image::read_manifest(dir).id;
-		}
-		grid.push_back(std::move(p));
-	}
-	for (const auto &param : params)
-		if (!used.count(param.name))
-			throw UsageError{fmt::format("--param {}: no option names {{{}}}", param.name, param.name)};
-
-	// Seed by seed over the grid, so that the runs a worker takes together
-	// are spread over the points.
-	std::vector<experiment::Run> specs;
-	for (unsigned seed = 1; seed <= repeat; seed++)
-		for (const auto &p : grid) {
-			experiment::Run spec{fmt::format("point {} seed {}", p.label, seed), {"--seed", std::to_string(seed)}, p.global};
-			experiment::append_run_args(spec.args, p.args);
-			specs.push_back(std::move(spec));
-		}
+	const auto [plan, shown] = setup_of(ctx, vm);
 	std::vector<rapidjson::Document> reports;
 	try {
-		reports = experiment::run_locally(local_host(ctx), specs, jobs);
+		reports = experiment::run_locally(local_host(ctx), plan.runs(), jobs);
 	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "sweep", failure);
 	}
-	auto report = [&](std::size_t point, unsigned seed) -> const rapidjson::Document & {
-		return reports[(seed - 1) * grid.size() + point];
-	};
-
-	// A metric is shown when every run of every point has it.
-	struct Cell {
-		std::vector<double> values;
-		stats::Summary summary;
-		stats::Comparison vs_baseline;
-	};
-	struct Row {
-		const experiment::Metric *metric;
-		std::vector<Cell> cells;	// per point
-	};
-	std::vector<Row> rows;
-	for (const auto *m : shown) {
-		Row row{m, std::vector<Cell>(grid.size())};
-		bool complete = true;
-		for (std::size_t i = 0; i < grid.size() && complete; i++)
-			for (unsigned seed = 1; seed <= repeat && complete; seed++) {
-				if (const auto v = m->read(report(i, seed)))
-					row.cells[i].values.push_back(*v);
-				else
-					complete = false;
-			}
-		if (!complete)
-			continue;
-		for (auto &cell : row.cells) {
-			cell.summary = stats::summarize(cell.values);
-			cell.vs_baseline = stats::compare(row.cells[baseline].values, cell.values, alpha);
-		}
-		rows.push_back(std::move(row));
-	}
-	// the scenario as the reports name it, or as given when a parameter varies it
-	const auto &first = report(0, 1);
-	auto named = [&](const char *option, const char *key) {
-		const auto given = vm[option].as<std::string>();
-		return given.find('{') != std::string::npos ? given : std::string(first[key].GetString());
-	};
-	const std::string board = named("board", "board"), workload = named("workload", "workload");
-	const std::string duration = vm.count("duration") && vm["duration"].as<std::string>().find('{') != std::string::npos
-		? vm["duration"].as<std::string>()
-		: fmt::format("{} s", first["duration_ns"].GetDouble() / 1e9);
-
+	const auto rows = experiment::summarise_sweep(plan, shown, reports);
+	const auto scenario = scenario_named(vm, plan.report(reports, 0, 1));
 	if (vm.count("plot")) {
-		report::SweepPlot plot;
-		plot.title = fmt::format("{} on {}, {} runs per point", workload, board, repeat);
-		plot.x_name = params[0].name;
-		plot.x_values = params[0].values;
-		if (params.size() > 1) {
-			plot.series_name = params[1].name;
-			plot.series_values = params[1].values;
-		}
-		// points vary the last parameter fastest: point = x * (rest) + series * (after it) + ...
-		std::size_t after_series = 1;
-		for (std::size_t k = 2; k < params.size(); k++)
-			after_series *= params[k].values.size();
-		const std::size_t series_count = params.size() > 1 ? params[1].values.size() : 1;
-		for (const auto &row : rows) {
-			report::SweepPlot::Panel panel{row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name,
-											 row.metric->unit)
-								   : std::string(row.metric->name),
-						       {}};
-			// further parameters: their first value (the plot shows two dimensions)
-			for (std::size_t s = 0; s < series_count; s++) {
-				std::vector<std::pair<double, double>> line;
-				for (std::size_t x = 0; x < params[0].values.size(); x++) {
-					const auto &c = row.cells[(x * series_count + s) * after_series].summary;
-					line.emplace_back(c.mean, c.sd);
-				}
-				panel.series.push_back(std::move(line));
-			}
-			plot.panels.push_back(std::move(panel));
-		}
 		try {
-			report::draw(plot, vm["plot"].as<std::string>());
+			report::draw(report::sweep_plot(plan, scenario, rows), vm["plot"].as<std::string>());
 		} catch (const report::PlotError &e) {
 			throw UsageError{e.what()};
 		}
 	}
-
-	if (vm["json"].as<bool>()) {
-		rapidjson::StringBuffer buf;
-		rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-		auto str = [&](const std::string &s) { w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size())); };
-		w.StartObject();
-		w.Key("board"), str(board);
-		w.Key("workload"), str(workload);
-		w.Key("duration"), str(duration);
-		w.Key("repeat"), w.Uint(repeat);
-		w.Key("alpha"), w.Double(alpha);
-		w.Key("params");
-		w.StartArray();
-		for (const auto &p : params) {
-			w.StartObject();
-			w.Key("name"), str(p.name);
-			w.Key("values");
-			w.StartArray();
-			for (const auto &v : p.values)
-				str(v);
-			w.EndArray();
-			w.EndObject();
-		}
-		w.EndArray();
-		w.Key("baseline"), w.Uint(static_cast<unsigned>(baseline));
-		w.Key("points");
-		w.StartArray();
-		for (std::size_t i = 0; i < grid.size(); i++) {
-			w.StartObject();
-			w.Key("values");
-			w.StartObject();
-			for (const auto &p : params)
-				w.Key(p.name.c_str()), str(points[i].at(p.name));
-			w.EndObject();
-			w.Key("image");
-			if (grid[i].image_id.empty())
-				w.Null();
-			else
-				str(grid[i].image_id);
-			w.Key("fingerprints");
-			w.StartArray();
-			for (unsigned seed = 1; seed <= repeat; seed++)
-				w.String(report(i, seed)["fingerprint"].GetString());
-			w.EndArray();
-			w.Key("metrics");
-			w.StartArray();
-			for (const auto &row : rows) {
-				const auto &cell = row.cells[i];
-				w.StartObject();
-				w.Key("name"), str(row.metric->name);
-				w.Key("unit"), str(row.metric->unit);
-				report::write_summary(w, cell.summary, cell.values);
-				w.Key("delta_percent"), w.Double(cell.vs_baseline.delta_percent);
-				w.Key("p");
-				if (cell.vs_baseline.p && i != baseline)
-					w.Double(*cell.vs_baseline.p);
-				else
-					w.Null();
-				w.Key("verdict"), str(i == baseline ? "baseline"
-								    : std::string(stats::to_string(cell.vs_baseline.verdict)));
-				w.EndObject();
-			}
-			w.EndArray();
-			w.EndObject();
-		}
-		w.EndArray();
-		w.EndObject();
-		ctx.out << buf.GetString() << "\n";
-		return exit_ok;
-	}
-	if (vm["csv"].as<bool>()) {
-		std::string text;
-		for (const auto &p : params)
-			text += report::csv_field(p.name) + ",";
-		text += "metric,unit,n,mean,sd,rsd_percent,min,max,delta_percent,p,verdict\n";
-		for (const auto &row : rows)
-			for (std::size_t i = 0; i < grid.size(); i++) {
-				for (const auto &p : params)
-					text += report::csv_field(points[i].at(p.name)) + ",";
-				const auto &c = row.cells[i];
-				text += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", row.metric->name, row.metric->unit,
-						    c.summary.n, c.summary.mean, c.summary.sd, c.summary.rsd_percent(),
-						    c.summary.min, c.summary.max, c.vs_baseline.delta_percent,
-						    c.vs_baseline.p && i != baseline ? fmt::format("{}", *c.vs_baseline.p) : "",
-						    i == baseline ? "baseline" : stats::to_string(c.vs_baseline.verdict));
-			}
-		ctx.out << text;
-		return exit_ok;
-	}
-
-	std::vector<std::string> names;
-	for (const auto &p : params)
-		names.push_back(fmt::format("{} ({} values)", p.name, p.values.size()));
-	std::string text = fmt::format(
-		"sched-harness sweep: {} on {}, {}; {}: {} points, {} runs each (seeds 1-{})\n  baseline: {}\n",
-		workload, board, duration, fmt::join(names, " x "), grid.size(), repeat,
-		repeat, grid[baseline].label);
-	// the parameters' columns, as wide as their longest value
-	std::vector<std::size_t> widths;
-	for (const auto &p : params) {
-		std::size_t w = p.name.size();
-		for (const auto &v : p.values)
-			w = std::max(w, v.size());
-		widths.push_back(w);
-	}
-	for (const auto &row : rows) {
-		text += fmt::format("\n{}{}\n", row.metric->name,
-				    row.metric->unit[0] ? fmt::format(" ({})", row.metric->unit) : std::string());
-		std::string head = "  ";
-		for (std::size_t k = 0; k < params.size(); k++)
-			head += fmt::format("{:<{}}  ", params[k].name, widths[k]);
-		text += head + fmt::format("{:>28} {:>9} {:>8}  {}\n", "mean ± sd (RSD)", "delta", "p", "verdict");
-		for (std::size_t i = 0; i < grid.size(); i++) {
-			const auto &c = row.cells[i];
-			std::string line = "  ";
-			for (std::size_t k = 0; k < params.size(); k++)
-				line += fmt::format("{:<{}}  ", points[i].at(params[k].name), widths[k]);
-			const auto cell = fmt::format("{} ± {} ({:.1f}%)", report::format_value(c.summary.mean),
-						      report::format_value(c.summary.sd), c.summary.rsd_percent());
-			if (i == baseline)
-				line += fmt::format("{:>28} {:>9}", cell, "baseline");
-			else
-				line += fmt::format("{:>28} {:>+8.2f}% {:>8}  {}", cell, c.vs_baseline.delta_percent,
-						    report::format_p(c.vs_baseline.p), stats::to_string(c.vs_baseline.verdict));
-			text += line + "\n";
-		}
-	}
-	text += fmt::format("\nverdicts against the baseline: Welch's t test, two-sided, alpha {}; identical: each "
-			    "seed gave the same value\n",
-			    alpha);
-	ctx.out << text;
+	if (vm["json"].as<bool>())
+		ctx.out << report::sweep_json(plan, scenario, rows, reports);
+	else if (vm["csv"].as<bool>())
+		ctx.out << report::sweep_csv(plan, rows);
+	else
+		ctx.out << report::sweep_text(plan, scenario, rows);
 	return exit_ok;
 }
 
