@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The same scenarios on two builds (default build/ = Linux 6.1 and
-# build-6.12/), seed 0, printed as the README's cross-version table:
+# build-6.12/), seed 0, printed as the cross-version table of docs/guide-kernels.md:
 # energy (the kernel's EM x busy time), completion time for finite
 # workloads, wake-up latency p50/p99, migrations, time overutilized.
 # Extra run options per scenario follow a '|' (a feature one tree lacks is
