@@ -15,13 +15,6 @@ using experiment::ScenarioComparison;
 
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void write_string(JsonWriter &w, const std::string &s)
-{
-	w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
 // Why a metric's verdict deserves a second look, A's then B's.
 std::vector<std::string> warnings_of(const ComparedMetric &row)
 {

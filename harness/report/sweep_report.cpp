@@ -15,13 +15,6 @@ using experiment::SweepRow;
 
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void write_string(JsonWriter &w, const std::string &s)
-{
-	w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
 void write_params(JsonWriter &w, const SweepPlan &plan)
 {
 	w.StartArray();

@@ -24,7 +24,7 @@ std::string format_p(const std::optional<double> &p)
 	return *p < 0.0001 ? "<0.0001" : fmt::format("{:.4f}", *p);
 }
 
-void write_summary(rapidjson::Writer<rapidjson::StringBuffer> &w, const stats::Summary &s,
+void write_summary(JsonWriter &w, const stats::Summary &s,
 		   std::span<const double> values)
 {
 	w.Key("mean"), w.Double(s.mean);
