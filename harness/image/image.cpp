@@ -638,357 +638,447 @@ std::pair<fs::path, std::string> git_tree(const fs::path &git_dir, const std::st
 
 namespace {
 
-Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std::string> &wanted,
-		  const std::optional<std::string> &expected_id)
+// The tree an image is of: the build's own, or --tree's.
+fs::path image_tree(const Recipe &recipe)
 {
-	if (!fs::exists(build_dir / "compile_commands.json"))
-		throw BuildError(fmt::format("{} has no compile_commands.json: images are built from this build's own "
-					     "commands",
-					     build_dir.string()));
-	const auto &[commands, inputs] = build_inputs();
 	if (!recipe.tree.empty() && !is_kernel_tree(recipe.tree))
 		throw BadPatch(fmt::format("--tree {}: not a kernel tree (no Makefile and kernel/sched/)",
 					   recipe.tree.string()));
 	std::error_code same_ec;
-	const fs::path base = recipe.tree.empty() || fs::equivalent(recipe.tree, kernel_tree, same_ec)
-				      ? kernel_tree
-				      : fs::canonical(recipe.tree);
-	std::vector<std::string> patch_files;
-	for (const auto &p : recipe.patches) {
+	return recipe.tree.empty() || fs::equivalent(recipe.tree, kernel_tree, same_ec) ? kernel_tree
+											: fs::canonical(recipe.tree);
+}
+
+// The files the patches touch, each once, in the order first touched.
+std::vector<std::string> files_patched(const std::vector<fs::path> &patches)
+{
+	std::vector<std::string> files;
+	for (const auto &p : patches) {
 		if (!fs::is_regular_file(p))
 			throw BadPatch(fmt::format("{}: {}", p.string(),
 						   fs::exists(p) ? "not a regular file (a patch is read whole)"
 								 : "no such patch file"));
 		for (auto &f : touched_files(read_file(p), p))
-			if (std::find(patch_files.begin(), patch_files.end(), f) == patch_files.end())
-				patch_files.push_back(std::move(f));
+			if (std::find(files.begin(), files.end(), f) == files.end())
+				files.push_back(std::move(f));
+	}
+	return files;
+}
+
+// What one build of an image works from: its tree, the overlay the patches
+// change it in, what differs from the build's tree, the --config headers,
+// and how the build's compile commands are rewritten for it.
+struct ImageSources {
+	fs::path base;				// the tree the image is of
+	fs::path work;				// this build's own work directory
+	fs::path overlay;			// work/tree: the patched files, then the rest
+	std::vector<std::string> patch_files;	// files_patched()
+	std::set<std::string> patched;		// the same, to look up
+	std::set<std::string> changed_set;	// changed_files()
+	std::vector<std::string> changed;	// the same, in order
+	std::map<std::string, fs::path> config_dirs;	// flavour -> the image's generated include dir
+	std::string config_bytes;		// the headers --config wrote, for the image's id
+	std::string tree_prefix, overlay_prefix;	// the build's tree, the overlay, with their "/"
+	// __FILE__ names the tree the image is of; the comparison with the
+	// build's own input maps it to the build's tree
+	std::string compile_map, compare_map;
+
+	ImageSources(fs::path base_tree, fs::path work_dir, std::vector<std::string> files)
+		: base(std::move(base_tree)), work(std::move(work_dir)), overlay(work / "tree"),
+		  patch_files(std::move(files)), patched(patch_files.begin(), patch_files.end()),
+		  tree_prefix(kernel_tree.string() + "/"), overlay_prefix(overlay.string() + "/"),
+		  compile_map(fmt::format(" -fmacro-prefix-map={}={}/", overlay_prefix, base.string())),
+		  compare_map(fmt::format(" -fmacro-prefix-map={}={}", overlay_prefix, tree_prefix))
+	{
 	}
 
-	// each build in its own work directory: two builds of one image do not
-	// collide, the first to finish provides it
-	const auto images = cache_dir() / "images";
-	const auto work = images / fmt::format("tmp.{}", ::getpid());
-	fs::remove_all(work);
-	fs::create_directories(work);
-	const support::TempDir cleanup(work);	// removed on every exit, signals included
-	const auto overlay = work / "tree";
+	// A file as the image has it.
+	fs::path file(const std::string &f) const { return patched.count(f) ? overlay / f : base / f; }
+};
 
-	// The overlay: a copy of each file the patches touch, patched; the
-	// rest of it (fill_overlay()) only when an object compiles.
-	const auto read = files_read(inputs);
-	for (const auto &f : patch_files) {
-		const auto o = overlay / f;
+// The overlay: a copy of each file the patches touch, patched; the rest of
+// it (fill_overlay()) only when an object compiles.
+void patch_overlay(const ImageSources &src, const std::vector<fs::path> &patches)
+{
+	for (const auto &f : src.patch_files) {
+		const auto o = src.overlay / f;
 		fs::create_directories(o.parent_path());
-		if (fs::is_regular_file(base / f) && !fs::exists(o))
-			fs::copy_file(base / f, o);
+		if (fs::is_regular_file(src.base / f) && !fs::exists(o))
+			fs::copy_file(src.base / f, o);
 	}
-	for (const auto &patch : recipe.patches) {
+	for (const auto &patch : patches) {
 		const auto r = support::run_tool(std::vector<std::string>{
 			"patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r", "-", "-d",
-			overlay.string(), "-i", fs::absolute(patch).string()});
+			src.overlay.string(), "-i", fs::absolute(patch).string()});
 		if (r.exit_status != 0) {
 			auto what = trim_output(r.out + r.err);
 			replace_all(what, "\n", "; ");
-			throw BadPatch(fmt::format("{} does not apply to {}: {}", patch.string(), base.string(), what));
+			throw BadPatch(fmt::format("{} does not apply to {}: {}", patch.string(), src.base.string(), what));
 		}
 	}
+}
 
-	// What the image changes: the files read that differ from the build's
-	// tree (a file the tree lacks counts as changed: its includer changed too).
-	// Files new beside them count too (a header a changed source includes
-	// now), as do the files the patches touch.
-	const std::set<std::string> patched(patch_files.begin(), patch_files.end());
-	auto image_file = [&](const std::string &f) { return patched.count(f) ? overlay / f : base / f; };
-	std::set<std::string> changed_set;
-	if (base != kernel_tree) {
+// What the image changes: the files read that differ from the build's
+// tree (a file the tree lacks counts as changed: its includer changed too).
+// Files new beside them count too (a header a changed source includes
+// now), as do the files the patches touch.
+std::set<std::string> changed_files(const ImageSources &src, const std::vector<std::string> &read)
+{
+	std::set<std::string> changed;
+	if (src.base != kernel_tree) {
 		std::set<fs::path> dirs;
 		for (const auto &f : read) {
-			if (!same_content(kernel_tree / f, image_file(f)))
-				changed_set.insert(f);
+			if (!same_content(kernel_tree / f, src.file(f)))
+				changed.insert(f);
 			dirs.insert(fs::path(f).parent_path());
 		}
 		for (const auto &d : dirs) {
 			std::error_code ec;
-			for (const auto &entry : fs::directory_iterator(base / d, ec))
+			for (const auto &entry : fs::directory_iterator(src.base / d, ec))
 				if (entry.is_regular_file() && !fs::exists(kernel_tree / d / entry.path().filename()))
-					changed_set.insert((d / entry.path().filename()).string());
+					changed.insert((d / entry.path().filename()).string());
 		}
 	}
-	for (const auto &f : patch_files)
-		if (!same_content(kernel_tree / f, overlay / f))
-			changed_set.insert(f);
-	const std::vector<std::string> changed(changed_set.begin(), changed_set.end());
-	// --config: each flavour's autoconf.h with the options set, where it
-	// changes (timeconst.h follows CONFIG_HZ, as Kbuild's filechk_gentimeconst)
-	std::map<std::string, fs::path> config_dirs;	// flavour -> the image's generated include dir
-	std::string config_bytes;
-	if (!recipe.config.empty()) {
-		// an option the tree does not declare would be defined and read
-		// by nothing: a typo must not build the unchanged kernel
-		const auto declared = kconfig_symbols(base);
-		for (const auto &[name, value] : recipe.config)
-			if (!declared.count(name))
-				throw BadPatch(fmt::format("--config {}={}: {} declares no such Kconfig option", name.substr(7),
-							   value, base.string()));
-	}
+	for (const auto &f : src.patch_files)
+		if (!same_content(kernel_tree / f, src.overlay / f))
+			changed.insert(f);
+	return changed;
+}
+
+// An option the tree does not declare would be defined and read by
+// nothing: a typo must not build the unchanged kernel.
+void check_declared(const Recipe &recipe, const fs::path &base)
+{
+	const auto declared = kconfig_symbols(base);
+	for (const auto &[name, value] : recipe.config)
+		if (!declared.count(name))
+			throw BadPatch(fmt::format("--config {}={}: {} declares no such Kconfig option", name.substr(7),
+						   value, base.string()));
+}
+
+// timeconst.h follows CONFIG_HZ, as Kbuild's filechk_gentimeconst.
+std::string timeconst_header(const ImageSources &src, const std::string &hz)
+{
+	const auto r = shell(src.work, fmt::format("echo '{}' | bc -q '{}'", hz,
+						   (src.base / "kernel" / "time" / "timeconst.bc").string()));
+	if (r.exit_status != 0)
+		throw BadPatch(fmt::format("--config CONFIG_HZ={}: timeconst.bc fails: {}", hz, r.err));
+	return r.out;
+}
+
+// --config: each flavour's autoconf.h with the options set, where it
+// changes, into src.config_dirs and src.config_bytes.
+void configure(ImageSources &src, const Recipe &recipe)
+{
+	if (recipe.config.empty())
+		return;
+	check_declared(recipe, src.base);
 	for (const auto &flavour : flavours) {
-		if (recipe.config.empty())
-			break;
 		const auto generated = build_dir / "kernel-shim" / fmt::format("arch-{}", flavour.name) / "include";
 		const auto original = read_file(generated / "generated" / "autoconf.h");
 		const auto configured = with_config(original, recipe.config);
 		if (configured == original)
 			continue;
-		const auto dir = work / fmt::format("config-{}", flavour.name);
+		const auto dir = src.work / fmt::format("config-{}", flavour.name);
 		fs::create_directories(dir / "generated");
 		write_file(dir / "generated" / "autoconf.h", configured);
-		config_bytes += configured;
+		src.config_bytes += configured;
 		for (const auto &[name, value] : recipe.config) {
 			if (name != "CONFIG_HZ")
 				continue;
-			const auto r = shell(work, fmt::format("echo '{}' | bc -q '{}'", value,
-							       (base / "kernel" / "time" / "timeconst.bc").string()));
-			if (r.exit_status != 0)
-				throw BadPatch(fmt::format("--config CONFIG_HZ={}: timeconst.bc fails: {}", value, r.err));
-			write_file(dir / "generated" / "timeconst.h", r.out);
-			config_bytes += r.out;
+			const auto timeconst = timeconst_header(src, value);
+			write_file(dir / "generated" / "timeconst.h", timeconst);
+			src.config_bytes += timeconst;
 		}
-		config_dirs[flavour.name] = dir;
+		src.config_dirs[flavour.name] = dir;
 	}
+}
+
+// The image's id: the build's libraries, the configuration, and the
+// content of each changed file.
+std::string image_id(const ImageSources &src)
+{
 	std::uint64_t id_hash = fnv1a(SH_IMAGE_KERNEL_SERIES);
 	for (const auto &f : flavours)
 		id_hash = fnv1a(library_identity(build_dir / "kernel-shim" / library_file(f)), id_hash);
-	id_hash = fnv1a(config_bytes, id_hash);
-	for (const auto &f : changed) {
+	id_hash = fnv1a(src.config_bytes, id_hash);
+	for (const auto &f : src.changed) {
 		id_hash = fnv1a(f + '\0', id_hash);
-		id_hash = fnv1a(fs::exists(image_file(f)) ? read_file(image_file(f)) + '\1' : std::string("\2"), id_hash);
+		id_hash = fnv1a(fs::exists(src.file(f)) ? read_file(src.file(f)) + '\1' : std::string("\2"), id_hash);
 	}
-	const auto id = fmt::format("{:016x}", id_hash);
-	if (expected_id && id != *expected_id) {
-		std::string sources = base.string();
-		for (const auto &p : recipe.patches)
-			sources += ", " + p.string();
-		throw std::invalid_argument(fmt::format("image {}: what it was built from changed since ({}): build "
-							"the image again",
-							*expected_id, sources));
-	}
-	const auto dir = images / id;
-	const auto missing = [&] {
-		std::vector<const Flavour *> todo;
-		for (const auto &f : flavours)
-			if (std::find(wanted.begin(), wanted.end(), f.name) != wanted.end() && !has_library(dir, f))
-				todo.push_back(&f);
-		return todo;
-	};
-	if (fs::exists(dir / "manifest.json") && missing().empty())
-		return {dir, read_manifest(dir), true};
-	// one build of an image at a time: a second waits and finds the first's libraries
-	const FileLock lock(images / fmt::format(".lock-{}", id));
-	const auto todo = missing();
-	const bool stored = fs::exists(dir / "manifest.json");
-	if (stored && todo.empty())
-		return {dir, read_manifest(dir), true};
+	return fmt::format("{:016x}", id_hash);
+}
 
+// add_flavour() builds the image it was given, or nothing.
+void check_same_image(const std::optional<std::string> &expected_id, const std::string &id,
+		      const ImageSources &src, const Recipe &recipe)
+{
+	if (!expected_id || id == *expected_id)
+		return;
+	std::string sources = src.base.string();
+	for (const auto &p : recipe.patches)
+		sources += ", " + p.string();
+	throw std::invalid_argument(fmt::format("image {}: what it was built from changed since ({}): build "
+						"the image again",
+						*expected_id, sources));
+}
+
+// The wanted flavours the image in `dir` has no library of yet.
+std::vector<const Flavour *> missing_flavours(const fs::path &dir, const std::vector<std::string> &wanted)
+{
+	std::vector<const Flavour *> todo;
+	for (const auto &f : flavours)
+		if (std::find(wanted.begin(), wanted.end(), f.name) != wanted.end() && !has_library(dir, f))
+			todo.push_back(&f);
+	return todo;
+}
+
+Manifest new_manifest(const std::string &id, const ImageSources &src, const Recipe &recipe)
+{
 	Manifest manifest;
-	if (stored) {
-		manifest = read_manifest(dir);
-	} else {
-		manifest.id = id;
-		manifest.tree = base.string();
-		for (const auto &p : recipe.patches)
-			manifest.patches.push_back(fs::absolute(p).string());
-		manifest.files = changed;
-		for (const auto &[name, value] : recipe.config)
-			manifest.config.push_back(name + "=" + value);
-	}
-	std::mutex log_mutex;
-	auto log_line = [&](const std::string &line) {
-		const std::lock_guard lock(log_mutex);
-		log << line << std::flush;
-	};
+	manifest.id = id;
+	manifest.tree = src.base.string();
+	for (const auto &p : recipe.patches)
+		manifest.patches.push_back(fs::absolute(p).string());
+	manifest.files = src.changed;
+	for (const auto &[name, value] : recipe.config)
+		manifest.config.push_back(name + "=" + value);
+	return manifest;
+}
+
+// The first line of a new image's build: its tree, patches, and up to 8 of
+// the files it changes.
+void log_new_image(std::ostream &log, const ImageSources &src, std::size_t n)
+{
+	const auto &changed = src.changed;
 	std::string shown;
 	for (std::size_t i = 0; i < changed.size() && i < 8; i++)
 		shown += (i ? ", " : ": ") + changed[i];
 	if (changed.size() > 8)
 		shown += fmt::format(", ... ({} more)", changed.size() - 8);
-	const auto n = recipe.patches.size();
-	if (!stored)
-		log << fmt::format("kernel build: {}{}; {} differ{} from {}{}\n", base.string(),
+	log << fmt::format("kernel build: {}{}; {} differ{} from {}{}\n", src.base.string(),
 			   n ? fmt::format(" + {} patch{}", n, n == 1 ? "" : "es") : "",
 			   changed.size() == 1 ? "1 file" : fmt::format("{} files", changed.size()),
 			   changed.size() == 1 ? "s" : "", kernel_tree.string(), shown);
+}
 
-	const std::string tree_prefix = kernel_tree.string() + "/", overlay_prefix = overlay.string() + "/";
-	// __FILE__ names the tree the image is of; the comparison with the
-	// build's own input maps it to the build's tree
-	const auto compile_map = fmt::format(" -fmacro-prefix-map={}={}/", overlay_prefix, base.string());
-	const auto compare_map = fmt::format(" -fmacro-prefix-map={}={}", overlay_prefix, tree_prefix);
+// One kernel object of one flavour the image may compile again.
+struct Job {
+	const Flavour *flavour;
+	const CompileCommand *c;
+	std::string command;
+	fs::path out;
+	bool compiled = false;
+	std::string error;
+};
 
-	// The objects the image changes, of every flavour, compile side by
-	// side: a one-file patch is one object per flavour, which one after
-	// the other left a core idle.
-	struct Job {
-		const Flavour *flavour;
-		const CompileCommand *c;
-		std::string command;
-		fs::path out;
-		bool compiled = false;
-		std::string error;
-	};
+// The objects the image changes, of every flavour, compile side by
+// side: a one-file patch is one object per flavour, which one after
+// the other left a core idle.
+struct CompilePlan {
 	std::vector<Job> jobs;
 	std::map<const Flavour *, std::vector<fs::path>> objects_of;	// the flavour's kernel objects
-	for (const auto *wanted_flavour : todo) {
-		const auto &flavour = *wanted_flavour;
-		const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
-		// the flavour's generated headers, and the image's autoconf.h before them
-		const auto generated_include = fmt::format("-I{}/kernel-shim/arch-{}/include ", build_dir.string(),
-							   flavour.name);
-		const auto config_include = config_dirs.count(flavour.name)
-						    ? fmt::format("-I{} {}", config_dirs[flavour.name].string(),
-								  generated_include)
-						    : generated_include;
-		auto &kernel_objects = objects_of[&flavour];
-		for (const auto &c : commands) {
-			if (!c.output.starts_with(objects_dir))
-				continue;
-			kernel_objects.push_back(c.directory / c.output);
-			const auto &read = inputs.at(c.output);
-			const bool affected = config_dirs.count(flavour.name) ||
-					      std::any_of(read.begin(), read.end(),
-							  [&](const auto &f) { return changed_set.count(f) > 0; });
-			if (!affected)
-				continue;
-			std::string command = c.command;
-			replace_all(command, tree_prefix, overlay_prefix);
-			replace_all(command, generated_include, config_include);
-			jobs.push_back({&flavour, &c, command, work / "obj" / flavour.name / c.output, false, {}});
-		}
+};
+
+// The flavour's objects whose inputs the image changes (all of them with
+// --config), with their commands rewritten to compile from the overlay.
+void plan_flavour(CompilePlan &plan, const Flavour &flavour, const ImageSources &src, const BuildInputs &build)
+{
+	const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
+	// the flavour's generated headers, and the image's autoconf.h before them
+	const auto generated_include = fmt::format("-I{}/kernel-shim/arch-{}/include ", build_dir.string(),
+						   flavour.name);
+	const bool configured = src.config_dirs.count(flavour.name) > 0;
+	const auto config_include =
+		configured ? fmt::format("-I{} {}", src.config_dirs.at(flavour.name).string(), generated_include)
+			   : generated_include;
+	auto &kernel_objects = plan.objects_of[&flavour];
+	for (const auto &c : build.commands) {
+		if (!c.output.starts_with(objects_dir))
+			continue;
+		kernel_objects.push_back(c.directory / c.output);
+		const auto &read = build.inputs.at(c.output);
+		const bool affected = configured || std::any_of(read.begin(), read.end(), [&](const auto &f) {
+					      return src.changed_set.count(f) > 0;
+				      });
+		if (!affected)
+			continue;
+		std::string command = c.command;
+		replace_all(command, src.tree_prefix, src.overlay_prefix);
+		replace_all(command, generated_include, config_include);
+		plan.jobs.push_back({&flavour, &c, command, src.work / "obj" / flavour.name / c.output, false, {}});
 	}
-	if (!jobs.empty())
-		fill_overlay(overlay, base, read, patched);
-	// a change the compiler does not see (a comment) recompiles nothing
-	for_each_parallel(jobs, [&](Job &job) {
-		const auto &c = *job.c;
-		try {
-			if (preprocessed(c, job.command + compare_map) == preprocessed(c, c.command + compare_map))
-				return;
-		} catch (const BadPatch &e) {
-			job.error = e.what();
+}
+
+// Compiles the job's object from the overlay, unless the compiler sees no
+// change there (a comment): that recompiles nothing.
+void compile_job(Job &job, const ImageSources &src, std::ostream &log, std::mutex &log_mutex)
+{
+	const auto &c = *job.c;
+	try {
+		if (preprocessed(c, job.command + src.compare_map) == preprocessed(c, c.command + src.compare_map))
 			return;
-		}
-		job.compiled = true;
-		fs::create_directories(job.out.parent_path());
-		std::string command = job.command + compile_map;
-		replace_all(command, " -o " + c.output + " ", " -o " + job.out.string() + " ");
-		log_line(fmt::format("kernel build: {}: compiling {}\n", job.flavour->name,
-				     c.file.string().starts_with(tree_prefix)
-					     ? c.file.string().substr(tree_prefix.size())
-					     : fs::relative(c.file, source_root).string()));
-		if (const auto r = shell(c.directory, command); r.exit_status != 0)
-			job.error = fmt::format("{} does not compile in the image ({} flavour):\n{}", c.file.string(),
-						job.flavour->name, r.err);
-	});
-	for (const auto *wanted_flavour : todo) {
-		const auto &flavour = *wanted_flavour;
-		const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
-		const std::string runtime_dir = fmt::format("CMakeFiles/{}.dir/", flavour.library);
-		std::map<std::string, std::string> replaced;	// object as link.txt names it -> the image's
-		auto &kernel_objects = objects_of[&flavour];
-		bool upstream_changed = false;
-		for (auto &job : jobs) {
-			if (job.flavour != &flavour)
-				continue;
-			if (!job.error.empty()) {
-				// the compiler's messages name the files of the tree, not the overlay
-				replace_all(job.error, overlay_prefix, base.string() + "/");
-				throw BadPatch(job.error);
-			}
-			if (!job.compiled)
-				continue;
-			upstream_changed = true;
-			replaced[job.c->output] = job.out.string();
-			*std::find(kernel_objects.begin(), kernel_objects.end(), job.c->directory / job.c->output) = job.out;
-			manifest.recompiled.push_back(
-				fmt::format("{}: {}", flavour.name, job.c->output.substr(objects_dir.size())));
-		}
-		// kernel info lists the changed files' hashes (the runtime's generated
-		// table, a unit of its own: kernel-shim/src/upstream_files.h)
-		if (upstream_changed) {
-			const auto generated = build_dir / "kernel-shim" / fmt::format("generated-{}", flavour.name);
-			auto header = read_file(generated / "kshim" / "upstream_files.h");
-			for (const auto &f : changed) {
-				const auto r = support::run_tool(std::vector<std::string>{"cmake", "-E", "sha256sum", image_file(f).string()});
-				const auto at = header.find(fmt::format("{{\"{}\", \"", f));
-				if (r.exit_status != 0 || at == std::string::npos)
-					continue;	// a file the build does not list (a header)
-				const auto hash_at = at + f.size() + 6;
-				header.replace(hash_at, 64, r.out.substr(0, 64));
-			}
-			const auto gen = work / fmt::format("generated-{}", flavour.name);
-			fs::create_directories(gen / "kshim");
-			write_file(gen / "kshim" / "upstream_files.h", header);
-			for (const auto &c : commands) {
-				if (c.output != runtime_dir + "src/upstream_files.cpp.o")
-					continue;
-				std::string command = c.command;
-				replace_all(command, "-I" + generated.string(), "-I" + gen.string());
-				const auto out = work / "obj" / flavour.name / c.output;
-				fs::create_directories(out.parent_path());
-				replace_all(command, " -o " + c.output + " ", " -o " + out.string() + " ");
-				const auto r = shell(c.directory, command);
-				if (r.exit_status != 0)
-					throw BuildError(fmt::format("the runtime's upstream_files.cpp does not compile:\n{}", r.err));
-				replaced[c.output] = out.string();
-			}
-		}
-		// the undefined symbols of the objects, against the glue's list
-		// (a sanitizer build's objects call its runtime: the check leaves
-		// those calls out, as the build's own check does)
-		std::string check = fmt::format("CC='{}' SANITIZE={} '{}' '{}'", SH_IMAGE_C_COMPILER, SH_IMAGE_SANITIZE,
-						(source_root / "kernel-shim" / "check-undefined.sh").string(),
-						(fs::path(SH_IMAGE_SYMBOL_LISTS) / flavour.undefined_list).string());
-		for (const auto &o : kernel_objects)
-			check += " '" + o.string() + "'";
-		if (const auto r = shell(build_dir, check); r.exit_status != 0)
-			throw BadPatch(fmt::format("the image's kernel needs symbols the glue does not provide "
-						   "({} flavour):\n{}{}",
-						   flavour.name, r.out, r.err));
-		// link as the build links, with the image's objects
-		auto link = trim_output(read_file(build_dir / "kernel-shim" / "CMakeFiles" /
-						  fmt::format("{}.dir", flavour.library) / "link.txt"));
-		while (!link.empty() && link.back() == '\r')
-			link.pop_back();
-		link += " ";
-		for (const auto &[from, to] : replaced)
-			replace_all(link, " " + from + " ", " " + to + " ");
-		const auto so = library_file(flavour);
-		replace_all(link, " -o " + so + " ", " -o " + (work / so).string() + " ");
-		if (const auto r = shell(build_dir / "kernel-shim", link); r.exit_status != 0)
-			throw BuildError(fmt::format("linking the {} image failed:\n{}", flavour.name, r.err));
+	} catch (const BadPatch &e) {
+		job.error = e.what();
+		return;
 	}
-	// the image holds its manifest and libraries, not the overlay and objects
-	if (!stored) {
-		manifest.created = now_utc();
-		const auto stage = images / fmt::format("{}.tmp.{}", id, ::getpid());
-		fs::remove_all(stage);
-		fs::create_directories(stage);
-		write_manifest(stage, manifest);
-		std::error_code ec;
-		fs::rename(stage, dir, ec);
-		if (ec) {
-			fs::remove_all(stage);
-			// stored meanwhile by a build that did not hold the lock
-			// (prune removed it): theirs, with what this one compiled
-			if (!fs::exists(dir / "manifest.json"))
-				throw BuildError(fmt::format("cannot store the image in {}: {}", dir.string(),
-							     ec.message()));
-			auto theirs = read_manifest(dir);
-			for (const auto &r : manifest.recompiled)
-				if (std::find(theirs.recompiled.begin(), theirs.recompiled.end(), r) == theirs.recompiled.end())
-					theirs.recompiled.push_back(r);
-			manifest = std::move(theirs);
-		}
+	job.compiled = true;
+	fs::create_directories(job.out.parent_path());
+	std::string command = job.command + src.compile_map;
+	replace_all(command, " -o " + c.output + " ", " -o " + job.out.string() + " ");
+	const auto line = fmt::format("kernel build: {}: compiling {}\n", job.flavour->name,
+				      c.file.string().starts_with(src.tree_prefix)
+					      ? c.file.string().substr(src.tree_prefix.size())
+					      : fs::relative(c.file, source_root).string());
+	{
+		const std::lock_guard lock(log_mutex);
+		log << line << std::flush;
 	}
+	if (const auto r = shell(c.directory, command); r.exit_status != 0)
+		job.error = fmt::format("{} does not compile in the image ({} flavour):\n{}", c.file.string(),
+					job.flavour->name, r.err);
+}
+
+void compile_jobs(std::vector<Job> &jobs, const ImageSources &src, std::ostream &log)
+{
+	std::mutex log_mutex;
+	for_each_parallel(jobs, [&](Job &job) { compile_job(job, src, log, log_mutex); });
+}
+
+// The flavour's objects compiled again, in place of the build's among its
+// kernel objects and in the manifest; a compile's error thrown. Returns
+// them by the object link.txt names.
+std::map<std::string, std::string> take_compiled(const Flavour &flavour, CompilePlan &plan, const ImageSources &src,
+						  Manifest &manifest)
+{
+	const std::string objects_dir = fmt::format("CMakeFiles/{}.dir/", flavour.objects);
+	std::map<std::string, std::string> replaced;
+	auto &kernel_objects = plan.objects_of[&flavour];
+	for (auto &job : plan.jobs) {
+		if (job.flavour != &flavour)
+			continue;
+		if (!job.error.empty()) {
+			// the compiler's messages name the files of the tree, not the overlay
+			replace_all(job.error, src.overlay_prefix, src.base.string() + "/");
+			throw BadPatch(job.error);
+		}
+		if (!job.compiled)
+			continue;
+		replaced[job.c->output] = job.out.string();
+		*std::find(kernel_objects.begin(), kernel_objects.end(), job.c->directory / job.c->output) = job.out;
+		manifest.recompiled.push_back(fmt::format("{}: {}", flavour.name, job.c->output.substr(objects_dir.size())));
+	}
+	return replaced;
+}
+
+// kernel info lists the changed files' hashes (the runtime's generated
+// table, a unit of its own: kernel-shim/src/upstream_files.h): the table
+// with the image's, compiled into `replaced`.
+void compile_upstream_files(const Flavour &flavour, const ImageSources &src, const BuildInputs &build,
+			    std::map<std::string, std::string> &replaced)
+{
+	const std::string runtime_dir = fmt::format("CMakeFiles/{}.dir/", flavour.library);
+	const auto generated = build_dir / "kernel-shim" / fmt::format("generated-{}", flavour.name);
+	auto header = read_file(generated / "kshim" / "upstream_files.h");
+	for (const auto &f : src.changed) {
+		const auto r = support::run_tool(std::vector<std::string>{"cmake", "-E", "sha256sum", src.file(f).string()});
+		const auto at = header.find(fmt::format("{{\"{}\", \"", f));
+		if (r.exit_status != 0 || at == std::string::npos)
+			continue;	// a file the build does not list (a header)
+		const auto hash_at = at + f.size() + 6;
+		header.replace(hash_at, 64, r.out.substr(0, 64));
+	}
+	const auto gen = src.work / fmt::format("generated-{}", flavour.name);
+	fs::create_directories(gen / "kshim");
+	write_file(gen / "kshim" / "upstream_files.h", header);
+	for (const auto &c : build.commands) {
+		if (c.output != runtime_dir + "src/upstream_files.cpp.o")
+			continue;
+		std::string command = c.command;
+		replace_all(command, "-I" + generated.string(), "-I" + gen.string());
+		const auto out = src.work / "obj" / flavour.name / c.output;
+		fs::create_directories(out.parent_path());
+		replace_all(command, " -o " + c.output + " ", " -o " + out.string() + " ");
+		const auto r = shell(c.directory, command);
+		if (r.exit_status != 0)
+			throw BuildError(fmt::format("the runtime's upstream_files.cpp does not compile:\n{}", r.err));
+		replaced[c.output] = out.string();
+	}
+}
+
+// The undefined symbols of the objects, against the glue's list (a
+// sanitizer build's objects call its runtime: the check leaves those calls
+// out, as the build's own check does).
+void check_undefined(const Flavour &flavour, const std::vector<fs::path> &kernel_objects)
+{
+	std::string check = fmt::format("CC='{}' SANITIZE={} '{}' '{}'", SH_IMAGE_C_COMPILER, SH_IMAGE_SANITIZE,
+					(source_root / "kernel-shim" / "check-undefined.sh").string(),
+					(fs::path(SH_IMAGE_SYMBOL_LISTS) / flavour.undefined_list).string());
+	for (const auto &o : kernel_objects)
+		check += " '" + o.string() + "'";
+	if (const auto r = shell(build_dir, check); r.exit_status != 0)
+		throw BadPatch(fmt::format("the image's kernel needs symbols the glue does not provide "
+					   "({} flavour):\n{}{}",
+					   flavour.name, r.out, r.err));
+}
+
+// Links as the build links, with the image's objects, into the work directory.
+void link_library(const Flavour &flavour, const std::map<std::string, std::string> &replaced, const fs::path &work)
+{
+	auto link = trim_output(read_file(build_dir / "kernel-shim" / "CMakeFiles" /
+					  fmt::format("{}.dir", flavour.library) / "link.txt"));
+	while (!link.empty() && link.back() == '\r')
+		link.pop_back();
+	link += " ";
+	for (const auto &[from, to] : replaced)
+		replace_all(link, " " + from + " ", " " + to + " ");
+	const auto so = library_file(flavour);
+	replace_all(link, " -o " + so + " ", " -o " + (work / so).string() + " ");
+	if (const auto r = shell(build_dir / "kernel-shim", link); r.exit_status != 0)
+		throw BuildError(fmt::format("linking the {} image failed:\n{}", flavour.name, r.err));
+}
+
+void build_library(const Flavour &flavour, CompilePlan &plan, const ImageSources &src, const BuildInputs &build,
+		   Manifest &manifest)
+{
+	auto replaced = take_compiled(flavour, plan, src, manifest);
+	if (!replaced.empty())
+		compile_upstream_files(flavour, src, build, replaced);
+	check_undefined(flavour, plan.objects_of[&flavour]);
+	link_library(flavour, replaced, src.work);
+}
+
+// A new image's directory, with its manifest, renamed into place in one
+// step. The image holds its manifest and libraries, not the overlay and
+// objects.
+void store_image(const fs::path &images, const std::string &id, Manifest &manifest)
+{
+	const auto dir = images / id;
+	manifest.created = now_utc();
+	const auto stage = images / fmt::format("{}.tmp.{}", id, ::getpid());
+	fs::remove_all(stage);
+	fs::create_directories(stage);
+	write_manifest(stage, manifest);
+	std::error_code ec;
+	fs::rename(stage, dir, ec);
+	if (!ec)
+		return;
+	fs::remove_all(stage);
+	// stored meanwhile by a build that did not hold the lock
+	// (prune removed it): theirs, with what this one compiled
+	if (!fs::exists(dir / "manifest.json"))
+		throw BuildError(fmt::format("cannot store the image in {}: {}", dir.string(), ec.message()));
+	auto theirs = read_manifest(dir);
+	for (const auto &r : manifest.recompiled)
+		if (std::find(theirs.recompiled.begin(), theirs.recompiled.end(), r) == theirs.recompiled.end())
+			theirs.recompiled.push_back(r);
+	manifest = std::move(theirs);
+}
+
+// The libraries built into the image, and its manifest with them.
+void install_libraries(const std::vector<const Flavour *> &todo, const fs::path &work, const fs::path &dir,
+		       Manifest &manifest)
+{
 	for (const auto *f : todo) {
 		const auto so = library_file(*f);
 		fs::rename(work / so, dir / so);
@@ -999,6 +1089,11 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 			manifest.flavours.emplace_back(f.name);
 	std::sort(manifest.recompiled.begin(), manifest.recompiled.end());
 	write_manifest(dir, manifest);
+}
+
+void log_built(std::ostream &log, const std::string &id, const std::vector<const Flavour *> &todo,
+	       const std::vector<Job> &jobs)
+{
 	std::string built;
 	for (const auto *f : todo)
 		built += fmt::format("{}{}", built.empty() ? "" : " and ", f->name);
@@ -1008,6 +1103,60 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 	else
 		log << fmt::format("kernel build: image {}, {} flavour{} ({} object{} compiled again)\n", id, built,
 				   todo.size() == 1 ? "" : "s", compiled, compiled == 1 ? "" : "s");
+}
+
+Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std::string> &wanted,
+		  const std::optional<std::string> &expected_id)
+{
+	if (!fs::exists(build_dir / "compile_commands.json"))
+		throw BuildError(fmt::format("{} has no compile_commands.json: images are built from this build's own "
+					     "commands",
+					     build_dir.string()));
+	const auto &build = build_inputs();
+	auto base = image_tree(recipe);
+	auto patch_files = files_patched(recipe.patches);
+
+	// each build in its own work directory: two builds of one image do not
+	// collide, the first to finish provides it
+	const auto images = cache_dir() / "images";
+	const auto work = images / fmt::format("tmp.{}", ::getpid());
+	fs::remove_all(work);
+	fs::create_directories(work);
+	const support::TempDir cleanup(work);	// removed on every exit, signals included
+	ImageSources src(std::move(base), work, std::move(patch_files));
+
+	const auto read = files_read(build.inputs);
+	patch_overlay(src, recipe.patches);
+	src.changed_set = changed_files(src, read);
+	src.changed.assign(src.changed_set.begin(), src.changed_set.end());
+	configure(src, recipe);
+	const auto id = image_id(src);
+	check_same_image(expected_id, id, src, recipe);
+	const auto dir = images / id;
+	if (fs::exists(dir / "manifest.json") && missing_flavours(dir, wanted).empty())
+		return {dir, read_manifest(dir), true};
+	// one build of an image at a time: a second waits and finds the first's libraries
+	const FileLock lock(images / fmt::format(".lock-{}", id));
+	const auto todo = missing_flavours(dir, wanted);
+	const bool stored = fs::exists(dir / "manifest.json");
+	if (stored && todo.empty())
+		return {dir, read_manifest(dir), true};
+
+	Manifest manifest = stored ? read_manifest(dir) : new_manifest(id, src, recipe);
+	if (!stored)
+		log_new_image(log, src, recipe.patches.size());
+	CompilePlan plan;
+	for (const auto *flavour : todo)
+		plan_flavour(plan, *flavour, src, build);
+	if (!plan.jobs.empty())
+		fill_overlay(src.overlay, src.base, read, src.patched);
+	compile_jobs(plan.jobs, src, log);
+	for (const auto *flavour : todo)
+		build_library(*flavour, plan, src, build, manifest);
+	if (!stored)
+		store_image(images, id, manifest);
+	install_libraries(todo, work, dir, manifest);
+	log_built(log, id, todo, plan.jobs);
 	return {dir, read_manifest(dir), false};
 }
 

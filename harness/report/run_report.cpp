@@ -37,11 +37,9 @@ double percent(std::int64_t part, std::int64_t whole)
 
 std::string energy_unit(const sim::Result &r) { return r.power_in_microwatts ? "J" : "(abstract EM units)"; }
 
-} // namespace
-
-std::string run_text(const sim::Result &r)
+// What ran where, with which scheduler settings: the report's heading.
+void append_run_setup(std::string &s, const sim::Result &r)
 {
-	std::string s;
 	s += fmt::format("sched-harness run: {}{} on Linux {}'s scheduler\n", r.board,
 			 r.board_model.empty() ? "" : fmt::format(" ({})", r.board_model), r.kernel);
 	s += fmt::format("Workload:   {}\n", r.workload);
@@ -56,6 +54,10 @@ std::string run_text(const sim::Result &r)
 	else
 		s += fmt::format(" (the workload runs until the duration ends)\n");
 	s += fmt::format("EAS:        {}\n", r.eas ? "on" : fmt::format("off — {}", r.eas_reason));
+}
+
+void append_tick(std::string &s, const sim::Result &r)
+{
 	const auto hz = r.tick_ns ? 1'000'000'000ULL / r.tick_ns : 0;
 	switch (r.idle_tick) {
 	case sim::IdleTick::kernel:
@@ -78,6 +80,10 @@ std::string run_text(const sim::Result &r)
 		s += fmt::format("Tick:       {} Hz on every CPU: idle CPUs keep their tick (--idle-tick retain)\n", hz);
 		break;
 	}
+}
+
+void append_seed(std::string &s, const sim::Result &r)
+{
 	s += fmt::format("Seed:       {}; {}\n", r.seed,
 			 r.jitter > 0 ? fmt::format("jitter {} (work sd {:.1f}%, start 0-{:.0f} us, timer +{:.1f} us mean; "
 						    "--jitter 0 for the exact run)",
@@ -85,7 +91,11 @@ std::string run_text(const sim::Result &r)
 						    r.jitter * sim::jitter_start_max_ns / 1e3,
 						    r.jitter * sim::jitter_timer_mean_ns / 1e3)
 				      : "no jitter (the exact run)");
+}
 
+// One row per frequency domain, then the total.
+void append_energy_domains(std::string &s, const sim::Result &r)
+{
 	s += r.power_model.empty()
 		? fmt::format("\nEnergy: per frequency domain, the power of the OPP in use (the kernel's energy model) "
 			      "x busy time, plus idle power x idle time:\n")
@@ -109,27 +119,33 @@ std::string run_text(const sim::Result &r)
 	}
 	s += fmt::format("  {:<10} {:>10.4f} {}{}\n", "total", r.energy_j, energy_unit(r),
 			 r.energy_complete ? "" : "  (some CPUs have no energy model: their energy is not counted)");
-	if (!r.power_model.empty()) {
-		std::string statics;
-		for (std::size_t i = 0; i < r.domains.size(); i++)
-			if (r.domains[i].static_energy_j > 0 || r.domains[i].off_ns > 0)
-				statics += fmt::format("; domain {} static {:.4f} J, powered off {:.1f}%", i,
-						       r.domains[i].static_energy_j,
-						       percent(r.domains[i].off_ns, r.simulated_ns));
-		s += fmt::format("  board power model: {}{}\n", r.power_model, statics);
-		if (r.package_budget_mw) {
-			std::string ceilings;
-			for (const auto &o : r.package_ceiling)
-				ceilings += fmt::format("{}{} {:.1f}%", ceilings.empty() ? "" : ", ", mhz(o.khz),
-							percent(o.ns, r.simulated_ns));
-			s += fmt::format("  package budget {:.0f} mW: the CPUs held at or below {}\n", *r.package_budget_mw,
-					 ceilings);
-		}
-		if (r.smt_model)
-			s += "  SMT threads of a core slow each other (the model's smt_speed)\n";
+}
+
+// Only with a board power model: its static power and package budget.
+void append_power_model(std::string &s, const sim::Result &r)
+{
+	std::string statics;
+	for (std::size_t i = 0; i < r.domains.size(); i++)
+		if (r.domains[i].static_energy_j > 0 || r.domains[i].off_ns > 0)
+			statics += fmt::format("; domain {} static {:.4f} J, powered off {:.1f}%", i,
+					       r.domains[i].static_energy_j, percent(r.domains[i].off_ns, r.simulated_ns));
+	s += fmt::format("  board power model: {}{}\n", r.power_model, statics);
+	if (r.package_budget_mw) {
+		std::string ceilings;
+		for (const auto &o : r.package_ceiling)
+			ceilings += fmt::format("{}{} {:.1f}%", ceilings.empty() ? "" : ", ", mhz(o.khz),
+						percent(o.ns, r.simulated_ns));
+		s += fmt::format("  package budget {:.0f} mW: the CPUs held at or below {}\n", *r.package_budget_mw,
+				 ceilings);
 	}
-	s += fmt::format("  the energy model's estimate (busy time x its power, what EAS optimises): {:.4f} {}\n",
-			 r.em_energy_j, energy_unit(r));
+	if (r.smt_model)
+		s += "  SMT threads of a core slow each other (the model's smt_speed)\n";
+}
+
+// Busy time, and the capacity the CPUs lost to thermal and cpufreq
+// pressure (those lines only when some CPU had any).
+void append_cpu_load(std::string &s, const sim::Result &r)
+{
 	s += "  busy:   ";
 	for (const auto &c : r.cpus)
 		s += fmt::format(" cpu{} {:.1f}%", c.id, percent(c.busy_ns, r.simulated_ns));
@@ -153,33 +169,54 @@ std::string run_text(const sim::Result &r)
 				s += fmt::format(" cpu{} {:.1f}", c.id, c.cpufreq_pressure_avg);
 		s += "\n";
 	}
-	if (!r.thermal_zones.empty()) {
-		s += fmt::format("\nThermal zones (the kernel's thermal framework on the board's {} model):\n",
-				 r.thermal_model);
-		s += fmt::format("  {:<16} {:<16} {:>7} {:>7} {:>7} {:>7}  {}\n", "zone", "governor", "min C", "mean C",
-				 "max C", "end C", "time at or above each trip");
-		for (const auto &z : r.thermal_zones) {
-			std::string trips;
-			for (const auto &t : z.trips)
-				trips += fmt::format("{}{} {:.0f} C {} {:.1f}%", trips.empty() ? "" : ", ", t.type,
-						     t.temperature_c, t.name, percent(t.above_ns, r.simulated_ns));
-			s += fmt::format("  {:<16} {:<16} {:>7.1f} {:>7.1f} {:>7.1f} {:>7.1f}  {}\n", z.name, z.governor,
-					 z.min_c, z.mean_c, z.max_c, z.end_c, trips.empty() ? "-" : trips);
-		}
-		for (const auto &c : r.cooling_devices) {
-			std::string states;
-			for (std::size_t i = 0; i < c.state_ns.size(); i++)
-				if (c.state_ns[i])
-					states += fmt::format("{}{} {:.1f}%", states.empty() ? "" : ", ", i,
-							      percent(c.state_ns[i], r.simulated_ns));
-			s += fmt::format("  cooling device {} (cpufreq, CPUs {}): states 0-{}, time in each: {} "
-					 "({} updates)\n",
-					 c.id, cpus_text(c.cpus), c.max_state, states, c.updates);
-		}
-	} else if (!r.thermal_model.empty() && !r.thermal_model.starts_with("none")) {
-		s += fmt::format("\nThermal model: {}\n", r.thermal_model);
-	}
+}
 
+void append_energy(std::string &s, const sim::Result &r)
+{
+	append_energy_domains(s, r);
+	if (!r.power_model.empty())
+		append_power_model(s, r);
+	s += fmt::format("  the energy model's estimate (busy time x its power, what EAS optimises): {:.4f} {}\n",
+			 r.em_energy_j, energy_unit(r));
+	append_cpu_load(s, r);
+}
+
+void append_thermal_zones(std::string &s, const sim::Result &r)
+{
+	s += fmt::format("\nThermal zones (the kernel's thermal framework on the board's {} model):\n",
+			 r.thermal_model);
+	s += fmt::format("  {:<16} {:<16} {:>7} {:>7} {:>7} {:>7}  {}\n", "zone", "governor", "min C", "mean C",
+			 "max C", "end C", "time at or above each trip");
+	for (const auto &z : r.thermal_zones) {
+		std::string trips;
+		for (const auto &t : z.trips)
+			trips += fmt::format("{}{} {:.0f} C {} {:.1f}%", trips.empty() ? "" : ", ", t.type,
+					     t.temperature_c, t.name, percent(t.above_ns, r.simulated_ns));
+		s += fmt::format("  {:<16} {:<16} {:>7.1f} {:>7.1f} {:>7.1f} {:>7.1f}  {}\n", z.name, z.governor,
+				 z.min_c, z.mean_c, z.max_c, z.end_c, trips.empty() ? "-" : trips);
+	}
+	for (const auto &c : r.cooling_devices) {
+		std::string states;
+		for (std::size_t i = 0; i < c.state_ns.size(); i++)
+			if (c.state_ns[i])
+				states += fmt::format("{}{} {:.1f}%", states.empty() ? "" : ", ", i,
+						      percent(c.state_ns[i], r.simulated_ns));
+		s += fmt::format("  cooling device {} (cpufreq, CPUs {}): states 0-{}, time in each: {} "
+				 "({} updates)\n",
+				 c.id, cpus_text(c.cpus), c.max_state, states, c.updates);
+	}
+}
+
+void append_thermal(std::string &s, const sim::Result &r)
+{
+	if (!r.thermal_zones.empty())
+		append_thermal_zones(s, r);
+	else if (!r.thermal_model.empty() && !r.thermal_model.starts_with("none"))
+		s += fmt::format("\nThermal model: {}\n", r.thermal_model);
+}
+
+void append_scheduler(std::string &s, const sim::Result &r)
+{
 	s += fmt::format("\nScheduler:\n");
 	if (r.eas_decisions_counted)
 		s += fmt::format("  wake-ups {}: EAS (find_energy_efficient_cpu() chose) {}, other {}, pinned {}{}\n",
@@ -196,21 +233,27 @@ std::string run_text(const sim::Result &r)
 			 us(l.min), us(l.p50), us(l.p90), us(l.p99), us(l.p999), us(l.max));
 	s += fmt::format("  throughput: {:.3f} x CPU{} at its highest OPP (work done per second)\n", r.throughput,
 			 r.calibration_cpu);
+}
 
-	if (!r.cpuidle_governor.empty()) {
-		s += fmt::format("\nIdle states (cpuidle driver's, {} governor): entries, residency (above/below: "
-				 "the kernel's count of sleeps too short for the state / long enough for a deeper "
-				 "one):\n",
-				 r.cpuidle_governor);
-		for (const auto &c : r.cpus) {
-			std::string row;
-			for (const auto &st : c.idle_states)
-				row += fmt::format("{}{} {}x {:.3f} s ({}/{})", row.empty() ? "" : ", ", st.name, st.entries,
-						   static_cast<double>(st.residency_ns) / 1e9, st.above, st.below);
-			s += fmt::format("  cpu{}: {}\n", c.id, row.empty() ? "-" : row);
-		}
+// Only on boards with a cpuidle driver.
+void append_idle_states(std::string &s, const sim::Result &r)
+{
+	s += fmt::format("\nIdle states (cpuidle driver's, {} governor): entries, residency (above/below: "
+			 "the kernel's count of sleeps too short for the state / long enough for a deeper "
+			 "one):\n",
+			 r.cpuidle_governor);
+	for (const auto &c : r.cpus) {
+		std::string row;
+		for (const auto &st : c.idle_states)
+			row += fmt::format("{}{} {}x {:.3f} s ({}/{})", row.empty() ? "" : ", ", st.name, st.entries,
+					   static_cast<double>(st.residency_ns) / 1e9, st.above, st.below);
+		s += fmt::format("  cpu{}: {}\n", c.id, row.empty() ? "-" : row);
 	}
+}
 
+void append_tasks(std::string &s, const sim::Result &r)
+{
+	// a table for people: --json is where a large workload's tasks are
 	constexpr std::size_t max_rows = 32;
 	s += fmt::format("\nTasks ({}{}):\n", r.tasks.size(),
 			 r.tasks.size() > max_rows ? fmt::format(", the first {}; --json has all", max_rows) : "");
@@ -227,10 +270,31 @@ std::string run_text(const sim::Result &r)
 				 cpus_text(t.cpus_used),
 				 t.exit_ns ? fmt::format("exited at {}", seconds(*t.exit_ns)) : t.state);
 	}
+}
+
+void append_fingerprint(std::string &s, const sim::Result &r)
+{
 	s += fmt::format("\nFingerprint: {:016x} ({} placements, switches, migrations and frequency changes)\n",
 			 r.fingerprint, r.fingerprint_events);
 	if (r.kernel_warnings)
 		s += fmt::format("Kernel WARNINGs: {} (see stderr)\n", r.kernel_warnings);
+}
+
+} // namespace
+
+std::string run_text(const sim::Result &r)
+{
+	std::string s;
+	append_run_setup(s, r);
+	append_tick(s, r);
+	append_seed(s, r);
+	append_energy(s, r);
+	append_thermal(s, r);
+	append_scheduler(s, r);
+	if (!r.cpuidle_governor.empty())
+		append_idle_states(s, r);
+	append_tasks(s, r);
+	append_fingerprint(s, r);
 	return s;
 }
 
@@ -262,6 +326,16 @@ void cpu_array(Writer &w, const std::vector<unsigned> &cpus)
 	w.EndArray();
 }
 
+// Each element through `one`, as a JSON array.
+template <typename T, typename Fn>
+void json_array(Writer &w, const std::vector<T> &items, Fn one)
+{
+	w.StartArray();
+	for (const auto &item : items)
+		one(w, item);
+	w.EndArray();
+}
+
 // Time at each frequency: [{"khz", "ns"[, "busy_ns"]}, ...].
 void residency_array(Writer &w, const std::vector<sim::OppResidency> &residency, bool with_busy)
 {
@@ -281,13 +355,9 @@ void residency_array(Writer &w, const std::vector<sim::OppResidency> &residency,
 	w.EndArray();
 }
 
-} // namespace
-
-std::string run_json(const sim::Result &r)
+// What ran where, with which scheduler settings.
+void json_run_setup(Writer &w, const sim::Result &r)
 {
-	rapidjson::StringBuffer buf;
-	Writer w(buf);
-	w.StartObject();
 	key(w, "board");
 	str(w, r.board);
 	key(w, "board_model");
@@ -325,6 +395,10 @@ std::string run_json(const sim::Result &r)
 	str(w, sim::to_string(r.idle_tick));
 	key(w, "jitter");
 	w.Double(r.jitter);
+}
+
+void json_energy(Writer &w, const sim::Result &r)
+{
 	key(w, "energy_unit");
 	str(w, r.power_in_microwatts ? "J" : "abstract");
 	key(w, "energy_complete");
@@ -346,83 +420,86 @@ std::string run_json(const sim::Result &r)
 	}
 	key(w, "smt_model");
 	w.Bool(r.smt_model);
-	key(w, "domains");
-	w.StartArray();
-	for (const auto &d : r.domains) {
-		w.StartObject();
-		key(w, "cpus");
-		cpu_array(w, d.cpus);
-		key(w, "energy_model");
-		w.Bool(d.has_energy_model);
-		key(w, "energy_j");
-		w.Double(d.energy_j);
-		key(w, "static_energy_j");
-		w.Double(d.static_energy_j);
-		key(w, "powered_off_ns");
-		w.Int64(d.off_ns);
-		key(w, "idle_power_uw");
-		w.Uint64(d.idle_power_uw);
-		key(w, "frequency_changes");
-		w.Uint64(d.frequency_changes);
-		key(w, "transition_latency_ns");
-		w.Uint(d.transition_latency_ns);
-		key(w, "opp_residency");
-		residency_array(w, d.residency, true);
-		w.EndObject();
-	}
-	w.EndArray();
+}
+
+void json_domain(Writer &w, const sim::DomainResult &d)
+{
+	w.StartObject();
 	key(w, "cpus");
-	w.StartArray();
-	for (const auto &c : r.cpus) {
-		w.StartObject();
-		key(w, "cpu");
-		w.Uint(c.id);
-		key(w, "busy_ns");
-		w.Int64(c.busy_ns);
-		key(w, "energy_j");
-		w.Double(c.energy_j);
-		key(w, "em_energy_j");
-		w.Double(c.em_energy_j);
-		key(w, "thermal_pressure_avg");
-		w.Double(c.thermal_pressure_avg);
-		key(w, "thermal_load_avg");
-		w.Double(c.thermal_load_avg);
-		key(w, "capped_ns");
-		w.Int64(c.capped_ns);
-		key(w, "limited_ns");
-		w.Int64(c.limited_ns);
-		key(w, "cpufreq_pressure_avg");
-		w.Double(c.cpufreq_pressure_avg);
-		key(w, "capacity_end");
-		w.Uint64(c.capacity_end);
-		key(w, "thermal_load_end");
-		w.Uint64(c.thermal_load_end);
-		key(w, "cpufreq_pressure_end");
-		w.Uint64(c.cpufreq_pressure_end);
-		key(w, "idle_states");
-		w.StartArray();
-		for (const auto &st : c.idle_states) {
-			w.StartObject();
-			key(w, "name");
-			str(w, st.name);
-			key(w, "exit_latency_ns");
-			w.Uint64(st.exit_latency_ns);
-			key(w, "target_residency_ns");
-			w.Uint64(st.target_residency_ns);
-			key(w, "entries");
-			w.Uint64(st.entries);
-			key(w, "residency_ns");
-			w.Uint64(st.residency_ns);
-			key(w, "above");
-			w.Uint64(st.above);
-			key(w, "below");
-			w.Uint64(st.below);
-			w.EndObject();
-		}
-		w.EndArray();
-		w.EndObject();
-	}
-	w.EndArray();
+	cpu_array(w, d.cpus);
+	key(w, "energy_model");
+	w.Bool(d.has_energy_model);
+	key(w, "energy_j");
+	w.Double(d.energy_j);
+	key(w, "static_energy_j");
+	w.Double(d.static_energy_j);
+	key(w, "powered_off_ns");
+	w.Int64(d.off_ns);
+	key(w, "idle_power_uw");
+	w.Uint64(d.idle_power_uw);
+	key(w, "frequency_changes");
+	w.Uint64(d.frequency_changes);
+	key(w, "transition_latency_ns");
+	w.Uint(d.transition_latency_ns);
+	key(w, "opp_residency");
+	residency_array(w, d.residency, true);
+	w.EndObject();
+}
+
+void json_idle_state(Writer &w, const sim::IdleStateResult &st)
+{
+	w.StartObject();
+	key(w, "name");
+	str(w, st.name);
+	key(w, "exit_latency_ns");
+	w.Uint64(st.exit_latency_ns);
+	key(w, "target_residency_ns");
+	w.Uint64(st.target_residency_ns);
+	key(w, "entries");
+	w.Uint64(st.entries);
+	key(w, "residency_ns");
+	w.Uint64(st.residency_ns);
+	key(w, "above");
+	w.Uint64(st.above);
+	key(w, "below");
+	w.Uint64(st.below);
+	w.EndObject();
+}
+
+void json_cpu(Writer &w, const sim::CpuResult &c)
+{
+	w.StartObject();
+	key(w, "cpu");
+	w.Uint(c.id);
+	key(w, "busy_ns");
+	w.Int64(c.busy_ns);
+	key(w, "energy_j");
+	w.Double(c.energy_j);
+	key(w, "em_energy_j");
+	w.Double(c.em_energy_j);
+	key(w, "thermal_pressure_avg");
+	w.Double(c.thermal_pressure_avg);
+	key(w, "thermal_load_avg");
+	w.Double(c.thermal_load_avg);
+	key(w, "capped_ns");
+	w.Int64(c.capped_ns);
+	key(w, "limited_ns");
+	w.Int64(c.limited_ns);
+	key(w, "cpufreq_pressure_avg");
+	w.Double(c.cpufreq_pressure_avg);
+	key(w, "capacity_end");
+	w.Uint64(c.capacity_end);
+	key(w, "thermal_load_end");
+	w.Uint64(c.thermal_load_end);
+	key(w, "cpufreq_pressure_end");
+	w.Uint64(c.cpufreq_pressure_end);
+	key(w, "idle_states");
+	json_array(w, c.idle_states, json_idle_state);
+	w.EndObject();
+}
+
+void json_scheduler(Writer &w, const sim::Result &r)
+{
 	key(w, "cpuidle_governor");
 	str(w, r.cpuidle_governor);
 	key(w, "wakeups");
@@ -449,139 +526,175 @@ std::string run_json(const sim::Result &r)
 	w.Double(r.throughput);
 	key(w, "wakeup_latency_ns");
 	distribution(w, r.wakeup_latency_ns);
-	key(w, "tasks");
+}
+
+void json_task(Writer &w, const sim::TaskResult &t)
+{
+	w.StartObject();
+	key(w, "name");
+	str(w, t.name);
+	key(w, "pid");
+	w.Int(t.pid);
+	key(w, "cpu_time_ns");
+	w.Int64(t.cpu_time_ns);
+	key(w, "work_done");
+	w.Int64(t.work_done);
+	key(w, "runnable_wait_ns");
+	w.Int64(t.runnable_wait_ns);
+	key(w, "wakeup_latency_ns");
+	distribution(w, t.wakeup_latency_ns);
+	key(w, "periods");
+	w.Uint64(t.periods);
+	key(w, "missed_periods");
+	w.Uint64(t.missed_periods);
+	key(w, "slack_min_ns");
+	w.Int64(t.slack_min_ns);
+	key(w, "slack_mean_ns");
+	w.Int64(t.slack_mean_ns);
+	key(w, "migrations");
+	w.Uint64(t.migrations);
+	key(w, "cpus_used");
+	cpu_array(w, t.cpus_used);
+	key(w, "cpu_time_by_cpu_ns");
 	w.StartArray();
-	for (const auto &t : r.tasks) {
-		w.StartObject();
-		key(w, "name");
-		str(w, t.name);
-		key(w, "pid");
-		w.Int(t.pid);
-		key(w, "cpu_time_ns");
-		w.Int64(t.cpu_time_ns);
-		key(w, "work_done");
-		w.Int64(t.work_done);
-		key(w, "runnable_wait_ns");
-		w.Int64(t.runnable_wait_ns);
-		key(w, "wakeup_latency_ns");
-		distribution(w, t.wakeup_latency_ns);
-		key(w, "periods");
-		w.Uint64(t.periods);
-		key(w, "missed_periods");
-		w.Uint64(t.missed_periods);
-		key(w, "slack_min_ns");
-		w.Int64(t.slack_min_ns);
-		key(w, "slack_mean_ns");
-		w.Int64(t.slack_mean_ns);
-		key(w, "migrations");
-		w.Uint64(t.migrations);
-		key(w, "cpus_used");
-		cpu_array(w, t.cpus_used);
-		key(w, "cpu_time_by_cpu_ns");
-		w.StartArray();
-		for (auto ns : t.cpu_time_by_cpu_ns)
-			w.Int64(ns);
-		w.EndArray();
-		key(w, "state");
-		str(w, t.state);
-		key(w, "exit_ns");
-		if (t.exit_ns)
-			w.Int64(*t.exit_ns);
-		else
-			w.Null();
-		w.EndObject();
-	}
+	for (auto ns : t.cpu_time_by_cpu_ns)
+		w.Int64(ns);
 	w.EndArray();
+	key(w, "state");
+	str(w, t.state);
+	key(w, "exit_ns");
+	if (t.exit_ns)
+		w.Int64(*t.exit_ns);
+	else
+		w.Null();
+	w.EndObject();
+}
+
+// The RC network a zone's temperature follows.
+void json_zone_model(Writer &w, const sim::ThermalZoneResult &z)
+{
+	w.StartObject();
+	key(w, "resistance_k_per_w");
+	w.Double(z.resistance_k_per_w);
+	key(w, "capacitance_j_per_k");
+	w.Double(z.capacitance_j_per_k);
+	key(w, "ambient_c");
+	w.Double(z.ambient_c);
+	key(w, "initial_c");
+	w.Double(z.initial_c);
+	w.EndObject();
+}
+
+void json_trip(Writer &w, const sim::TripResult &t)
+{
+	w.StartObject();
+	key(w, "name");
+	str(w, t.name);
+	key(w, "type");
+	str(w, t.type);
+	key(w, "temperature_c");
+	w.Double(t.temperature_c);
+	key(w, "above_ns");
+	w.Int64(t.above_ns);
+	w.EndObject();
+}
+
+void json_zone(Writer &w, const sim::ThermalZoneResult &z)
+{
+	w.StartObject();
+	key(w, "name");
+	str(w, z.name);
+	key(w, "sensor");
+	str(w, z.sensor);
+	key(w, "governor");
+	str(w, z.governor);
+	key(w, "cpus");
+	cpu_array(w, z.cpus);
+	key(w, "model");
+	json_zone_model(w, z);
+	key(w, "min_c");
+	w.Double(z.min_c);
+	key(w, "mean_c");
+	w.Double(z.mean_c);
+	key(w, "max_c");
+	w.Double(z.max_c);
+	key(w, "end_c");
+	w.Double(z.end_c);
+	key(w, "heat_j");
+	w.Double(z.heat_j);
+	key(w, "trips");
+	json_array(w, z.trips, json_trip);
+	key(w, "sample_period_ns");
+	w.Int64(z.sample_period_ns);
+	key(w, "temperature_c");
+	w.StartArray();
+	for (const double t : z.temperature_c)
+		w.Double(t);
+	w.EndArray();
+	key(w, "kernel_reads");
+	w.Uint64(z.kernel_reads);
+	key(w, "interrupts");
+	w.Uint64(z.interrupts);
+	w.EndObject();
+}
+
+void json_cooling_device(Writer &w, const sim::CoolingResult &c)
+{
+	w.StartObject();
+	key(w, "id");
+	w.Int(c.id);
+	key(w, "cpus");
+	cpu_array(w, c.cpus);
+	key(w, "max_state");
+	w.Uint64(c.max_state);
+	key(w, "state_ns");
+	w.StartArray();
+	for (const auto ns : c.state_ns)
+		w.Int64(ns);
+	w.EndArray();
+	key(w, "updates");
+	w.Uint64(c.updates);
+	w.EndObject();
+}
+
+void json_thermal(Writer &w, const sim::Result &r)
+{
 	key(w, "thermal_model");
 	str(w, r.thermal_model);
 	key(w, "thermal_zones");
-	w.StartArray();
-	for (const auto &z : r.thermal_zones) {
-		w.StartObject();
-		key(w, "name");
-		str(w, z.name);
-		key(w, "sensor");
-		str(w, z.sensor);
-		key(w, "governor");
-		str(w, z.governor);
-		key(w, "cpus");
-		cpu_array(w, z.cpus);
-		key(w, "model");
-		w.StartObject();
-		key(w, "resistance_k_per_w");
-		w.Double(z.resistance_k_per_w);
-		key(w, "capacitance_j_per_k");
-		w.Double(z.capacitance_j_per_k);
-		key(w, "ambient_c");
-		w.Double(z.ambient_c);
-		key(w, "initial_c");
-		w.Double(z.initial_c);
-		w.EndObject();
-		key(w, "min_c");
-		w.Double(z.min_c);
-		key(w, "mean_c");
-		w.Double(z.mean_c);
-		key(w, "max_c");
-		w.Double(z.max_c);
-		key(w, "end_c");
-		w.Double(z.end_c);
-		key(w, "heat_j");
-		w.Double(z.heat_j);
-		key(w, "trips");
-		w.StartArray();
-		for (const auto &t : z.trips) {
-			w.StartObject();
-			key(w, "name");
-			str(w, t.name);
-			key(w, "type");
-			str(w, t.type);
-			key(w, "temperature_c");
-			w.Double(t.temperature_c);
-			key(w, "above_ns");
-			w.Int64(t.above_ns);
-			w.EndObject();
-		}
-		w.EndArray();
-		key(w, "sample_period_ns");
-		w.Int64(z.sample_period_ns);
-		key(w, "temperature_c");
-		w.StartArray();
-		for (const double t : z.temperature_c)
-			w.Double(t);
-		w.EndArray();
-		key(w, "kernel_reads");
-		w.Uint64(z.kernel_reads);
-		key(w, "interrupts");
-		w.Uint64(z.interrupts);
-		w.EndObject();
-	}
-	w.EndArray();
+	json_array(w, r.thermal_zones, json_zone);
 	key(w, "cooling_devices");
-	w.StartArray();
-	for (const auto &c : r.cooling_devices) {
-		w.StartObject();
-		key(w, "id");
-		w.Int(c.id);
-		key(w, "cpus");
-		cpu_array(w, c.cpus);
-		key(w, "max_state");
-		w.Uint64(c.max_state);
-		key(w, "state_ns");
-		w.StartArray();
-		for (const auto ns : c.state_ns)
-			w.Int64(ns);
-		w.EndArray();
-		key(w, "updates");
-		w.Uint64(c.updates);
-		w.EndObject();
-	}
-	w.EndArray();
+	json_array(w, r.cooling_devices, json_cooling_device);
+}
+
+void json_fingerprint(Writer &w, const sim::Result &r)
+{
 	key(w, "fingerprint");
 	str(w, fmt::format("{:016x}", r.fingerprint));
 	key(w, "fingerprint_events");
 	w.Uint64(r.fingerprint_events);
 	key(w, "kernel_warnings");
 	w.Uint64(r.kernel_warnings);
+}
+
+} // namespace
+
+std::string run_json(const sim::Result &r)
+{
+	rapidjson::StringBuffer buf;
+	Writer w(buf);
+	w.StartObject();
+	json_run_setup(w, r);
+	json_energy(w, r);
+	key(w, "domains");
+	json_array(w, r.domains, json_domain);
+	key(w, "cpus");
+	json_array(w, r.cpus, json_cpu);
+	json_scheduler(w, r);
+	key(w, "tasks");
+	json_array(w, r.tasks, json_task);
+	json_thermal(w, r);
+	json_fingerprint(w, r);
 	w.EndObject();
 	return std::string(buf.GetString(), buf.GetSize()) + "\n";
 }

@@ -126,6 +126,19 @@ private:
 	};
 
 	void resolve_resources();
+	Resource &resource(int id) { return resources_[static_cast<std::size_t>(id)]; }
+	// step()'s parts: the launch, and the events by kind (inline: defined
+	// in executor.cpp, and inlined into step() there)
+	bool launch(Thread &th, int cpu);
+	inline void run_event(Thread &th, int cpu, std::pair<int, int> ids);
+	inline void start_computing(Thread &th, int cpu, const workload::Event &e);
+	inline void wait_for_timer(Thread &th, int cpu, const workload::Event &e, int rid);
+	inline void wait_on(Thread &th, int cpu, const workload::Event &e, int rid, int mutex);
+	inline void wake_waiters(Resource &condition, bool first_only, int cpu);
+	inline void take_mutex(Thread &th, int cpu, int rid);
+	inline void arrive_at_barrier(Thread &th, int cpu, int rid);
+	inline void send_message(Resource &channel, int cpu);
+	inline void receive_message(Thread &th, int cpu, int rid);
 	void block(Thread &th, int cpu, const char *why, int resource = -1);
 	void finish(Thread &th);
 	void release_mutex(int mutex, int cpu);

@@ -271,6 +271,20 @@ private:
 	void apply_cap(const Options::ThermalCap &cap);
 	Result collect();
 
+	// run()'s parts: the start, the loop and its instants, the end
+	void start_board();
+	void schedule_thermal_caps();
+	void attach_to_kernel();
+	void read_start_state();
+	void start_series();
+	void run_until_end();
+	void run_instant();
+	void run_hardware_events();
+	void run_wake_timers();
+	void run_kernel_hrtimers();
+	void tick();
+	void detach_from_kernel();
+
 	// Executor::Host
 	std::int64_t now() const override { return now_; }
 	std::int64_t start() const override { return start_; }
@@ -776,11 +790,10 @@ void Simulator::read_thermal_pressure()
 	}
 }
 
-Result Simulator::run()
+// The board's clocks start, and the metrics read the kernel's pressure
+// signals as they are at the start.
+void Simulator::start_board()
 {
-	start_ = now_ = static_cast<std::int64_t>(kshim_now());
-	end_ = start_ + options_.duration_ns;
-	setup();
 	board_->start(now_, [&](std::size_t c) { return cpus_[c].curr != 0; });
 	for (auto &cpu : cpus_)
 		cpu.curr_since = now_;
@@ -788,6 +801,10 @@ Result Simulator::run()
 	read_thermal_pressure();
 	for (std::size_t c = 0; c < cpus_.size(); c++)
 		metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
+}
+
+void Simulator::schedule_thermal_caps()
+{
 	for (std::size_t i = 0; i < options_.thermal_caps.size(); i++) {
 		for (const unsigned c : options_.thermal_caps[i].cpus)
 			if (c >= cpus_.size())
@@ -795,13 +812,31 @@ Result Simulator::run()
 								  c, cpus_.size() - 1));
 		push(Timed::cap, now_ + options_.thermal_caps[i].at_ns, static_cast<int>(i));
 	}
-	executor_.emplace(workload_, options_, cpus_.size(), calibration_capacity_, eas_enabled_,
-			  static_cast<Executor::Host &>(*this), *metrics_);
+}
+
+// The kernel's calls into the loop: its tracepoints, the workload's timers
+// it asks about, the sleeps its hrtimer interrupts expire.
+void Simulator::attach_to_kernel()
+{
 	if (options_.trace_only_events && kshim_sched_trace_attach_trace_only())
 		throw kshim::KernelFault("could not attach the PELT and cpu_idle tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
 	kshim::set_timer_source([this](int cpu) { return executor_->next_timer_on(cpu); });
 	kshim::set_sleep_expiry([this](int cpu) { expire_sleepers(static_cast<std::size_t>(cpu)); });
+}
+
+void Simulator::detach_from_kernel()
+{
+	kshim::set_trace_sink({});
+	kshim::set_timer_source({});
+	kshim::set_sleep_expiry({});
+	kshim::set_sensor_source({});
+}
+
+// The CPUs' kernel state at the start, read whole: what the kernel touched
+// until now is in it.
+void Simulator::read_start_state()
+{
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		cpus_[c].idle_at_start = idle_states_of(static_cast<int>(c));
 		read_kernel_state(c);
@@ -810,19 +845,116 @@ Result Simulator::run()
 	kshim_take_touched_cpus(&ignored);
 	for (auto &cpu : cpus_)
 		cpu.curr_comm = cpu.curr ? "?" : "<idle>";
-	next_tick_ = (now_ / tick_ns_ + 1) * tick_ns_;
-	setup_cooling();
-	setup_thermal();
+}
 
-	if (options_.series_period_ns > 0) {
-		result_.series.period_ns = options_.series_period_ns;
-		result_.series.cpus.resize(cpus_.size());
-		result_.series.zone_temperature_c.resize(zones_.size());
-		next_sample_ = now_;
+void Simulator::start_series()
+{
+	result_.series.period_ns = options_.series_period_ns;
+	result_.series.cpus.resize(cpus_.size());
+	result_.series.zone_temperature_c.resize(zones_.size());
+	next_sample_ = now_;
+}
+
+// Frequency transitions that complete now, and imposed caps.
+void Simulator::run_hardware_events()
+{
+	while (!queue_.empty() && queue_.top().time <= now_ && is_hardware(queue_.top().kind)) {
+		const auto ev = queue_.top();
+		queue_.pop();
+		if (ev.kind == Timed::cap) {
+			apply_cap(options_.thermal_caps[static_cast<std::size_t>(ev.index)]);
+			continue;
+		}
+		const auto c = static_cast<std::size_t>(ev.index);
+		account_work(c);
+		if (board_->set_frequency(c, ev.khz, now_))
+			rebase_work(c);
 	}
-	executor_->fork_all();
-	to_dispatch_.mark_all(cpus_.size());
+}
+
+// The workload's timers due now, in the order armed.
+void Simulator::run_wake_timers()
+{
+	while (!queue_.empty() && queue_.top().time <= now_) {
+		const auto ev = queue_.top();
+		queue_.pop();
+		if (is_hardware(ev.kind)) {
+			queue_.push(ev);	// armed by a kernel entry at this instant
+			break;
+		}
+		if (is_stale_wake(ev))
+			continue;	// ended at this instant by another interrupt on its CPU
+		auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
+		if (th.expired_at < 0)
+			th.expired_at = ev.time;
+		th.timer_at = -1;
+		// the timer interrupt waits for its CPU to leave an idle state
+		const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
+		if (ready > now_) {
+			th.timer_seq = push(Timed::wake, ready, ev.index);
+			continue;
+		}
+		// its own interrupt, which expires the others due there too
+		kshim_cpu_timers(th.armed_cpu);
+		settle_and_dispatch();
+	}
+}
+
+// The kernel's own hrtimers due now; those armed during this instant are
+// seen by the next round.
+void Simulator::run_kernel_hrtimers()
+{
+	due_.clear();
+	hrtimer_times_.each_until(now_, [&](std::size_t c) { due_.push_back(c); });
+	for (const auto c : due_) {
+		kshim_cpu_timers(static_cast<int>(c));
+		settle_and_dispatch();
+	}
+}
+
+void Simulator::tick()
+{
+	// NO_HZ_IDLE: CPUs whose tick is stopped (idle) take none
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		if (kshim_tick_stopped(static_cast<int>(c)))
+			continue;
+		kshim_cpu_tick(static_cast<int>(c));
+		result_.ticks++;
+		kshim_settle();
+		// the tick's update_thermal_load_avg() moved it
+		metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
+	}
+	// the timer softirq (delayed work: thermal polling), the sensors' alarms
+	kshim_run_timers();
+	if (!zones_.empty())
+		check_sensors();
+	kshim_settle();
+	if (pressure_changed_)
+		read_thermal_pressure();
 	dispatch();
+	next_tick_ += tick_ns_;
+}
+
+// Everything due at now_: the hardware first, then the CPUs woken out of
+// idle states, work that ran out, the threads' timers, the kernel's, the tick.
+void Simulator::run_instant()
+{
+	done_times_.each_until(now_, [&](std::size_t c) { to_dispatch_.mark(c); });
+	run_hardware_events();
+	// CPUs now out of an idle state take the interrupts that woke them
+	read_touched_cpus();
+	if (wake_times_.earliest() <= now_)
+		kshim_settle();
+	dispatch();
+	run_wake_timers();
+	run_kernel_hrtimers();
+	if (now_ >= next_tick_)
+		tick();
+}
+
+// Until every thread ended or the duration ran out.
+void Simulator::run_until_end()
+{
 	// Events at one instant, in a row: kernel code that keeps the CPUs busy
 	// without letting time pass (a livelock) is stopped and reported as a
 	// kernel fault. Far more than any real instant takes (4000 threads
@@ -840,84 +972,33 @@ Result Simulator::run()
 		kshim::watchdog_beat(now_ - start_);
 		if (now_ >= end_)
 			break;
-		done_times_.each_until(now_, [&](std::size_t c) { to_dispatch_.mark(c); });
-		// hardware first: frequency transitions that complete now, caps
-		while (!queue_.empty() && queue_.top().time <= now_ && is_hardware(queue_.top().kind)) {
-			const auto ev = queue_.top();
-			queue_.pop();
-			if (ev.kind == Timed::cap) {
-				apply_cap(options_.thermal_caps[static_cast<std::size_t>(ev.index)]);
-				continue;
-			}
-			const auto c = static_cast<std::size_t>(ev.index);
-			account_work(c);
-			if (board_->set_frequency(c, ev.khz, now_))
-				rebase_work(c);
-		}
-		// CPUs now out of an idle state take the interrupts that woke them
-		read_touched_cpus();
-		if (wake_times_.earliest() <= now_)
-			kshim_settle();
-		// work that ran out, then the threads' timers, in the order armed
-		dispatch();
-		while (!queue_.empty() && queue_.top().time <= now_) {
-			const auto ev = queue_.top();
-			queue_.pop();
-			if (is_hardware(ev.kind)) {
-				queue_.push(ev);	// armed by a kernel entry at this instant
-				break;
-			}
-			if (is_stale_wake(ev))
-				continue;	// ended at this instant by another interrupt on its CPU
-			auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
-			if (th.expired_at < 0)
-				th.expired_at = ev.time;
-			th.timer_at = -1;
-			// the timer interrupt waits for its CPU to leave an idle state
-			const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
-			if (ready > now_) {
-				th.timer_seq = push(Timed::wake, ready, ev.index);
-				continue;
-			}
-			// its own interrupt, which expires the others due there too
-			kshim_cpu_timers(th.armed_cpu);
-			settle_and_dispatch();
-		}
-		// hrtimers armed during this instant are seen by the next round
-		due_.clear();
-		hrtimer_times_.each_until(now_, [&](std::size_t c) { due_.push_back(c); });
-		for (const auto c : due_) {
-			kshim_cpu_timers(static_cast<int>(c));
-			settle_and_dispatch();
-		}
-		if (now_ >= next_tick_) {
-			// NO_HZ_IDLE: CPUs whose tick is stopped (idle) take none
-			for (std::size_t c = 0; c < cpus_.size(); c++) {
-				if (kshim_tick_stopped(static_cast<int>(c)))
-					continue;
-				kshim_cpu_tick(static_cast<int>(c));
-				result_.ticks++;
-				kshim_settle();
-				// the tick's update_thermal_load_avg() moved it
-				metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
-			}
-			// the timer softirq (delayed work: thermal polling), the sensors' alarms
-			kshim_run_timers();
-			if (!zones_.empty())
-				check_sensors();
-			kshim_settle();
-			if (pressure_changed_)
-				read_thermal_pressure();
-			dispatch();
-			next_tick_ += tick_ns_;
-		}
+		run_instant();
 	}
+}
+
+Result Simulator::run()
+{
+	start_ = now_ = static_cast<std::int64_t>(kshim_now());
+	end_ = start_ + options_.duration_ns;
+	setup();
+	start_board();
+	schedule_thermal_caps();
+	executor_.emplace(workload_, options_, cpus_.size(), calibration_capacity_, eas_enabled_,
+			  static_cast<Executor::Host &>(*this), *metrics_);
+	attach_to_kernel();
+	read_start_state();
+	next_tick_ = (now_ / tick_ns_ + 1) * tick_ns_;
+	setup_cooling();
+	setup_thermal();
+	if (options_.series_period_ns > 0)
+		start_series();
+	executor_->fork_all();
+	to_dispatch_.mark_all(cpus_.size());
+	dispatch();
+	run_until_end();
 	if (executor_->live() == 0)
 		result_.completion_ns = now_ - start_;
-	kshim::set_trace_sink({});
-	kshim::set_timer_source({});
-	kshim::set_sleep_expiry({});
-	kshim::set_sensor_source({});
+	detach_from_kernel();
 	return collect();
 }
 
