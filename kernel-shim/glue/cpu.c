@@ -82,7 +82,6 @@ void kshim_touch_cpu(int cpu)
 	touched_any = true;
 }
 
-
 int kshim_take_touched_cpus(struct kshim_cpuset *out)
 {
 	if (!touched_any) {
@@ -113,11 +112,13 @@ struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *ne
 	shim_current = next;
 	return prev;
 }
+
 void kshim_enter_cpu(int cpu)
 {
 	enter_cpu(cpu);
 }
 
+/* ----------------------------------------------------------------------- */
 
 static bool need_resched_on(int cpu)
 {
@@ -453,5 +454,3 @@ void kshim_settle(void)
 	bitmap_zero(exiting, nr_cpu_ids);
 	kshim_rcu_free_deferred();
 }
-
-/* ----------------------------------------------------------------------- */

@@ -128,6 +128,7 @@ void kshim_sched_boot_done(void)
 }
 
 /* ----------------------------------------------------------------------- */
+
 /* The idle state a CPU waits in, as the scheduler sees it (idle_get_state()). */
 int kshim_cpu_idle_state_now(int cpu)
 {
@@ -142,6 +143,8 @@ int kshim_cpu_idle_state_now(int cpu)
 		return KSHIM_DEFAULT_IDLE;
 	return state - drv->states;
 }
+
+/* ----------------------------------------------------------------------- */
 
 /* A set of CPUs as the harness passes it; NULL: every possible CPU. */
 static void cpumask_from_set(struct cpumask *mask, const struct kshim_cpuset *cpus)
