@@ -11,17 +11,15 @@
 #include "harness/cli/cli.h"
 
 #include "harness/cli/experiment_options.h"
-#include "harness/experiment/metrics.h"
+#include "harness/experiment/check.h"
 #include "harness/experiment/runner.h"
-#include "harness/report/tables.h"
-#include "harness/suite/suite.h"
 #include "harness/image/image.h"
+#include "harness/report/ktap.h"
+#include "harness/suite/suite.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
-#include <cmath>
-#include <cstdint>
 #include <ostream>
 #include <set>
 
@@ -29,7 +27,9 @@ namespace po = boost::program_options;
 
 namespace sh::cli {
 
-int check_command(const Context &ctx, const std::vector<std::string> &args)
+namespace {
+
+po::options_description check_options()
 {
 	po::options_description options("check options");
 	options.add_options()
@@ -47,23 +47,12 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		("baseline", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
 		 "the kernel that \"relative\" expectations compare with, run with the same scenario and seed "
 		 "(default: the build's own kernel)");
-	po::options_description hidden;
-	hidden.add_options()("suite", po::value<std::string>());
-	po::positional_options_description positional;
-	positional.add("suite", 1);
-	auto parsed = parse_subcommand(
-		ctx, args, options, hidden, positional,
-		"usage: sched-harness check SUITE [--scenario NAME]... [--seed N] [--sysctl ...] [--feature ...]\n\n"
-		"Runs each scenario of SUITE (a JSON file, see README) that has expectations and checks\n"
-		"them against the run's metrics; prints KTAP, one subtest per scenario and one test per\n"
-		"assertion. Exit status 0 when all hold, 1 when one fails (for git bisect run).\n"
-		"An expectation with \"relative\": true bounds the change in percent from the --baseline\n"
-		"kernel's run instead: 'sched-harness --kernel mine.patch check suite.json' tests a\n"
-		"patch against the unpatched kernel.\n");
-	if (!parsed)
-		return exit_ok;
-	const auto &vm = *parsed;
-	const unsigned jobs = jobs_option(vm);
+	return options;
+}
+
+// The suite named, with only the --scenario ones when given.
+suite::Suite suite_of(const po::variables_map &vm)
+{
 	if (!vm.count("suite"))
 		throw UsageError{"check: name the suite (a JSON file of scenarios with \"expect\")"};
 	suite::Suite suite;
@@ -76,12 +65,16 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 		const auto wanted = vm["scenario"].as<std::vector<std::string>>();
 		const std::set<std::string> names(wanted.begin(), wanted.end());
 		for (const auto &name : names)
-			if (std::none_of(suite.scenarios.begin(), suite.scenarios.end(),
-					 [&](const auto &s) { return s.name == name; }))
+			if (std::ranges::none_of(suite.scenarios, [&](const auto &s) { return s.name == name; }))
 				throw UsageError{fmt::format("--scenario {}: {} has no such scenario", name, suite.source)};
 		std::erase_if(suite.scenarios, [&](const auto &s) { return !names.count(s.name); });
 	}
+	return suite;
+}
 
+// The options every scenario's run gets.
+std::vector<std::string> common_args(const po::variables_map &vm)
+{
 	std::vector<std::string> common{"--seed", std::to_string(vm["seed"].as<Unsigned>().value)};
 	for (const std::string name : {"sysctl", "feature"})
 		if (vm.count(name))
@@ -89,91 +82,81 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 				common.insert(common.end(), {"--" + name, v});
 	if (vm.count("cmdline"))
 		common.insert(common.end(), {"--cmdline", vm["cmdline"].as<std::string>()});
+	return common;
+}
 
-	std::vector<experiment::Run> specs;
-	std::vector<const suite::Scenario *> checked;
-	for (const auto &s : suite.scenarios) {
-		if (s.expect.empty())
-			continue;
-		experiment::Run spec{fmt::format("scenario {}", s.name), s.run_args};
-		experiment::append_run_args(spec.args, common);
-		specs.push_back(std::move(spec));
-		checked.push_back(&s);
+// The image directory of --baseline, else the build's own kernel's.
+std::string baseline_kernel(const Context &ctx, const po::variables_map &vm)
+{
+	try {
+		return vm.count("baseline") ? image::resolve(vm["baseline"].as<std::string>(), ctx.err).string()
+					    : image::own_kernel_dir().string();
+	} catch (const std::invalid_argument &e) {
+		throw UsageError{fmt::format("--baseline: {}", e.what())};
+	} catch (const image::BadPatch &e) {
+		throw UsageError{fmt::format("--baseline: {}", e.what())};
 	}
-	if (specs.empty())
-		throw UsageError{fmt::format("{}: no scenario has expectations (\"expect\")", suite.source)};
-	// the baseline's runs, for the scenarios with relative expectations
-	std::string baseline_dir;
-	std::vector<std::size_t> baseline_of(checked.size(), SIZE_MAX);	// index into the runs
-	for (std::size_t i = 0; i < checked.size(); i++) {
-		if (std::none_of(checked[i]->expect.begin(), checked[i]->expect.end(),
-				 [](const auto &a) { return a.relative; }))
-			continue;
-		if (baseline_dir.empty()) {
-			try {
-				baseline_dir = vm.count("baseline")
-						       ? image::resolve(vm["baseline"].as<std::string>(), ctx.err).string()
-						       : image::own_kernel_dir().string();
-			} catch (const std::invalid_argument &e) {
-				throw UsageError{fmt::format("--baseline: {}", e.what())};
-			} catch (const image::BadPatch &e) {
-				throw UsageError{fmt::format("--baseline: {}", e.what())};
-			}
+}
+
+// A subtest per scenario, a test per assertion, its note on failure.
+std::vector<report::KtapSubtest> subtests(std::span<const experiment::ScenarioChecked> results)
+{
+	std::vector<report::KtapSubtest> subtests;
+	for (const auto &result : results) {
+		report::KtapSubtest subtest{result.scenario->name, {}, result.passed};
+		for (std::size_t j = 0; j < result.evaluations.size(); j++) {
+			const auto &a = result.scenario->expect[j];
+			const auto &e = result.evaluations[j];
+			subtest.cases.push_back({a.text(), e.holds, {}});
+			if (!e.holds)
+				subtest.cases.back().diagnostics.push_back(e.note(a));
 		}
-		baseline_of[i] = specs.size();
-		experiment::Run spec{fmt::format("scenario {} (baseline)", checked[i]->name), specs[i].args,
-			     {"--kernel", baseline_dir}};
-		specs.push_back(std::move(spec));
+		subtests.push_back(std::move(subtest));
 	}
+	return subtests;
+}
+
+} // namespace
+
+int check_command(const Context &ctx, const std::vector<std::string> &args)
+{
+	po::options_description hidden;
+	hidden.add_options()("suite", po::value<std::string>());
+	po::positional_options_description positional;
+	positional.add("suite", 1);
+	auto parsed = parse_subcommand(
+		ctx, args, check_options(), hidden, positional,
+		"usage: sched-harness check SUITE [--scenario NAME]... [--seed N] [--sysctl ...] [--feature ...]\n\n"
+		"Runs each scenario of SUITE (a JSON file, see README) that has expectations and checks\n"
+		"them against the run's metrics; prints KTAP, one subtest per scenario and one test per\n"
+		"assertion. Exit status 0 when all hold, 1 when one fails (for git bisect run).\n"
+		"An expectation with \"relative\": true bounds the change in percent from the --baseline\n"
+		"kernel's run instead: 'sched-harness --kernel mine.patch check suite.json' tests a\n"
+		"patch against the unpatched kernel.\n");
+	if (!parsed)
+		return exit_ok;
+	const auto &vm = *parsed;
+	const unsigned jobs = jobs_option(vm);
+	const auto suite = suite_of(vm);
+	auto checked = experiment::checked_scenarios(suite);
+	if (checked.empty())
+		throw UsageError{fmt::format("{}: no scenario has expectations (\"expect\")", suite.source)};
+	const auto baseline = experiment::needs_baseline(checked) ? baseline_kernel(ctx, vm) : std::string();
+	const auto plan = experiment::plan_check(std::move(checked), common_args(vm), baseline);
 	std::vector<rapidjson::Document> runs;
 	try {
-		runs = experiment::run_locally(local_host(ctx), specs, jobs);
+		runs = experiment::run_locally(local_host(ctx), plan.runs, jobs);
 	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "check", failure);
 	}
-
-	std::string out = fmt::format("KTAP version 1\n# {} ({})\n1..{}\n", suite.name, suite.source, checked.size());
-	bool all_passed = true;
-	for (std::size_t i = 0; i < checked.size(); i++) {
-		const auto &s = *checked[i];
-		out += fmt::format("    KTAP version 1\n    # Subtest: {}\n    1..{}\n", s.name, s.expect.size());
-		bool passed = true;
-		for (std::size_t j = 0; j < s.expect.size(); j++) {
-			const auto &a = s.expect[j];
-			std::optional<double> value, baseline;
-			try {
-				value = suite::measure(runs[i], a);
-				if (a.relative)
-					baseline = suite::measure(runs[baseline_of[i]], a);
-			} catch (const suite::Error &e) {
-				throw UsageError{fmt::format("{}: scenario \"{}\": {}", suite.source, s.name, e.what())};
-			}
-			// a relative bound holds on the change in percent (a zero
-			// baseline: only an unchanged value is 0%)
-			std::optional<double> bounded = value;
-			if (a.relative)
-				bounded = value && baseline
-						  ? std::optional(*baseline != 0 ? 100.0 * (*value - *baseline) / std::abs(*baseline)
-						    : *value == 0 ? 0.0
-						    : std::copysign(HUGE_VAL, *value))
-						  : std::nullopt;
-			const bool ok = bounded && (!a.min || *bounded >= *a.min) && (!a.max || *bounded <= *a.max);
-			if (!ok && a.relative)
-				out += bounded ? fmt::format("    # {}: measured {}, baseline {}: {:+.2f}%\n", a.metric, *value,
-							     *baseline, *bounded)
-					       : fmt::format("    # {}: {} has no value for it\n", a.metric,
-							     value ? "the baseline's run" : "the run");
-			else if (!ok)
-				out += value ? fmt::format("    # {}: measured {}\n", a.metric, *value)
-					     : fmt::format("    # {}: the run has no value for it\n", a.metric);
-			out += fmt::format("    {} {} {}\n", ok ? "ok" : "not ok", j + 1, a.text());
-			passed &= ok;
-		}
-		out += fmt::format("{} {} {}\n", passed ? "ok" : "not ok", i + 1, s.name);
-		all_passed &= passed;
+	std::vector<experiment::ScenarioChecked> results;
+	try {
+		results = experiment::evaluate_check(suite, plan, runs);
+	} catch (const suite::Error &e) {
+		throw UsageError{e.what()};
 	}
-	ctx.out << out;
-	return all_passed ? exit_ok : 1;
+	ctx.out << report::ktap(fmt::format("{} ({})", suite.name, suite.source), subtests(results));
+	return std::ranges::all_of(results, [](const auto &r) { return r.passed; }) ? exit_ok : 1;
 }
 
 } // namespace sh::cli

@@ -9,16 +9,14 @@
 #include "harness/cli/cli.h"
 
 #include "harness/cli/experiment_options.h"
-#include "harness/experiment/metrics.h"
+#include "harness/experiment/diff.h"
 #include "harness/experiment/runner.h"
-#include "harness/report/tables.h"
 #include "harness/image/image.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
 #include <ostream>
 #include <unistd.h>
 
@@ -28,28 +26,7 @@ namespace sh::cli {
 
 namespace {
 
-// The decisions of an ftrace text file: the events the fingerprint counts.
-std::vector<std::string> decisions(const std::filesystem::path &trace)
-{
-	std::ifstream in(trace);
-	std::vector<std::string> events;
-	for (std::string line; std::getline(in, line);) {
-		if (line.starts_with("#"))
-			continue;
-		for (const char *name : {": sched_switch: ", ": sched_wakeup: ", ": sched_wakeup_new: ",
-					 ": sched_migrate_task: ", ": cpu_frequency: "}) {
-			if (line.find(name) != std::string::npos) {
-				events.push_back(line);
-				break;
-			}
-		}
-	}
-	return events;
-}
-
-} // namespace
-
-int diff_command(const Context &ctx, const std::vector<std::string> &args)
+po::options_description diff_options()
 {
 	po::options_description options("diff options");
 	options.add_options()
@@ -74,10 +51,75 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 			((side + "-feature").c_str(), po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
 			 fmt::format("a scheduler feature of run {}", name).c_str());
 	}
+	return options;
+}
+
+// The scenario both runs share, as `run` arguments.
+std::vector<std::string> scenario_of(const po::variables_map &vm)
+{
+	std::vector<std::string> scenario{"--board", vm["board"].as<std::string>(), "--workload",
+					  vm["workload"].as<std::string>(), "--seed",
+					  std::to_string(vm["seed"].as<Unsigned>().value)};
+	for (const auto *name : {"duration", "jitter"})
+		if (vm.count(name))
+			scenario.insert(scenario.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
+	return scenario;
+}
+
+struct Side {
+	experiment::Run run;
+	std::string described;	// its kernel and options, for the heading
+};
+
+// Run A (side 0) or B, its trace written to `trace`.
+Side side_of(const Context &ctx, const po::variables_map &vm, int side, const std::vector<std::string> &scenario,
+	     const std::filesystem::path &trace)
+{
+	const std::string prefix = side ? "b-" : "a-";
+	experiment::Run run{fmt::format("run {}", side ? 'B' : 'A'), scenario};
+	experiment::append_run_args(run.args, variant_args(vm, prefix));
+	run.args.insert(run.args.end(), {"--trace", trace.string()});
+	if (vm.count(prefix + "kernel")) {
+		try {
+			run.global = {"--kernel", image::resolve(vm[prefix + "kernel"].as<std::string>(), ctx.err).string()};
+		} catch (const std::invalid_argument &e) {
+			throw UsageError{e.what()};
+		} catch (const image::BadPatch &e) {
+			throw UsageError{fmt::format("--{}kernel: {}", prefix, e.what())};
+		}
+	}
+	std::vector<std::string> shown = run.global;
+	if (!shown.empty())
+		shown[1] = image::read_manifest(shown[1]).id;
+	const auto own = variant_args(vm, prefix);
+	shown.insert(shown.end(), own.begin(), own.end());
+	return {std::move(run), shown.empty() ? "(the defaults)" : fmt::format("{}", fmt::join(shown, " "))};
+}
+
+// Where the decisions part, with --context common events before it.
+std::string parting(std::span<const std::string> a, std::span<const std::string> b, const po::variables_map &vm)
+{
+	const std::size_t i = experiment::first_difference(a, b);
+	if (i == a.size() && i == b.size())
+		return fmt::format("\nThe same {} decisions: the runs are identical.\n", a.size());
+	std::string out = fmt::format("\nThe decisions part at event {} (of {} in A, {} in B); before it, in both:\n",
+				      i + 1, a.size(), b.size());
+	const std::size_t context = bounded_option(vm, "context", 1000000);	// read only when events are shown
+	for (std::size_t k = i > context ? i - context : 0; k < i; k++)
+		out += "    " + a[k] + "\n";
+	out += "  A:\n    " + (i < a.size() ? a[i] : std::string("(no more events)")) + "\n";
+	out += "  B:\n    " + (i < b.size() ? b[i] : std::string("(no more events)")) + "\n";
+	return out;
+}
+
+} // namespace
+
+int diff_command(const Context &ctx, const std::vector<std::string> &args)
+{
 	po::options_description hidden;
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(
-		ctx, args, options, hidden, positional,
+		ctx, args, diff_options(), hidden, positional,
 		"usage: sched-harness diff [--board B] [--workload W] [--duration T] [--seed N]\n"
 		"              [--a-kernel ID] [--a-sysctl ...] [--b-kernel ID] [--b-sysctl ...] ...\n\n"
 		"Runs one scenario and seed under A and B and prints the first decision (placement,\n"
@@ -87,76 +129,29 @@ int diff_command(const Context &ctx, const std::vector<std::string> &args)
 		return exit_ok;
 	const auto &vm = *parsed;
 
-	std::vector<std::string> scenario{"--board", vm["board"].as<std::string>(), "--workload",
-					  vm["workload"].as<std::string>(), "--seed",
-					  std::to_string(vm["seed"].as<Unsigned>().value)};
-	for (const auto *name : {"duration", "jitter"})
-		if (vm.count(name))
-			scenario.insert(scenario.end(), {fmt::format("--{}", name), vm[name].as<std::string>()});
+	const auto scenario = scenario_of(vm);
 	const auto scratch = std::filesystem::temp_directory_path() / fmt::format("sched-harness-diff-{}", ::getpid());
 	std::filesystem::create_directories(scratch);
-	std::vector<experiment::Run> specs;
-	std::string described[2];
-	for (int side = 0; side < 2; side++) {
-		const std::string prefix = side ? "b-" : "a-";
-		experiment::Run spec{fmt::format("run {}", side ? 'B' : 'A'), scenario};
-		experiment::append_run_args(spec.args, variant_args(vm, prefix));
-		spec.args.insert(spec.args.end(), {"--trace", (scratch / fmt::format("{}.txt", side)).string()});
-		if (vm.count(prefix + "kernel")) {
-			try {
-				spec.global = {"--kernel",
-					       image::resolve(vm[prefix + "kernel"].as<std::string>(), ctx.err).string()};
-			} catch (const std::invalid_argument &e) {
-				throw UsageError{e.what()};
-			} catch (const image::BadPatch &e) {
-				throw UsageError{fmt::format("--{}kernel: {}", prefix, e.what())};
-			}
-		}
-		std::vector<std::string> shown = spec.global;
-		if (!shown.empty())
-			shown[1] = image::read_manifest(shown[1]).id;
-		const auto own = variant_args(vm, prefix);
-		shown.insert(shown.end(), own.begin(), own.end());
-		described[side] = shown.empty() ? "(the defaults)" : fmt::format("{}", fmt::join(shown, " "));
-		specs.push_back(std::move(spec));
-	}
+	const Side a = side_of(ctx, vm, 0, scenario, scratch / "0.txt");
+	const Side b = side_of(ctx, vm, 1, scenario, scratch / "1.txt");
 	std::vector<rapidjson::Document> runs;
 	try {
-		runs = experiment::run_locally(local_host(ctx), specs, 2);
+		runs = experiment::run_locally(local_host(ctx), std::vector{a.run, b.run}, 2);
 	} catch (const experiment::RunFailed &failure) {
 		std::filesystem::remove_all(scratch);
 		return report_failure(ctx, "diff", failure);
 	}
-	const auto a = decisions(scratch / "0.txt"), b = decisions(scratch / "1.txt");
+	const auto decisions_a = experiment::decisions(scratch / "0.txt");
+	const auto decisions_b = experiment::decisions(scratch / "1.txt");
 	std::filesystem::remove_all(scratch);
 
 	std::string out = fmt::format("sched-harness diff: {} on {}, seed {}\n  A: {}\n  B: {}\n",
 				      runs[0]["workload"].GetString(), runs[0]["board"].GetString(),
-				      vm["seed"].as<Unsigned>().value, described[0], described[1]);
-	std::size_t i = 0;
-	while (i < a.size() && i < b.size() && a[i] == b[i])
-		i++;
-	if (i == a.size() && i == b.size()) {
-		out += fmt::format("\nThe same {} decisions: the runs are identical.\n", a.size());
-	} else {
-		out += fmt::format("\nThe decisions part at event {} (of {} in A, {} in B); before it, in both:\n", i + 1,
-				   a.size(), b.size());
-		const std::size_t context = bounded_option(vm, "context", 1000000);
-		for (std::size_t k = i > context ? i - context : 0; k < i; k++)
-			out += "    " + a[k] + "\n";
-		out += "  A:\n    " + (i < a.size() ? a[i] : std::string("(no more events)")) + "\n";
-		out += "  B:\n    " + (i < b.size() ? b[i] : std::string("(no more events)")) + "\n";
-	}
+				      vm["seed"].as<Unsigned>().value, a.described, b.described);
+	out += parting(decisions_a, decisions_b, vm);
 	out += "\nMetrics (B - A):\n";
-	auto metric = [&](const char *name, double va, double vb, const char *unit) {
-		out += fmt::format("  {:<22} {:>14.4f} {:>14.4f} {:>+12.4f} {}\n", name, va, vb, vb - va, unit);
-	};
-	metric("energy", runs[0]["energy_j"].GetDouble(), runs[1]["energy_j"].GetDouble(), "J");
-	metric("migrations", runs[0]["migrations"].GetDouble(), runs[1]["migrations"].GetDouble(), "");
-	metric("context switches", runs[0]["context_switches"].GetDouble(), runs[1]["context_switches"].GetDouble(), "");
-	metric("wake-up latency p99", runs[0]["wakeup_latency_ns"]["p99"].GetDouble() / 1e3,
-	       runs[1]["wakeup_latency_ns"]["p99"].GetDouble() / 1e3, "us");
-	metric("throughput", runs[0]["throughput"].GetDouble(), runs[1]["throughput"].GetDouble(), "x CPU");
+	for (const auto &m : experiment::compared_metrics(runs[0], runs[1]))
+		out += fmt::format("  {:<22} {:>14.4f} {:>14.4f} {:>+12.4f} {}\n", m.name, m.a, m.b, m.b - m.a, m.unit);
 	ctx.out << out;
 	return exit_ok;
 }

@@ -18,7 +18,9 @@ namespace po = boost::program_options;
 
 namespace sh::cli {
 
-int kernel_command(const Context &ctx, const std::vector<std::string> &args)
+namespace {
+
+po::options_description kernel_options()
 {
 	po::options_description options("kernel options");
 	options.add_options()
@@ -38,98 +40,99 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 		 "kernel build: a Kconfig option set on top of the build's configuration (y, n, m, a number or "
 		 "a \"string\"; CONFIG_ optional); repeatable. Kconfig's dependencies are not resolved: "
 		 "set what the option selects too");
-	po::options_description hidden;
-	hidden.add_options()("action", po::value<std::string>());
-	po::positional_options_description positional;
-	positional.add("action", 1);
-	auto vm = parse_subcommand(
-		ctx, args, options, hidden, positional,
-		"usage: sched-harness kernel info | kernel list | kernel files | kernel prune [--keep N]\n"
-		"       | kernel build [--tree DIR | --tarball FILE] [--patch FILE]... [--config NAME=VALUE]...\n\n"
-		"info:  the kernel tree sched-harness was built from (or the --kernel image), and\n"
-		"       each of its files compiled in, with the sha256 of the bytes compiled.\n"
-		"build: a kernel image of that tree (or --tree DIR, --tarball FILE) with the patches applied\n"
-		"       and the options set, cached by content; prints its id, for --kernel ID (run, compare\n"
-		"       --a-kernel/--b-kernel, check). Only the objects whose preprocessed input differs from\n"
-		"       the build's are compiled, for both flavours (arm64, arm), or only the one of the\n"
-		"       global --arch: the other is built when a board first needs it, as --kernel PATCH\n"
-		"       builds only the flavour of the boards it boots.\n"
-		"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness).\n"
-		"prune: removes all but the newest images (and extracted tarballs, interrupted builds).\n"
-		"files: the files of the tree the kernel side reads (sources and headers): what a\n"
-		"       --tree must hold, and all that an image depends on.\n");
-	if (!vm)
-		return exit_ok;
-	const auto action = vm->count("action") ? (*vm)["action"].as<std::string>() : "";
-	if (action == "build") {
-		image::Recipe recipe;
-		if (vm->count("tree") && vm->count("tarball"))
-			throw UsageError{"kernel build: give --tree or --tarball, not both"};
-		if (vm->count("tree"))
-			recipe.tree = (*vm)["tree"].as<std::string>();
-		if (vm->count("patch"))
-			for (const auto &p : (*vm)["patch"].as<std::vector<std::string>>())
-				recipe.patches.emplace_back(p);
-		try {
-			if (vm->count("config"))
-				for (const auto &c : (*vm)["config"].as<std::vector<std::string>>())
-					recipe.config.push_back(image::parse_config(c));
-			if (vm->count("tarball"))
-				recipe.tree = image::tarball_tree((*vm)["tarball"].as<std::string>(),
-								  image::cache_dir() / "trees");
-			if (recipe.tree.empty() && recipe.patches.empty() && recipe.config.empty())
-				throw UsageError{"kernel build: give a tree (--tree DIR, --tarball FILE), patches (--patch "
-						 "FILE...) or options (--config NAME=VALUE...)"};
-			// --arch: only that flavour's library (the other is built when a board needs it)
-			const auto image = ctx.arch ? image::build(recipe, ctx.err, {std::string(dts::to_string(*ctx.arch))})
-						    : image::build(recipe, ctx.err);
-			ctx.out << image.manifest.id << "\n";
-		} catch (const image::BadPatch &e) {
-			throw UsageError{e.what()};
-		}
-		return exit_ok;
-	}
-	if (action == "list") {
-		std::string text;
-		for (const auto &image : image::list())
-			text += fmt::format("{}  {}  {}  {} object(s) compiled again  tree {}{}{}\n", image.manifest.id,
-					    image.manifest.created,
-					    image.manifest.flavours.empty() ? "no flavour yet"
-									    : fmt::format("{}", fmt::join(image.manifest.flavours, "+")),
-					    image.manifest.recompiled.size(), image.manifest.tree,
-					    image.manifest.patches.empty() ? "" : "  patches: ",
-					    fmt::join(image.manifest.patches, " "));
-		ctx.out << (text.empty() ? fmt::format("no kernel images in {}\n", (image::cache_dir() / "images").string())
-					 : text);
-		return exit_ok;
-	}
-	if (action == "prune") {
-		const auto keep = bounded_option(*vm, "keep", 1000000);
-		const auto removed = image::prune(keep);
-		ctx.out << fmt::format("removed {} image{} and the scratch left by interrupted builds; kept the {} "
-				       "newest\n",
-				       removed, removed == 1 ? "" : "s", keep);
-		return exit_ok;
-	}
-	if (action == "files") {
-		for (const auto &f : image::read_files())
-			ctx.out << f << "\n";
-		return exit_ok;
-	}
-	if (action != "info")
-		throw UsageError{"kernel: say info, build, list, files or prune"};
+	return options;
+}
 
+constexpr const char *usage =
+	"usage: sched-harness kernel info | kernel list | kernel files | kernel prune [--keep N]\n"
+	"       | kernel build [--tree DIR | --tarball FILE] [--patch FILE]... [--config NAME=VALUE]...\n\n"
+	"info:  the kernel tree sched-harness was built from (or the --kernel image), and\n"
+	"       each of its files compiled in, with the sha256 of the bytes compiled.\n"
+	"build: a kernel image of that tree (or --tree DIR, --tarball FILE) with the patches applied\n"
+	"       and the options set, cached by content; prints its id, for --kernel ID (run, compare\n"
+	"       --a-kernel/--b-kernel, check). Only the objects whose preprocessed input differs from\n"
+	"       the build's are compiled, for both flavours (arm64, arm), or only the one of the\n"
+	"       global --arch: the other is built when a board first needs it, as --kernel PATCH\n"
+	"       builds only the flavour of the boards it boots.\n"
+	"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness).\n"
+	"prune: removes all but the newest images (and extracted tarballs, interrupted builds).\n"
+	"files: the files of the tree the kernel side reads (sources and headers): what a\n"
+	"       --tree must hold, and all that an image depends on.\n";
+
+// kernel build: prints the image's id.
+void build_image(const Context &ctx, const po::variables_map &vm)
+{
+	image::Recipe recipe;
+	if (vm.count("tree") && vm.count("tarball"))
+		throw UsageError{"kernel build: give --tree or --tarball, not both"};
+	if (vm.count("tree"))
+		recipe.tree = vm["tree"].as<std::string>();
+	if (vm.count("patch"))
+		for (const auto &p : vm["patch"].as<std::vector<std::string>>())
+			recipe.patches.emplace_back(p);
+	try {
+		if (vm.count("config"))
+			for (const auto &c : vm["config"].as<std::vector<std::string>>())
+				recipe.config.push_back(image::parse_config(c));
+		if (vm.count("tarball"))
+			recipe.tree = image::tarball_tree(vm["tarball"].as<std::string>(), image::cache_dir() / "trees");
+		if (recipe.tree.empty() && recipe.patches.empty() && recipe.config.empty())
+			throw UsageError{"kernel build: give a tree (--tree DIR, --tarball FILE), patches (--patch "
+					 "FILE...) or options (--config NAME=VALUE...)"};
+		// --arch: only that flavour's library (the other is built when a board needs it)
+		const auto image = ctx.arch ? image::build(recipe, ctx.err, {std::string(dts::to_string(*ctx.arch))})
+					    : image::build(recipe, ctx.err);
+		ctx.out << image.manifest.id << "\n";
+	} catch (const image::BadPatch &e) {
+		throw UsageError{e.what()};
+	}
+}
+
+// kernel list: a line per image in the cache.
+void list_images(const Context &ctx)
+{
+	std::string text;
+	for (const auto &image : image::list())
+		text += fmt::format("{}  {}  {}  {} object(s) compiled again  tree {}{}{}\n", image.manifest.id,
+				    image.manifest.created,
+				    image.manifest.flavours.empty() ? "no flavour yet"
+								    : fmt::format("{}", fmt::join(image.manifest.flavours, "+")),
+				    image.manifest.recompiled.size(), image.manifest.tree,
+				    image.manifest.patches.empty() ? "" : "  patches: ", fmt::join(image.manifest.patches, " "));
+	ctx.out << (text.empty() ? fmt::format("no kernel images in {}\n", (image::cache_dir() / "images").string())
+				 : text);
+}
+
+void prune_images(const Context &ctx, const po::variables_map &vm)
+{
+	const auto keep = bounded_option(vm, "keep", 1000000);
+	const auto removed = image::prune(keep);
+	ctx.out << fmt::format("removed {} image{} and the scratch left by interrupted builds; kept the {} "
+			       "newest\n",
+			       removed, removed == 1 ? "" : "s", keep);
+}
+
+// The kernel of --kernel must be loaded to be shown; a flavour the image
+// lacks is shown from one it has, rather than built only to be shown
+// (--arch: the one asked for).
+void require_kernel(const Context &ctx)
+{
 	try {
 		kshim::require_image_kernel();
 	} catch (const kshim::ImageLacksFlavour &e) {
-		// a flavour the image has, rather than building one only to show it
-		// (--arch: the one asked for)
 		const auto built = image::read_manifest(e.image).flavours;
 		if (ctx.arch || built.empty())
 			throw;
 		throw kshim::WrongFlavour(built.front(), fmt::format("the image {} has the {} flavour only", e.image,
 								     built.front()));
 	}
+}
+
+// kernel info: the image's recipe, the tree, the configuration and the
+// files compiled.
+void show_info(const Context &ctx)
+{
+	require_kernel(ctx);
 	auto info = kshim::build_info();
 	std::string text;
 	if (const char *image = std::getenv("SCHED_HARNESS_IMAGE"); image && *image) {
@@ -141,21 +144,47 @@ int kernel_command(const Context &ctx, const std::vector<std::string> &args)
 				    manifest.config.empty() ? "" : "; config ", fmt::join(manifest.config, " "));
 	}
 	text += fmt::format("Kernel tree  {}\nVersion      Linux {}\nFlavour      {} (boards of arch/{}; "
-				       "'sched-harness --arch {} kernel info' for the other)\n",
-				       info.tree, info.version, info.flavour, info.flavour,
-				       info.flavour == "arm" ? "arm64" : "arm");
+			    "'sched-harness --arch {} kernel info' for the other)\n",
+			    info.tree, info.version, info.flavour, info.flavour, info.flavour == "arm" ? "arm64" : "arm");
 	text += fmt::format("Config       from {}: {}\n", info.defconfig, fmt::join(info.from_defconfig, " "));
 	if (!info.departures.empty()) {
 		text += "             differs from it (docs/architecture.md says why):\n";
 		for (const auto &d : info.departures)
-			text += fmt::format("               {:<38} {} here, {} in the defconfig\n", d.option,
-					    d.harness, d.defconfig);
+			text += fmt::format("               {:<38} {} here, {} in the defconfig\n", d.option, d.harness,
+					    d.defconfig);
 	}
 	text += std::getenv("SCHED_HARNESS_IMAGE") ? "\nCompiled (the changed files' hashes are the image's bytes):\n"
 						   : "\nCompiled unchanged from the tree:\n";
 	for (const auto &file : info.files)
 		text += fmt::format("  {}  {}\n", file.sha256, file.path);
 	ctx.out << text;
+}
+
+} // namespace
+
+int kernel_command(const Context &ctx, const std::vector<std::string> &args)
+{
+	po::options_description hidden;
+	hidden.add_options()("action", po::value<std::string>());
+	po::positional_options_description positional;
+	positional.add("action", 1);
+	const auto vm = parse_subcommand(ctx, args, kernel_options(), hidden, positional, usage);
+	if (!vm)
+		return exit_ok;
+	const auto action = vm->count("action") ? (*vm)["action"].as<std::string>() : "";
+	if (action == "build")
+		build_image(ctx, *vm);
+	else if (action == "list")
+		list_images(ctx);
+	else if (action == "prune")
+		prune_images(ctx, *vm);
+	else if (action == "files")
+		for (const auto &f : image::read_files())
+			ctx.out << f << "\n";
+	else if (action == "info")
+		show_info(ctx);
+	else
+		throw UsageError{"kernel: say info, build, list, files or prune"};
 	return exit_ok;
 }
 

@@ -99,7 +99,9 @@ sim::Options::ThermalCap thermal_cap_option(const std::string &text, std::size_t
 	return cap;
 }
 
-int run_command(const Context &ctx, const std::vector<std::string> &args)
+namespace {
+
+po::options_description run_options()
 {
 	po::options_description options("run options");
 	options.add_options()
@@ -166,6 +168,200 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 		("sample-period", po::value<std::string>()->value_name("T"),
 		 "time between samples for --plot and --series (default: the duration / 1000, at least 1ms)");
 	options.add(kernel_boot_options());
+	return options;
+}
+
+std::optional<sim::IdleTick> idle_tick_option(const std::string &text)
+{
+	for (auto p : {sim::IdleTick::kernel, sim::IdleTick::retain, sim::IdleTick::stop})
+		if (sim::to_string(p) == text)
+			return p;
+	return std::nullopt;
+}
+
+// --thermal-file, then --thermal-model on top: zones the board has.
+void read_thermal_model(const po::variables_map &vm, const dts::Platform &platform, sim::Options &options)
+{
+	try {
+		if (vm.count("thermal-file"))
+			options.thermal.add_file(vm["thermal-file"].as<std::string>());
+	} catch (const sim::thermal::Error &e) {
+		throw UsageError{fmt::format("--thermal-file: {}", e.what())};
+	}
+	try {
+		if (vm.count("thermal-model"))
+			for (const auto &spec : vm["thermal-model"].as<std::vector<std::string>>())
+				options.thermal.add_option(spec);
+	} catch (const sim::thermal::Error &e) {
+		throw UsageError{e.what()};
+	}
+	for (const auto &[name, params] : options.thermal.zones)
+		if (std::ranges::none_of(platform.thermal_zones, [&](const auto &z) { return z.name == name; }))
+			throw UsageError{fmt::format("--thermal-model/--thermal-file: the board has no thermal zone "
+						     "'{}'", name)};
+}
+
+// --sample-period for --plot and --series, and --plot's file type.
+void read_sampling(const po::variables_map &vm, sim::Options &options)
+{
+	if (vm.count("sample-period") && !vm.count("plot") && !vm.count("series"))
+		throw UsageError{"--sample-period: for --plot or --series"};
+	if (!vm.count("plot") && !vm.count("series"))
+		return;
+	if (vm.count("sample-period")) {
+		options.series_period_ns = duration_option(vm["sample-period"].as<std::string>(), "--sample-period");
+		if (options.series_period_ns < 1'000)
+			throw UsageError{fmt::format("--sample-period {}: at least 1us", vm["sample-period"].as<std::string>())};
+	} else {
+		options.series_period_ns = std::max<std::int64_t>(options.duration_ns / 1000, 1'000'000);
+	}
+	if (options.duration_ns / options.series_period_ns > 10'000'000)
+		throw UsageError{fmt::format("--sample-period: {} samples; at most 10000000",
+					     options.duration_ns / options.series_period_ns)};
+	if (vm.count("plot")) {
+		try {
+			report::gnuplot_terminal(vm["plot"].as<std::string>(), 1, 1);	// the extension
+		} catch (const report::PlotError &e) {
+			throw UsageError{e.what()};
+		}
+	}
+}
+
+// The simulation's options but the kernel's (the seed) and the trace's.
+sim::Options simulation_options(const po::variables_map &vm, const dts::Platform &platform,
+				const workload::Workload &workload, std::optional<std::int64_t> duration)
+{
+	sim::Options options;
+	const auto idle_tick = vm["idle-tick"].as<std::string>();
+	const auto policy = idle_tick_option(idle_tick);
+	if (!policy)
+		throw UsageError{fmt::format("--idle-tick {}: say kernel, retain or stop", idle_tick)};
+	options.idle_tick = *policy;
+	options.fork_cpu = bounded_option(vm, "fork-cpu", workload::max_cpu_number);
+	if (options.fork_cpu >= platform.cpus.size())
+		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", options.fork_cpu,
+					     platform.cpus.size() - 1)};
+	options.duration_ns = duration.value_or(workload.duration_ns.value_or(default_duration_ns));
+	options.count_eas_decisions = vm["count-eas"].as<bool>();
+	options.jitter = vm["jitter"].as<double>();
+	if (!(options.jitter >= 0 && options.jitter <= 100))
+		throw UsageError{fmt::format("--jitter {}: a scale from 0 (none) to 100", options.jitter)};
+	if (vm.count("idle-power"))
+		for (const auto &p : vm["idle-power"].as<std::vector<std::string>>())
+			idle_power_option(p, platform.frequency_domains.size(), options.idle_power_uw);
+	if (vm.count("thermal-cap"))
+		for (const auto &c : vm["thermal-cap"].as<std::vector<std::string>>())
+			options.thermal_caps.push_back(thermal_cap_option(c, platform.cpus.size()));
+	std::ranges::stable_sort(options.thermal_caps, {}, &sim::Options::ThermalCap::at_ns);
+	read_thermal_model(vm, platform, options);
+	read_sampling(vm, options);
+	return options;
+}
+
+// What a run is given, all of it checked before the kernel boots.
+struct RunSettings {
+	std::string board;
+	dts::Platform platform;
+	workload::Workload workload;
+	sim::Options options;
+	std::optional<std::ofstream> series_file;	// --series, opened (a path that cannot be written is bad input)
+};
+
+RunSettings settings_of(const Context &ctx, const po::variables_map &vm)
+{
+	// The board first: one of the other flavour re-runs this command line
+	// in the other binary, which must find the workload still unread (a
+	// pipe as /dev/stdin is read once).
+	std::optional<std::int64_t> duration;
+	if (vm.count("duration"))
+		duration = duration_option(vm["duration"].as<std::string>());
+	const auto board = vm["board"].as<std::string>();
+	auto platform = load_board(ctx, board, vm);
+	auto workload = workload::make_workload(vm["workload"].as<std::string>());
+	auto options = simulation_options(vm, platform, workload, duration);
+	RunSettings settings{board, std::move(platform), std::move(workload), std::move(options), {}};
+	if (vm.count("series")) {
+		settings.series_file.emplace(vm["series"].as<std::string>());
+		if (!*settings.series_file)
+			throw UsageError{fmt::format("--series {}: cannot write it: {}", vm["series"].as<std::string>(),
+						     std::strerror(errno))};
+	}
+	return settings;
+}
+
+#if SH_KERNEL_SCHEDULER
+// --trace's writer: events only, so the run is traced rather than sampled.
+std::optional<report::FtraceWriter> open_trace(const po::variables_map &vm, RunSettings &settings)
+{
+	if (!vm.count("trace"))
+		return std::nullopt;
+	std::optional<report::FtraceWriter> trace;
+	try {
+		trace.emplace(vm["trace"].as<std::string>(), static_cast<unsigned>(settings.platform.cpus.size()));
+	} catch (const std::runtime_error &e) {
+		throw UsageError{e.what()};	// a path that cannot be written: bad input
+	}
+	settings.options.trace_only_events = true;
+	return trace;
+}
+
+// Boots the kernel and runs the workload on it.
+sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
+{
+	auto trace = open_trace(vm, settings);
+	if (vm.count("board-power")) {
+		try {
+			settings.options.power_model = sim::load_power_model(vm["board-power"].as<std::string>());
+		} catch (const sim::PowerModelError &e) {
+			throw UsageError{e.what()};
+		}
+	}
+	const auto boot = boot_options(vm);
+	settings.options.seed = boot.seed;
+	kshim::arm_watchdog(bounded_option(vm, "watchdog", 86400));
+	const auto kernel = kshim::boot(settings.platform, boot);
+	sim::Result result;
+	try {
+		result = sim::simulate(settings.platform, kernel, settings.workload, settings.options,
+				       trace ? &*trace : nullptr);
+	} catch (const sim::PowerModelError &e) {
+		throw UsageError{fmt::format("--board-power {}: {}", vm["board-power"].as<std::string>(), e.what())};
+	}
+	kshim::disarm_watchdog();
+	if (trace)
+		trace->close();
+	result.board = settings.board;
+	result.board_model = settings.platform.model;
+	result.kernel = kshim::build_info().version;
+	result.seed = boot.seed;
+	return result;
+}
+
+// --series, --plot, then the report on stdout.
+void write_reports(const Context &ctx, const po::variables_map &vm, const sim::Result &result, RunSettings &settings)
+{
+	if (settings.series_file) {
+		*settings.series_file << report::series_csv(result);
+		if (!settings.series_file->flush())
+			throw report::WriteError(fmt::format("--series {}: writing it failed: {}",
+							     vm["series"].as<std::string>(), std::strerror(errno)));
+	}
+	if (vm.count("plot")) {
+		try {
+			report::draw_run(result, vm["plot"].as<std::string>());
+		} catch (const report::PlotError &e) {
+			throw UsageError{e.what()};
+		}
+	}
+	ctx.out << (vm["json"].as<bool>() ? report::run_json(result) : report::run_text(result));
+}
+#endif
+
+} // namespace
+
+int run_command(const Context &ctx, const std::vector<std::string> &args)
+{
+	const auto options = run_options();
 	po::options_description hidden;
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(ctx, args, options, hidden, positional,
@@ -180,146 +376,13 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
-
-	// Everything about the input is checked before the kernel boots. The
-	// board first: one of the other flavour re-runs this command line in
-	// the other binary, which must find the workload still unread (a pipe
-	// as /dev/stdin is read once).
-	std::optional<std::int64_t> duration;
-	if (vm.count("duration"))
-		duration = duration_option(vm["duration"].as<std::string>());
-	const auto board = vm["board"].as<std::string>();
-	const auto platform = load_board(ctx, board, vm);
-	const auto workload = workload::make_workload(vm["workload"].as<std::string>());
-
-	sim::Options sim_options;
-	const auto idle_tick = vm["idle-tick"].as<std::string>();
-	std::optional<sim::IdleTick> policy;
-	for (auto p : {sim::IdleTick::kernel, sim::IdleTick::retain, sim::IdleTick::stop})
-		if (sim::to_string(p) == idle_tick)
-			policy = p;
-	if (!policy)
-		throw UsageError{fmt::format("--idle-tick {}: say kernel, retain or stop", idle_tick)};
-	sim_options.idle_tick = *policy;
-	sim_options.fork_cpu = bounded_option(vm, "fork-cpu", workload::max_cpu_number);
-	if (sim_options.fork_cpu >= platform.cpus.size())
-		throw UsageError{fmt::format("--fork-cpu {}: the board has CPU0-{}", sim_options.fork_cpu,
-					     platform.cpus.size() - 1)};
-	sim_options.duration_ns = duration.value_or(workload.duration_ns.value_or(default_duration_ns));
-	sim_options.count_eas_decisions = vm["count-eas"].as<bool>();
-	sim_options.jitter = vm["jitter"].as<double>();
-	if (!(sim_options.jitter >= 0 && sim_options.jitter <= 100))
-		throw UsageError{fmt::format("--jitter {}: a scale from 0 (none) to 100", sim_options.jitter)};
-	if (vm.count("idle-power"))
-		for (const auto &p : vm["idle-power"].as<std::vector<std::string>>())
-			idle_power_option(p, platform.frequency_domains.size(), sim_options.idle_power_uw);
-	if (vm.count("thermal-cap"))
-		for (const auto &c : vm["thermal-cap"].as<std::vector<std::string>>())
-			sim_options.thermal_caps.push_back(thermal_cap_option(c, platform.cpus.size()));
-	std::stable_sort(sim_options.thermal_caps.begin(), sim_options.thermal_caps.end(),
-			 [](const auto &a, const auto &b) { return a.at_ns < b.at_ns; });
-	try {
-		if (vm.count("thermal-file"))
-			sim_options.thermal.add_file(vm["thermal-file"].as<std::string>());
-	} catch (const sim::thermal::Error &e) {
-		throw UsageError{fmt::format("--thermal-file: {}", e.what())};
-	}
-	try {
-		if (vm.count("thermal-model"))
-			for (const auto &spec : vm["thermal-model"].as<std::vector<std::string>>())
-				sim_options.thermal.add_option(spec);
-	} catch (const sim::thermal::Error &e) {
-		throw UsageError{e.what()};
-	}
-	for (const auto &[name, params] : sim_options.thermal.zones)
-		if (std::ranges::none_of(platform.thermal_zones, [&](const auto &z) { return z.name == name; }))
-			throw UsageError{fmt::format("--thermal-model/--thermal-file: the board has no thermal zone "
-						     "'{}'", name)};
-
-	if (vm.count("sample-period") && !vm.count("plot") && !vm.count("series"))
-		throw UsageError{"--sample-period: for --plot or --series"};
-	if (vm.count("plot") || vm.count("series")) {
-		if (vm.count("sample-period")) {
-			sim_options.series_period_ns = duration_option(vm["sample-period"].as<std::string>(),
-								       "--sample-period");
-			if (sim_options.series_period_ns < 1'000)
-				throw UsageError{fmt::format("--sample-period {}: at least 1us",
-							     vm["sample-period"].as<std::string>())};
-		} else {
-			sim_options.series_period_ns = std::max<std::int64_t>(sim_options.duration_ns / 1000, 1'000'000);
-		}
-		if (sim_options.duration_ns / sim_options.series_period_ns > 10'000'000)
-			throw UsageError{fmt::format("--sample-period: {} samples; at most 10000000",
-						     sim_options.duration_ns / sim_options.series_period_ns)};
-		if (vm.count("plot")) {
-			try {
-				report::gnuplot_terminal(vm["plot"].as<std::string>(), 1, 1);	// the extension
-			} catch (const report::PlotError &e) {
-				throw UsageError{e.what()};
-			}
-		}
-	}
-
-	std::optional<std::ofstream> series_file;
-	if (vm.count("series")) {
-		series_file.emplace(vm["series"].as<std::string>());
-		if (!*series_file)
-			throw UsageError{fmt::format("--series {}: cannot write it: {}", vm["series"].as<std::string>(),
-						     std::strerror(errno))};
-	}
-
+	auto settings = settings_of(ctx, vm);
 #if SH_KERNEL_SCHEDULER
-	std::optional<report::FtraceWriter> trace;
-	if (vm.count("trace")) {
-		try {
-			trace.emplace(vm["trace"].as<std::string>(), static_cast<unsigned>(platform.cpus.size()));
-		} catch (const std::runtime_error &e) {
-			throw UsageError{e.what()};	// a path that cannot be written: bad input
-		}
-		sim_options.trace_only_events = true;
-	}
-	if (vm.count("board-power")) {
-		try {
-			sim_options.power_model = sim::load_power_model(vm["board-power"].as<std::string>());
-		} catch (const sim::PowerModelError &e) {
-			throw UsageError{e.what()};
-		}
-	}
-	const auto boot = boot_options(vm);
-	sim_options.seed = boot.seed;
-	kshim::arm_watchdog(bounded_option(vm, "watchdog", 86400));
-	const auto kernel = kshim::boot(platform, boot);
-	sim::Result result;
-	try {
-		result = sim::simulate(platform, kernel, workload, sim_options, trace ? &*trace : nullptr);
-	} catch (const sim::PowerModelError &e) {
-		throw UsageError{fmt::format("--board-power {}: {}", vm["board-power"].as<std::string>(), e.what())};
-	}
-	kshim::disarm_watchdog();
-	if (trace)
-		trace->close();
-	result.board = board;
-	result.board_model = platform.model;
-	result.kernel = kshim::build_info().version;
-	result.seed = boot.seed;
+	const auto result = simulate(vm, settings);
 	if (ctx.verbose)
 		for (const auto &line : kshim::kernel_log())
 			ctx.err << "kernel: " << line.text << "\n";
-	if (series_file) {
-		*series_file << report::series_csv(result);
-		if (!series_file->flush())
-			throw report::WriteError(
-				fmt::format("--series {}: writing it failed: {}", vm["series"].as<std::string>(),
-					    std::strerror(errno)));
-	}
-	if (vm.count("plot")) {
-		try {
-			report::draw_run(result, vm["plot"].as<std::string>());
-		} catch (const report::PlotError &e) {
-			throw UsageError{e.what()};
-		}
-	}
-	ctx.out << (vm["json"].as<bool>() ? report::run_json(result) : report::run_text(result));
+	write_reports(ctx, vm, result, settings);
 	return kernel_warnings_status(ctx);
 #else
 	throw UsageError{fmt::format("run needs the scheduler compiled in; this build's tree {} ({}) has only "

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -373,6 +374,36 @@ std::optional<double> measure(const rapidjson::Document &run, const Assertion &a
 		return simulated > 0 ? std::optional(at / simulated) : std::nullopt;
 	}
 	throw Error(fmt::format("metric \"{}\" unknown", m));
+}
+
+Evaluation evaluate(const Assertion &a, const rapidjson::Document &run, const rapidjson::Document *baseline)
+{
+	Evaluation e;
+	e.value = measure(run, a);
+	if (a.relative)
+		e.baseline = measure(*baseline, a);
+	// a relative bound holds on the change in percent (a zero baseline:
+	// only an unchanged value is 0%)
+	e.bounded = e.value;
+	if (a.relative)
+		e.bounded = e.value && e.baseline
+				    ? std::optional(*e.baseline != 0 ? 100.0 * (*e.value - *e.baseline) / std::abs(*e.baseline)
+						    : *e.value == 0 ? 0.0
+						    : std::copysign(HUGE_VAL, *e.value))
+				    : std::nullopt;
+	e.holds = e.bounded && (!a.min || *e.bounded >= *a.min) && (!a.max || *e.bounded <= *a.max);
+	return e;
+}
+
+std::string Evaluation::note(const Assertion &a) const
+{
+	if (holds)
+		return "";
+	if (a.relative)
+		return bounded ? fmt::format("{}: measured {}, baseline {}: {:+.2f}%", a.metric, *value, *baseline, *bounded)
+			       : fmt::format("{}: {} has no value for it", a.metric, value ? "the baseline's run" : "the run");
+	return value ? fmt::format("{}: measured {}", a.metric, *value)
+		     : fmt::format("{}: the run has no value for it", a.metric);
 }
 
 } // namespace sh::suite

@@ -66,4 +66,15 @@ std::vector<std::string> metric_names();
 // the run does not have.
 std::optional<double> measure(const rapidjson::Document &run, const Assertion &a);
 
+// An assertion evaluated on a run (and, relative, on the baseline's run).
+struct Evaluation {
+	std::optional<double> value, baseline;
+	std::optional<double> bounded;	// what min/max bound: the value, or the change in percent
+	bool holds = false;
+	// why it does not hold ("energy_j: measured 4.2"); empty when it holds
+	std::string note(const Assertion &a) const;
+};
+// Throws Error as measure() does.
+Evaluation evaluate(const Assertion &a, const rapidjson::Document &run, const rapidjson::Document *baseline);
+
 } // namespace sh::suite
