@@ -25,6 +25,59 @@ using test::one_line_patch;
 using test::temp_path;
 using test::write;
 
+// The flavours an image's manifest lists, in order.
+std::string flavours_of(const std::filesystem::path &dir)
+{
+	std::ostringstream text;
+	text << std::ifstream(dir / "manifest.json").rdbuf();
+	rapidjson::Document doc;
+	doc.Parse(text.str().c_str());
+	BOOST_REQUIRE_MESSAGE(!doc.HasParseError() && doc.IsObject(), dir);
+	std::string flavours;
+	for (const auto &f : doc["flavours"].GetArray())
+		flavours += (flavours.empty() ? "" : " ") + std::string(f.GetString());
+	return flavours;
+}
+
+// A header included relative to its includer ("../smpboot.h" from
+// kernel/sched/core.c, which the depfile names kernel/sched/../smpboot.h):
+// the patched copy is the one compiled. In a cache of its own (the list
+// and prune that follow count images), then back to `cache`.
+void expect_relative_header_compiled(const std::filesystem::path &cache)
+{
+	const auto header = write(temp_path("smpboot.patch"),
+				  one_line_patch("kernel/smpboot.h", "struct task_struct;",
+						 "struct task_struct; struct sh_test_declared_in_smpboot_h;"));
+	const auto header_cache = temp_path("header-cache");
+	::setenv("SCHED_HARNESS_CACHE", header_cache.c_str(), 1);
+	auto relative = test::run_cli({"kernel", "build", "--patch", header});
+	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	BOOST_REQUIRE_MESSAGE(relative.exit_status == 0, relative.err);
+	BOOST_TEST(relative.err.find("arm64: compiling sched/export/core_export.c") != std::string::npos,
+		   relative.err);
+	BOOST_TEST(relative.err.find("(2 objects compiled again)") != std::string::npos, relative.err);
+	std::filesystem::remove(header);
+	std::filesystem::remove_all(header_cache);
+}
+
+// A patch that does not apply names the file and the hunk; an image id
+// that is not in the cache is bad input.
+void expect_bad_patch_and_missing_image_refused()
+{
+	const auto bad = write(temp_path("bad.patch"),
+			       "--- a/kernel/sched/fair.c\n+++ b/kernel/sched/fair.c\n@@ -1,3 +1,3 @@\n"
+			       " no such line\n-in this file\n+at all\n");
+	auto refused = test::run_cli({"kernel", "build", "--patch", bad});
+	BOOST_TEST(refused.exit_status == 2);
+	BOOST_TEST(refused.err.find("bad.patch does not apply") != std::string::npos, refused.err);
+	BOOST_TEST(refused.err.find("Hunk #1 FAILED") != std::string::npos, refused.err);
+	BOOST_TEST(refused.err.find("kernel/sched/fair.c") != std::string::npos, refused.err);
+	auto missing = test::run_cli({"--kernel", "0123456789abcdef", "run"});
+	BOOST_TEST(missing.exit_status == 2);
+	BOOST_TEST(missing.err.find("no such image") != std::string::npos, missing.err);
+	std::filesystem::remove(bad);
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(image)
@@ -42,18 +95,7 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 {
 	const auto cache = temp_path("cache");
 	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
-	auto manifest_flavours = [&](const std::string &image) {
-		const auto dir = cache / "images" / image;
-		std::ostringstream text;
-		text << std::ifstream(dir / "manifest.json").rdbuf();
-		rapidjson::Document doc;
-		doc.Parse(text.str().c_str());
-		BOOST_REQUIRE_MESSAGE(!doc.HasParseError() && doc.IsObject(), dir);
-		std::string flavours;
-		for (const auto &f : doc["flavours"].GetArray())
-			flavours += (flavours.empty() ? "" : " ") + std::string(f.GetString());
-		return flavours;
-	};
+	auto manifest_flavours = [&](const std::string &image) { return flavours_of(cache / "images" / image); };
 
 	const auto cost = write(temp_path("cost.patch"),
 				one_line_patch("kernel/sched/fair.c",
@@ -87,22 +129,7 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 	const auto quiet_id = quiet.out.substr(0, 16);
 	BOOST_TEST(manifest_flavours(quiet_id) == "arm64");
 
-	// a header included relative to its includer ("../smpboot.h" from
-	// kernel/sched/core.c, which the depfile names kernel/sched/../smpboot.h):
-	// the patched copy is the one compiled
-	const auto header = write(temp_path("smpboot.patch"),
-				  one_line_patch("kernel/smpboot.h", "struct task_struct;",
-						 "struct task_struct; struct sh_test_declared_in_smpboot_h;"));
-	const auto header_cache = temp_path("header-cache");	// its own: the list and prune below count images
-	::setenv("SCHED_HARNESS_CACHE", header_cache.c_str(), 1);
-	auto relative = test::run_cli({"kernel", "build", "--patch", header});
-	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
-	BOOST_REQUIRE_MESSAGE(relative.exit_status == 0, relative.err);
-	BOOST_TEST(relative.err.find("arm64: compiling sched/export/core_export.c") != std::string::npos,
-		   relative.err);
-	BOOST_TEST(relative.err.find("(2 objects compiled again)") != std::string::npos, relative.err);
-	std::filesystem::remove(header);
-	std::filesystem::remove_all(header_cache);
+	expect_relative_header_compiled(cache);
 
 	auto list = test::run_cli({"kernel", "list"});
 	BOOST_TEST(list.out.find(id + "  ") != std::string::npos, list.out);
@@ -155,17 +182,7 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 	BOOST_TEST(lazy.err.find(flavour_built, first + 1) == std::string::npos, lazy.err);
 	BOOST_TEST(manifest_flavours(quiet_id) == "arm64 arm");
 
-	const auto bad = write(temp_path("bad.patch"),
-			       "--- a/kernel/sched/fair.c\n+++ b/kernel/sched/fair.c\n@@ -1,3 +1,3 @@\n"
-			       " no such line\n-in this file\n+at all\n");
-	auto refused = test::run_cli({"kernel", "build", "--patch", bad});
-	BOOST_TEST(refused.exit_status == 2);
-	BOOST_TEST(refused.err.find("bad.patch does not apply") != std::string::npos, refused.err);
-	BOOST_TEST(refused.err.find("Hunk #1 FAILED") != std::string::npos, refused.err);
-	BOOST_TEST(refused.err.find("kernel/sched/fair.c") != std::string::npos, refused.err);
-	auto missing = test::run_cli({"--kernel", "0123456789abcdef", "run"});
-	BOOST_TEST(missing.exit_status == 2);
-	BOOST_TEST(missing.err.find("no such image") != std::string::npos, missing.err);
+	expect_bad_patch_and_missing_image_refused();
 
 	// prune keeps the newest (the comment's image, built last)
 	auto pruned = test::run_cli({"kernel", "prune", "--keep", "1"});
@@ -177,7 +194,7 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 	BOOST_TEST(std::filesystem::exists(cache / "images" / (".lock-" + quiet_id)));
 
 	std::filesystem::remove_all(cache);
-	for (const auto &p : {cost, comment, bad})
+	for (const auto &p : {cost, comment})
 		std::filesystem::remove(p);
 	::unsetenv("SCHED_HARNESS_CACHE");
 }
