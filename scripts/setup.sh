@@ -21,6 +21,9 @@ packages=(
 	patch git
 	# sweep --plot and run --plot draw with gnuplot
 	gnuplot-nox
+	# the docs' example outputs are checked against the binary
+	# (scripts/doc-examples.py, CTest docs.examples)
+	python3
 	linux-source-6.1 linux-source-6.12
 )
 # and what a caller needs beyond these (scripts/fuzz.sh: clang, libFuzzer)
