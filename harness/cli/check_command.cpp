@@ -20,6 +20,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <numeric>
 #include <ostream>
 #include <set>
 
@@ -37,6 +38,9 @@ po::options_description check_options()
 		("scenario", po::value<std::vector<std::string>>()->value_name("NAME")->composing(),
 		 "only this scenario of the suite; repeatable")
 		("seed", po::value<Unsigned>()->default_value(Unsigned{0}, "0"), "seed of every run")
+		("repeat", po::value<Unsigned>()->value_name("N"),
+		 "run every scenario with seeds 1..N, as compare does, instead of one --seed; an expectation "
+		 "holds when it holds with every seed")
 		("jobs", po::value<Unsigned>()->value_name("J"),
 		 "runs at once, each its own process (default: the machine's cores)")
 		("cmdline", po::value<std::string>()->value_name("ARGS"), "added to every scenario's kernel command line")
@@ -75,7 +79,7 @@ suite::Suite suite_of(const po::variables_map &vm)
 // The options every scenario's run gets.
 std::vector<std::string> common_args(const po::variables_map &vm)
 {
-	std::vector<std::string> common{"--seed", std::to_string(vm["seed"].as<Unsigned>().value)};
+	std::vector<std::string> common;
 	for (const std::string name : {"sysctl", "feature"})
 		if (vm.count(name))
 			for (const auto &v : vm[name].as<std::vector<std::string>>())
@@ -83,6 +87,21 @@ std::vector<std::string> common_args(const po::variables_map &vm)
 	if (vm.count("cmdline"))
 		common.insert(common.end(), {"--cmdline", vm["cmdline"].as<std::string>()});
 	return common;
+}
+
+// The seeds every scenario runs: --seed's, or 1..N with --repeat N.
+std::vector<unsigned> seeds_of(const po::variables_map &vm)
+{
+	if (!vm.count("repeat"))
+		return {static_cast<unsigned>(vm["seed"].as<Unsigned>().value)};
+	if (!vm["seed"].defaulted())
+		throw UsageError{"--seed and --repeat: choose one (--repeat N runs seeds 1..N)"};
+	const unsigned repeat = bounded_option(vm, "repeat", 100000);
+	if (repeat < 1)
+		throw UsageError{"--repeat 0: at least 1 run per scenario"};
+	std::vector<unsigned> seeds(repeat);
+	std::iota(seeds.begin(), seeds.end(), 1u);
+	return seeds;
 }
 
 // The image directory of --baseline, else the build's own kernel's.
@@ -98,22 +117,37 @@ std::string baseline_kernel(const Context &ctx, const po::variables_map &vm)
 	}
 }
 
-// A subtest per scenario, a test per assertion, its note on failure.
-std::vector<report::KtapSubtest> subtests(std::span<const experiment::ScenarioChecked> results)
+// A subtest per scenario, a test per assertion, its note on failure (with
+// several seeds, one for each seed it failed with).
+std::vector<report::KtapSubtest> subtests(std::span<const experiment::ScenarioChecked> results,
+					  std::span<const unsigned> seeds)
 {
 	std::vector<report::KtapSubtest> subtests;
 	for (const auto &result : results) {
 		report::KtapSubtest subtest{result.scenario->name, {}, result.passed};
-		for (std::size_t j = 0; j < result.evaluations.size(); j++) {
+		for (std::size_t j = 0; j < result.expectations.size(); j++) {
 			const auto &a = result.scenario->expect[j];
-			const auto &e = result.evaluations[j];
-			subtest.cases.push_back({a.text(), e.holds, {}});
-			if (!e.holds)
-				subtest.cases.back().diagnostics.push_back(e.note(a));
+			const auto &checked = result.expectations[j];
+			auto &test = subtest.cases.emplace_back(report::KtapCase{a.text(), checked.holds, {}});
+			for (std::size_t k = 0; k < seeds.size(); k++) {
+				const auto &e = checked.by_seed[k];
+				if (e.holds)
+					continue;
+				test.diagnostics.push_back(seeds.size() > 1 ? fmt::format("seed {}: {}", seeds[k], e.note(a))
+									   : e.note(a));
+			}
 		}
 		subtests.push_back(std::move(subtest));
 	}
 	return subtests;
+}
+
+// The KTAP title: the suite, and the seeds when there are several.
+std::string title_of(const suite::Suite &suite, std::span<const unsigned> seeds)
+{
+	if (seeds.size() == 1)
+		return fmt::format("{} ({})", suite.name, suite.source);
+	return fmt::format("{} ({}), seeds {}-{}", suite.name, suite.source, seeds.front(), seeds.back());
 }
 
 } // namespace
@@ -126,8 +160,8 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	positional.add("suite", 1);
 	auto parsed = parse_subcommand(
 		ctx, args, check_options(), hidden, positional,
-		"usage: sched-harness check SUITE [--scenario NAME]... [--seed N] [--sysctl ...] [--feature ...]\n\n"
-		"Runs each scenario of SUITE (a JSON file, see README) that has expectations and checks\n"
+		"usage: sched-harness check SUITE [--scenario NAME]... [--seed N | --repeat N] [--sysctl ...] [--feature ...]\n\n"
+		"Runs each scenario of SUITE (a JSON file, docs/guide-compare.md#suites) that has expectations and checks\n"
 		"them against the run's metrics; prints KTAP, one subtest per scenario and one test per\n"
 		"assertion. Exit status 0 when all hold, 1 when one fails (for git bisect run).\n"
 		"An expectation with \"relative\": true bounds the change in percent from the --baseline\n"
@@ -142,7 +176,7 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	if (checked.empty())
 		throw UsageError{fmt::format("{}: no scenario has expectations (\"expect\")", suite.source)};
 	const auto baseline = experiment::needs_baseline(checked) ? baseline_kernel(ctx, vm) : std::string();
-	const auto plan = experiment::plan_check(std::move(checked), common_args(vm), baseline);
+	const auto plan = experiment::plan_check(std::move(checked), common_args(vm), seeds_of(vm), baseline);
 	std::vector<rapidjson::Document> runs;
 	try {
 		runs = experiment::run_locally(local_host(ctx), plan.runs, jobs);
@@ -155,7 +189,7 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	} catch (const suite::Error &e) {
 		throw UsageError{e.what()};
 	}
-	ctx.out << report::ktap(fmt::format("{} ({})", suite.name, suite.source), subtests(results));
+	ctx.out << report::ktap(title_of(suite, plan.seeds), subtests(results, plan.seeds));
 	return std::ranges::all_of(results, [](const auto &r) { return r.passed; }) ? exit_ok : 1;
 }
 

@@ -19,9 +19,13 @@
 namespace sh::experiment {
 
 struct CheckPlan {
-	Plan runs;	// runs[i] the i-th checked scenario's, then the baseline's
+	Plan runs;	// each checked scenario's runs, seed by seed, then the baselines'
 	std::vector<const suite::Scenario *> checked;	// in the suite's order
-	std::vector<std::optional<std::size_t>> baseline_of;	// index in runs
+	std::vector<unsigned> seeds;	// every scenario runs each of them
+	// runs[run_of[i][k]]: scenario i with seeds[k]; baseline_of likewise,
+	// for the scenarios with a relative expectation
+	std::vector<std::vector<std::size_t>> run_of;
+	std::vector<std::optional<std::vector<std::size_t>>> baseline_of;
 };
 
 // The scenarios of `suite` that have expectations, in order.
@@ -29,14 +33,21 @@ std::vector<const suite::Scenario *> checked_scenarios(const suite::Suite &suite
 // Whether a scenario has a relative expectation (a baseline's run).
 bool needs_baseline(std::span<const suite::Scenario *const> checked);
 
-// Each checked scenario run with `common` options added, and run again on
-// `baseline_kernel` (an image directory) when it needs a baseline.
+// Each checked scenario run with each of `seeds` and the `common` options,
+// and run again on `baseline_kernel` (an image directory) when it needs a
+// baseline. Runs are labelled with their seed when there are several.
 CheckPlan plan_check(std::vector<const suite::Scenario *> checked, const std::vector<std::string> &common,
-		     const std::string &baseline_kernel);
+		     std::vector<unsigned> seeds, const std::string &baseline_kernel);
+
+// An expectation holds when it holds with every seed.
+struct ExpectationChecked {
+	std::vector<suite::Evaluation> by_seed;	// as CheckPlan::seeds
+	bool holds = true;
+};
 
 struct ScenarioChecked {
 	const suite::Scenario *scenario;
-	std::vector<suite::Evaluation> evaluations;	// one per expectation, in order
+	std::vector<ExpectationChecked> expectations;	// one per expectation, in order
 	bool passed = true;
 };
 

@@ -60,4 +60,34 @@ BOOST_AUTO_TEST_CASE(check_reports_ktap_and_exit_status)
 		   typo.err);
 }
 
+// check --repeat N runs each scenario with seeds 1..N, as compare does: an
+// expectation holds when it holds with every seed, the KTAP names the seeds
+// and each seed an expectation failed with. --seed with --repeat is bad
+// input.
+BOOST_AUTO_TEST_CASE(check_repeats_the_seeds_of_compare)
+{
+	const auto suite = test::fixture("suite/eas-small-task.json").string();
+	auto pass = test::run_cli({"check", suite, "--repeat", "3"});
+	BOOST_TEST(pass.exit_status == 0, pass.err);
+	BOOST_TEST(pass.out.find("# eas-small-task (" + suite + "), seeds 1-3\n") != std::string::npos, pass.out);
+	BOOST_TEST(pass.out.find("\nok 1 small-task-goes-little\n") != std::string::npos, pass.out);
+
+	auto fail = test::run_cli({"check", suite, "--repeat", "3", "--sysctl", "kernel.sched_energy_aware=0"});
+	BOOST_TEST(fail.exit_status == 1, fail.err);
+	for (const int seed : {1, 2, 3})
+		BOOST_TEST(fail.out.find(fmt::format("    # seed {}: task_cpu_share: measured ", seed)) != std::string::npos,
+			   fail.out);
+	BOOST_TEST(fail.out.find("    not ok 1 task_cpu_share(periodic-0, cpus 0-3) >= 0.9\n") != std::string::npos,
+		   fail.out);
+	BOOST_TEST(fail.out.find("    ok 2 energy_j <= 0.05\n") != std::string::npos, fail.out);
+
+	auto both = test::run_cli({"check", suite, "--repeat", "2", "--seed", "4"});
+	BOOST_TEST(both.exit_status == 2);
+	BOOST_TEST(both.err == "sched-harness: error: --seed and --repeat: choose one (--repeat N runs seeds 1..N)\n",
+		   both.err);
+	auto none = test::run_cli({"check", suite, "--repeat", "0"});
+	BOOST_TEST(none.exit_status == 2);
+	BOOST_TEST(none.err.find("--repeat 0") != std::string::npos, none.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
