@@ -91,8 +91,14 @@ experiment::Variant variant_of(const Context &ctx, const po::variables_map &vm, 
 {
 	experiment::Variant variant{variant_args(vm, prefix), {}, {}};
 	const auto key = prefix + "kernel";
-	if (!vm.count(key))
+	if (!vm.count(key)) {
+		// the global --kernel: this process and its runs boot that image
+		if (const auto image = image::image_in_use()) {
+			variant.kernel = {"--kernel", image->dir.string()};
+			variant.image_id = image->manifest.id;
+		}
 		return variant;
+	}
 	try {
 		variant.kernel = {"--kernel", image::resolve(vm[key].as<std::string>(), ctx.err).string()};
 	} catch (const std::invalid_argument &e) {

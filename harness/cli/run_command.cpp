@@ -4,6 +4,8 @@
 // sched-harness workloads
 #include "harness/cli/cli.h"
 
+#include "harness/image/image.h"
+
 #include "dts/platform.h"
 #include "harness/report/ftrace.h"
 #include "harness/report/plot.h"
@@ -333,6 +335,8 @@ sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 	result.board = settings.board;
 	result.board_model = settings.platform.model;
 	result.kernel = kshim::build_info().version;
+	if (const auto image = image::image_in_use())
+		result.kernel_image = image::describe(image->manifest);
 	result.seed = boot.seed;
 	return result;
 }

@@ -465,6 +465,26 @@ Manifest read_manifest(const fs::path &dir)
 	return m;
 }
 
+std::optional<Image> image_in_use()
+{
+	const char *dir = std::getenv("SCHED_HARNESS_IMAGE");
+	if (!dir || !*dir || !fs::exists(fs::path(dir) / "manifest.json"))
+		return std::nullopt;
+	return Image{dir, read_manifest(dir), true};
+}
+
+std::string describe(const Manifest &manifest)
+{
+	std::vector<std::string> parts;
+	if (!manifest.patches.empty())
+		parts.push_back(fmt::format("patches: {}", fmt::join(manifest.patches, ", ")));
+	if (!manifest.config.empty())
+		parts.push_back(fmt::format("config: {}", fmt::join(manifest.config, " ")));
+	if (parts.empty())
+		return fmt::format("image {}", manifest.id);
+	return fmt::format("image {} ({})", manifest.id, fmt::join(parts, "; "));
+}
+
 std::pair<std::string, std::string> parse_config(const std::string &assignment)
 {
 	const auto eq = assignment.find('=');

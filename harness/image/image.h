@@ -24,6 +24,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
@@ -134,6 +135,14 @@ std::size_t prune(std::size_t keep);
 std::filesystem::path resolve(const std::string &what, std::ostream &log);
 
 Manifest read_manifest(const std::filesystem::path &dir);
+
+// The image this process runs (the global --kernel, which re-runs the
+// command with $SCHED_HARNESS_IMAGE naming it), with its directory; nullopt
+// for the build's own kernel.
+std::optional<Image> image_in_use();
+// An image as a report's heading names it: "image ID (patches: a.patch,
+// b.patch; config: HZ=1000)".
+std::string describe(const Manifest &manifest);
 
 // Where this build's own kernel side is (an image directory for --kernel:
 // its libksched.so and libksched_arm.so).

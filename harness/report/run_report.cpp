@@ -40,8 +40,9 @@ std::string energy_unit(const sim::Result &r) { return r.power_in_microwatts ? "
 // What ran where, with which scheduler settings: the report's heading.
 void append_run_setup(std::string &s, const sim::Result &r)
 {
-	s += fmt::format("sched-harness run: {}{} on Linux {}'s scheduler\n", r.board,
-			 r.board_model.empty() ? "" : fmt::format(" ({})", r.board_model), r.kernel);
+	s += fmt::format("sched-harness run: {}{} on Linux {}'s scheduler{}\n", r.board,
+			 r.board_model.empty() ? "" : fmt::format(" ({})", r.board_model), r.kernel,
+			 r.kernel_image.empty() ? "" : ", " + r.kernel_image);
 	s += fmt::format("Workload:   {}\n", r.workload);
 	s += fmt::format("            run amounts are work on CPU{} (capacity {}) at its highest OPP; "
 			 "threads forked from CPU{}\n",
@@ -364,6 +365,10 @@ void json_run_setup(Writer &w, const sim::Result &r)
 	str(w, r.board_model);
 	key(w, "kernel");
 	str(w, r.kernel);
+	if (!r.kernel_image.empty()) {	// only for an image: the build's own kernel's reports stay as they were
+		key(w, "kernel_image");
+		str(w, r.kernel_image);
+	}
 	key(w, "workload");
 	str(w, r.workload);
 	key(w, "seed");

@@ -245,6 +245,7 @@ struct Result {
 	std::string board;		// as named on the command line (filled by the caller)
 	std::string board_model;
 	std::string kernel;		// kernel version (filled by the caller)
+	std::string kernel_image;	// the image run, described; empty: the build's own kernel (filled by the caller)
 	std::string workload;
 	std::uint64_t seed = 0;
 	double jitter = 0;
