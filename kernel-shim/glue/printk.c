@@ -164,6 +164,8 @@ static void emit(const char *fmt, va_list args)
 	if (fmt[0] == KERN_SOH_ASCII && fmt[1]) {
 		if (fmt[1] >= '0' && fmt[1] <= '7')
 			level = fmt[1] - '0';
+		else if (fmt[1] == KERN_CONT[1])
+			level = KSHIM_LOG_CONT;
 		fmt += 2;
 	}
 	kshim_vformat(text, sizeof(text), fmt, args);

@@ -294,10 +294,19 @@ void shim_free(const void *ptr)
 
 void shim_log(int level, const char *text)
 {
+	// a line stays open until a message ends it with a newline: pr_cont()
+	// fragments join it (printk's LOG_CONT), anything else starts a new one
+	static bool line_open = false;
 	std::string line(text);
+	const bool ended = !line.empty() && line.back() == '\n';
 	while (!line.empty() && line.back() == '\n')
 		line.pop_back();
-	log_lines().push_back({level, std::move(line)});
+	auto &log = log_lines();
+	if (level == KSHIM_LOG_CONT && line_open && !log.empty())
+		log.back().text += line;
+	else
+		log.push_back({level == KSHIM_LOG_CONT ? -1 : level, std::move(line)});
+	line_open = !ended;
 }
 
 void shim_warn(const char *file, int line, void *caller, const char *text)

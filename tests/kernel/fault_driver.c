@@ -25,6 +25,16 @@ void fault_driver_printk(void)
 		cpumask_pr_args(&mask), 42UL, 'x', 7);
 }
 
+void fault_driver_printk_cont(void)
+{
+	pr_info("fault_driver: groups:");
+	pr_cont(" 0:{ span=%d }", 0);
+	pr_cont(",");
+	pr_cont(" 4:{ span=%d }\n", 4);
+	pr_cont(" alone\n");
+	pr_info("fault_driver: next\n");
+}
+
 int fault_driver_warn(int value)
 {
 	int line = __LINE__ + 1;

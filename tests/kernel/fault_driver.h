@@ -10,6 +10,9 @@ extern "C" {
 /* printk()s a line using the kernel's format extensions (%*pbl) and
  * libc's (%.*s, %lu, %c). */
 void fault_driver_printk(void);
+/* printk()s a line in pr_cont() fragments, then a fragment after the line
+ * ended, then another line. */
+void fault_driver_printk_cont(void);
 
 /* WARN(1, ...) and returns the line of the WARN. */
 int fault_driver_warn(int value);

@@ -21,6 +21,22 @@ BOOST_AUTO_TEST_CASE(printk_formats_like_the_kernel)
 	BOOST_TEST(log.back().level == 6);	// KERN_INFO
 }
 
+// pr_cont() fragments join their line until one ends it, as printk joins
+// them (the scheduler's sched-domain dump is written so); a fragment after
+// the line ended stands alone, at no level.
+BOOST_AUTO_TEST_CASE(pr_cont_joins_the_line_it_continues)
+{
+	const auto before = kshim::kernel_log().size();
+	fault_driver_printk_cont();
+	const auto &log = kshim::kernel_log();
+	BOOST_REQUIRE(log.size() == before + 3);
+	BOOST_TEST(log[before].text == "fault_driver: groups: 0:{ span=0 }, 4:{ span=4 }");
+	BOOST_TEST(log[before].level == 6);
+	BOOST_TEST(log[before + 1].text == " alone");
+	BOOST_TEST(log[before + 1].level == -1);
+	BOOST_TEST(log[before + 2].text == "fault_driver: next");
+}
+
 BOOST_AUTO_TEST_CASE(warn_is_recorded_with_file_and_line)
 {
 	const auto before = kshim::kernel_warnings().size();

@@ -27,7 +27,10 @@ struct kshim_cpuset {
 void *shim_alloc(unsigned long size, int zero);
 void shim_free(const void *ptr);
 
-/* printk, after formatting; level is the KERN_ digit (0-7), -1 if none. */
+/* printk, after formatting; level is the KERN_ digit (0-7), -1 if none,
+ * KSHIM_LOG_CONT for KERN_CONT (pr_cont()): joined to the line before while
+ * that one has not ended with a newline, as printk joins them. */
+#define KSHIM_LOG_CONT	(-2)
 void shim_log(int level, const char *text);
 /* WARN*(): the kernel code continues, the run is marked failed. */
 void shim_warn(const char *file, int line, void *caller, const char *text);
