@@ -930,6 +930,18 @@ void plan_flavour(CompilePlan &plan, const Flavour &flavour, const ImageSources 
 	}
 }
 
+// The compiler's messages with each file the patches change named as the
+// patches name it ("kernel/sched/fair.c:127:68: error: ..."), not by the
+// unpatched tree's path it was copied from, whose line 127 says otherwise.
+std::string as_patched(std::string messages, const ImageSources &src)
+{
+	for (const auto &f : src.patch_files) {
+		replace_all(messages, (src.overlay / f).string(), f);
+		replace_all(messages, (src.base / f).string(), f);
+	}
+	return messages;
+}
+
 // Compiles the job's object from the overlay, unless the compiler sees no
 // change there (a comment): that recompiles nothing.
 void compile_job(Job &job, const ImageSources &src, std::ostream &log, std::mutex &log_mutex)
@@ -956,7 +968,7 @@ void compile_job(Job &job, const ImageSources &src, std::ostream &log, std::mute
 	}
 	if (const auto r = shell(c.directory, command); r.exit_status != 0)
 		job.error = fmt::format("{} does not compile in the image ({} flavour):\n{}", c.file.string(),
-					job.flavour->name, r.err);
+					job.flavour->name, as_patched(r.err, src));
 }
 
 void compile_jobs(std::vector<Job> &jobs, const ImageSources &src, std::ostream &log)

@@ -60,8 +60,9 @@ void expect_relative_header_compiled(const std::filesystem::path &cache)
 	std::filesystem::remove_all(header_cache);
 }
 
-// A patch that does not apply names the file and the hunk; an image id
-// that is not in the cache is bad input.
+// A patch that does not apply names the file and the hunk, one that does
+// not compile the patched file as the patch names it; an image id that is
+// not in the cache is bad input.
 void expect_bad_patch_and_missing_image_refused()
 {
 	const auto bad = write(temp_path("bad.patch"),
@@ -72,6 +73,17 @@ void expect_bad_patch_and_missing_image_refused()
 	BOOST_TEST(refused.err.find("bad.patch does not apply") != std::string::npos, refused.err);
 	BOOST_TEST(refused.err.find("Hunk #1 FAILED") != std::string::npos, refused.err);
 	BOOST_TEST(refused.err.find("kernel/sched/fair.c") != std::string::npos, refused.err);
+	// a patched file that does not compile is named as the patch names it,
+	// not by the unpatched tree's path whose line says otherwise
+	const auto typo = write(temp_path("typo.patch"),
+				one_line_patch("kernel/sched/fair.c",
+					       "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
+					       "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL typo;"));
+	auto uncompiled = test::run_cli({"--arch", "arm64", "kernel", "build", "--patch", typo});
+	BOOST_TEST(uncompiled.exit_status == 2);
+	BOOST_TEST(uncompiled.err.find("\nkernel/sched/fair.c:") != std::string::npos, uncompiled.err);
+	BOOST_TEST(uncompiled.err.find("/kernel/sched/fair.c:") == std::string::npos, uncompiled.err);
+	std::filesystem::remove(typo);
 	auto missing = test::run_cli({"--kernel", "0123456789abcdef", "run"});
 	BOOST_TEST(missing.exit_status == 2);
 	BOOST_TEST(missing.err.find("no such image") != std::string::npos, missing.err);
