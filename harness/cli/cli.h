@@ -95,6 +95,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args);
 int compare_command(const Context &ctx, const std::vector<std::string> &args);
 int sweep_command(const Context &ctx, const std::vector<std::string> &args);
 int check_command(const Context &ctx, const std::vector<std::string> &args);
+int suite_command(const Context &ctx, const std::vector<std::string> &args);
 int bisect_command(const Context &ctx, const std::vector<std::string> &args);
 int diff_command(const Context &ctx, const std::vector<std::string> &args);
 int workloads_command(const Context &ctx, const std::vector<std::string> &args);

@@ -53,6 +53,8 @@ constexpr Command commands[] = {
 	{"bisect", "the first patch of a series that changes the behaviour (a suite, or expectations)",
 	 bisect_command},
 	{"workloads", "the built-in workloads and their parameters", workloads_command},
+	{"suite", "suites of scenarios: suite list | suite show SUITE (each scenario's options and expectations)",
+	 suite_command},
 	{"platform", "a board read from its device tree: platform list | platform show BOARD",
 	 platform_command},
 	{"kernel", "the kernel tree and the files compiled from it: kernel info", kernel_command},

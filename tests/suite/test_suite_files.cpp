@@ -8,10 +8,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using namespace sh;
 
@@ -55,6 +57,40 @@ BOOST_AUTO_TEST_CASE(suite_bad_input_is_status_2)
 	refused(expecting(R"({"metric": "task_cpu_share", "task": "periodic-0", "cpus": "8-9", "min": 0.5})"),
 		"scenario \"a\": task_cpu_share(periodic-0, cpus 8-9) >= 0.5: the board has CPU0-7");
 	std::filesystem::remove(path);
+}
+
+// suite list names the built-in suites; suite show prints each scenario's
+// run options (a variant's sysctl included) and expectations; an unknown
+// suite or action is bad input.
+BOOST_AUTO_TEST_CASE(suite_show_prints_what_each_scenario_runs)
+{
+	auto list = test::run_cli({"suite", "list"});
+	BOOST_TEST(list.exit_status == 0, list.err);
+	BOOST_TEST(list.out.find("\n  default\n") != std::string::npos, list.out);
+
+	auto builtin = test::run_cli({"suite", "show", "default"});
+	BOOST_TEST(builtin.exit_status == 0, builtin.err);
+	BOOST_TEST(builtin.out.starts_with("suite default (built-in): "), builtin.out);
+	BOOST_TEST(builtin.out.find("\nxu3-periodic-24-no-eas\n  run --board odroid-xu3 --workload "
+				    "periodic:count=24,period=16ms,duty=10% --duration 2s --sysctl "
+				    "kernel.sched_energy_aware=0\n") != std::string::npos,
+		   builtin.out);
+
+	const auto file = test::fixture("suite/eas-small-task.json").string();
+	auto shown = test::run_cli({"suite", "show", file});
+	BOOST_TEST(shown.exit_status == 0, shown.err);
+	BOOST_TEST(shown.out.starts_with("suite eas-small-task (" + file + "): 2 scenarios\n"), shown.out);
+	BOOST_TEST(shown.out.find("\nsmall-task-goes-little\n  run --board odroid-xu3 --workload "
+				  "periodic:count=1,period=16ms,duty=10% --duration 2s --fork-cpu 4\n"
+				  "  expect task_cpu_share(periodic-0, cpus 0-3) >= 0.9\n") != std::string::npos,
+		   shown.out);
+
+	for (const auto &args : std::vector<std::vector<std::string>>{
+		     {"suite", "show", "no-such-suite"}, {"suite", "show"}, {"suite", "frobnicate"}, {"suite"}}) {
+		auto bad = test::run_cli(args);
+		BOOST_TEST(bad.exit_status == 2, fmt::format("{}", fmt::join(args, " ")));
+		BOOST_TEST(bad.out.empty(), bad.out);
+	}
 }
 
 BOOST_AUTO_TEST_SUITE_END()
