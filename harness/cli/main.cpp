@@ -55,7 +55,9 @@ constexpr Command commands[] = {
 	{"workloads", "the built-in workloads and their parameters", workloads_command},
 	{"platform", "a board read from its device tree: platform list | platform show BOARD",
 	 platform_command},
-	{"kernel", "the kernel tree and the files compiled from it: kernel info", kernel_command},
+	{"kernel", "the kernel tree, the files compiled from it and kernel images of it: "
+		   "kernel info | files | build | list | prune",
+	 kernel_command},
 };
 
 std::string usage(const po::options_description &global)
