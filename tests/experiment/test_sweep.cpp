@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(sweep_grids_ranges_and_tables)
 	for (std::string l; std::getline(in, l);)
 		lines.push_back(l);
 	BOOST_REQUIRE_EQUAL(lines.size(), 7u);	// the header, 3 x 2 points
-	BOOST_TEST(lines[0] == "t,n,metric,unit,n,mean,sd,rsd_percent,min,max,delta_percent,p,verdict");
+	BOOST_TEST(lines[0] == "t,n,metric,unit,n,mean,sd,rsd_percent,min,max,delta,delta_percent,p,verdict");
 	const char *expected[] = {"100ms,2,", "100ms,4,", "200ms,2,", "200ms,4,", "300ms,2,", "300ms,4,"};
 	for (int i = 0; i < 6; i++)
 		BOOST_TEST(lines[static_cast<std::size_t>(i) + 1].rfind(expected[i], 0) == 0u, lines[i + 1]);
