@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// sched-harness kernel info | kernel build [--tree DIR] [--patch FILE]... | kernel list | kernel files
+// sched-harness kernel info | kernel build [--tree DIR] [--patch FILE]... | kernel list | kernel files | kernel prune
 #include "harness/cli/cli.h"
 
 #include "kernel-shim/kernel.h"

@@ -57,7 +57,9 @@ constexpr Command commands[] = {
 	 suite_command},
 	{"platform", "a board read from its device tree: platform list | platform show BOARD",
 	 platform_command},
-	{"kernel", "the kernel tree and the files compiled from it: kernel info", kernel_command},
+	{"kernel", "the kernel tree, the files compiled from it and kernel images of it: "
+		   "kernel info | files | build | list | prune",
+	 kernel_command},
 };
 
 std::string usage(const po::options_description &global)
@@ -108,6 +110,26 @@ int run_image(const std::filesystem::path &dir, const std::string &what, char **
 					     std::strerror(errno)));
 }
 
+// `sweep --kernel` (after the command) is the sweep's option, the kernel
+// each of its runs boots, not the global one: it is left to the sweep,
+// as an option the global parser did not know. Whether the sweep names a
+// kernel (its --kernel, or --image as it was called before).
+bool sweep_names_kernel(po::parsed_options &parsed)
+{
+	bool after_sweep = false, names = false;
+	for (auto &option : parsed.options) {
+		if (option.string_key == "command") {
+			if (option.value.empty() || option.value.front() != "sweep")
+				return false;
+			after_sweep = true;
+		} else if (after_sweep && (option.string_key == "kernel" || option.string_key == "image")) {
+			option.unregistered = true;
+			names = true;
+		}
+	}
+	return names;
+}
+
 int run(int argc, char **argv)
 {
 	po::options_description global("global options");
@@ -139,9 +161,13 @@ int run(int argc, char **argv)
 			      .positional(positional)
 			      .allow_unregistered()
 			      .run();
+	const bool sweep_kernel = sweep_names_kernel(parsed);
 	po::variables_map vm;
 	po::store(parsed, vm);
 	po::notify(vm);
+	if (sweep_kernel && vm.count("kernel"))
+		throw UsageError{"--kernel before sweep and sweep --kernel: choose one (sweep --kernel is the "
+				 "kernel of each run, 'default' the build's own)"};
 
 	if (vm.count("version")) {
 		std::cout << "sched-harness " << SCHED_HARNESS_VERSION << "\n";

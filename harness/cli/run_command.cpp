@@ -8,6 +8,7 @@
 
 #include "dts/platform.h"
 #include "harness/report/ftrace.h"
+#include "harness/report/platform_report.h"
 #include "harness/report/plot.h"
 #include "harness/report/run_report.h"
 #include "harness/sim/simulator.h"
@@ -15,11 +16,15 @@
 #include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <ostream>
 
@@ -73,9 +78,75 @@ void idle_power_option(const std::string &text, std::size_t domains, std::vector
 
 } // namespace
 
-// --thermal-cap CPUS=KHZ@T: "4-7=1000000@2s", "0=off@5s".
-sim::Options::ThermalCap thermal_cap_option(const std::string &text, std::size_t nr_cpus)
+// A frequency in kHz: a whole number of kHz, or a number with a unit
+// (900000kHz, 900MHz, 1.2GHz) that comes to a whole number of kHz.
+std::optional<std::uint64_t> frequency_khz(std::string_view text)
 {
+	std::size_t digits = 0;
+	while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+		digits++;
+	std::string_view whole = text.substr(0, digits), fraction;
+	auto rest = text.substr(digits);
+	if (!rest.empty() && rest.front() == '.') {
+		std::size_t n = 1;
+		while (n < rest.size() && std::isdigit(static_cast<unsigned char>(rest[n])))
+			n++;
+		fraction = rest.substr(1, n - 1);
+		rest = rest.substr(n);
+		if (fraction.empty())
+			return std::nullopt;
+	}
+	if (whole.empty() || whole.size() > 12)
+		return std::nullopt;
+	int scale = 0;	// decimal digits from the unit to kHz
+	if (rest == "kHz")
+		scale = 0;
+	else if (rest == "MHz")
+		scale = 3;
+	else if (rest == "GHz")
+		scale = 6;
+	else if (!rest.empty())
+		return std::nullopt;
+	if (rest.empty() && !fraction.empty())
+		return std::nullopt;	// a plain number is whole kHz
+	std::uint64_t khz = 0;
+	for (const char c : whole)
+		khz = khz * 10 + static_cast<unsigned>(c - '0');
+	for (int i = 0; i < scale; i++) {
+		khz *= 10;
+		if (static_cast<std::size_t>(i) < fraction.size())
+			khz += static_cast<unsigned>(fraction[static_cast<std::size_t>(i)] - '0');
+	}
+	for (std::size_t i = static_cast<std::size_t>(scale); i < fraction.size(); i++)
+		if (fraction[i] != '0')
+			return std::nullopt;	// finer than a kHz
+	return khz;
+}
+
+// The lowest OPP a CPU can run at (its frequency domain's table, turbo
+// OPPs left out as cpufreq leaves them out with boost off), in kHz; none
+// when the device tree holds no OPPs for it (firmware's).
+std::optional<std::uint64_t> lowest_opp_khz(const dts::Platform &platform, unsigned cpu)
+{
+	std::optional<std::size_t> table = platform.cpus[cpu].opp_table;
+	for (const auto &d : platform.frequency_domains)
+		if (d.opp_table && std::ranges::find(d.cpus, cpu) != d.cpus.end())
+			table = d.opp_table;
+	if (!table)
+		return std::nullopt;
+	std::optional<std::uint64_t> lowest;
+	for (const auto &opp : platform.opp_tables[*table].opps)
+		if (!opp.turbo && (!lowest || opp.hz / 1000 < *lowest))
+			lowest = opp.hz / 1000;
+	return lowest;
+}
+
+// --thermal-cap CPUS=FREQ@T: "4-7=1000000@2s", "4-7=1.2GHz@2s", "0=off@5s".
+// A cap below the lowest OPP of a CPU it names is refused: the board
+// would run at that OPP, not throttle further (MHz typed for kHz).
+sim::Options::ThermalCap thermal_cap_option(const std::string &text, const dts::Platform &platform)
+{
+	const auto nr_cpus = platform.cpus.size();
 	const auto eq = text.find('='), at = text.find('@');
 	if (eq == std::string::npos || at == std::string::npos || at < eq)
 		throw UsageError{fmt::format("--thermal-cap {}: expected CPUS=KHZ@TIME, e.g. 4-7=1000000@2s", text)};
@@ -89,15 +160,35 @@ sim::Options::ThermalCap thermal_cap_option(const std::string &text, std::size_t
 	}
 	const auto khz = text.substr(eq + 1, at - eq - 1);
 	if (khz != "off") {
-		unsigned long value = 0;
-		const auto [end, ec] = std::from_chars(khz.data(), khz.data() + khz.size(), value);
-		if (ec != std::errc() || end != khz.data() + khz.size() || value == 0 || value > 100'000'000)
-			throw UsageError{fmt::format("--thermal-cap {}: \"{}\" is not a frequency in kHz (or off)", text, khz)};
-		cap.khz = static_cast<unsigned>(value);
+		const auto value = frequency_khz(khz);
+		if (!value || *value == 0 || *value > 100'000'000)
+			throw UsageError{fmt::format("--thermal-cap {}: \"{}\" is not a frequency in kHz (or with a unit: "
+						     "900MHz, 1.2GHz; or off)",
+						     text, khz)};
+		cap.khz = static_cast<unsigned>(*value);
 	}
 	for (const unsigned c : cap.cpus)
 		if (c >= nr_cpus)
 			throw UsageError{fmt::format("--thermal-cap {}: the board has CPU0-{}", text, nr_cpus - 1)};
+	if (!cap.khz)
+		return cap;
+	std::map<std::uint64_t, std::vector<unsigned>> below;	// the lowest OPP: the CPUs above the cap
+	for (const unsigned c : cap.cpus)
+		if (const auto lowest = lowest_opp_khz(platform, c); lowest && cap.khz < *lowest)
+			below[*lowest].push_back(c);
+	if (!below.empty()) {
+		std::vector<std::string> opps;
+		for (auto &[lowest, cpus] : below) {
+			std::ranges::sort(cpus);
+			opps.push_back(fmt::format("CPU{}'s lowest OPP, {} kHz", report::cpu_list(cpus), lowest));
+		}
+		// a plain number that would be a frequency in MHz
+		const bool mhz = std::isdigit(static_cast<unsigned char>(khz.back())) && cap.khz <= 100'000;
+		throw UsageError{fmt::format("--thermal-cap {}: {} kHz is below {}{}", text, cap.khz,
+					     fmt::join(opps, ", and "),
+					     mhz ? fmt::format("; a number without a unit is kHz ({}MHz for MHz)", khz)
+						 : "")};
+	}
 	return cap;
 }
 
@@ -135,7 +226,8 @@ po::options_description run_options()
 		 "from time T the CPUs' clocks run at most at KHZ (the highest OPP not above it; 'off' lifts "
 		 "the cap), as a SoC's hardware throttles, and the kernel's thermal pressure follows "
 		 "(topology_update_thermal_pressure(), as qcom-cpufreq-hw reports it); e.g. 4-7=1000000@2s. "
-		 "Repeatable")
+		 "A plain number is kHz; 1000MHz, 1GHz, 1000000kHz give the unit. A cap below the CPUs' "
+		 "lowest OPP is refused. Repeatable")
 		("thermal-model", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
 		 "the board's thermal model (what the thermal zones' sensors read): 'off', or RC "
 		 "parameters for every zone or one, [ZONE:]r=K/W,c=J/K,ambient=C,initial=C (default "
@@ -253,7 +345,7 @@ sim::Options simulation_options(const po::variables_map &vm, const dts::Platform
 			idle_power_option(p, platform.frequency_domains.size(), options.idle_power_uw);
 	if (vm.count("thermal-cap"))
 		for (const auto &c : vm["thermal-cap"].as<std::vector<std::string>>())
-			options.thermal_caps.push_back(thermal_cap_option(c, platform.cpus.size()));
+			options.thermal_caps.push_back(thermal_cap_option(c, platform));
 	std::ranges::stable_sort(options.thermal_caps, {}, &sim::Options::ThermalCap::at_ns);
 	read_thermal_model(vm, platform, options);
 	read_sampling(vm, options);

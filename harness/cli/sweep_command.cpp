@@ -122,10 +122,11 @@ po::options_description sweep_options()
 		 "repeatable")
 		("alpha", po::value<double>()->default_value(0.01),
 		 "significance level of the t test against the baseline: p below it is a change")
-		("image", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
-		 "the kernel image each run boots (as the global --kernel; may name a parameter, e.g. "
-		 "--param k=default,my.patch --image {k}, where 'default' is the build's own kernel); "
-		 "default: the build's own")
+		("kernel", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
+		 "the kernel image each run boots, as the global --kernel takes it; may name a parameter, "
+		 "e.g. --param k=default,my.patch --kernel {k}, where 'default' is the build's own kernel; "
+		 "default: the build's own. Given after 'sweep' it is this option; the global --kernel "
+		 "(before 'sweep') runs the whole sweep with its kernel, and the two together are refused")
 		("cmdline", po::value<std::string>()->value_name("ARGS"), "kernel command line")
 		("sysctl", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
 		 "a sysctl; repeatable")
@@ -213,6 +214,20 @@ report::SweepScenario scenario_named(const po::variables_map &vm, const rapidjso
 				: fmt::format("{} s", first["duration_ns"].GetDouble() / 1e9)};
 }
 
+// --kernel, or --image as it was called before (still taken, with a word).
+std::optional<std::string> kernel_of(const Context &ctx, const po::variables_map &vm)
+{
+	if (vm.count("image") && vm.count("kernel"))
+		throw UsageError{"--image and --kernel: --image is the old name of --kernel, give one"};
+	if (vm.count("image")) {
+		ctx.err << "sched-harness sweep: --image is now --kernel\n";
+		return vm["image"].as<std::string>();
+	}
+	if (vm.count("kernel"))
+		return vm["kernel"].as<std::string>();
+	return std::nullopt;
+}
+
 // The plan and the metrics to show, from the options, checked in the order
 // a user reads them; the images the points name are resolved (built if
 // need be) last.
@@ -241,8 +256,7 @@ SweepSetup setup_of(const Context &ctx, const po::variables_map &vm)
 		setup.shown = shown_metrics(vm);
 		plan.baseline = baseline_of(vm, grid);
 		experiment::SweepOptions options{scenario_args(vm), variant_args(vm, ""), std::nullopt};
-		if (vm.count("image"))
-			options.image = vm["image"].as<std::string>();
+		options.image = kernel_of(ctx, vm);
 		plan.points = experiment::sweep_points(plan.params, grid, options, ctx.err);
 	} catch (const experiment::Error &e) {
 		throw UsageError{e.what()};
@@ -256,11 +270,13 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 {
 	const auto options = sweep_options();
 	po::options_description hidden;
+	hidden.add_options()("image", po::value<std::string>(), "the old name of --kernel");
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(
 		ctx, args, options, hidden, positional,
 		"usage: sched-harness sweep --param NAME=VALUES [--param ...] [--repeat N] [--jobs J]\n"
-		"              [scenario and kernel options naming {NAME}] [--baseline NAME=V] [--json|--csv] [--plot FILE]\n\n"
+		"              [scenario and kernel options naming {NAME}] [--kernel ID] [--baseline NAME=V] [--json|--csv]\n"
+		"              [--plot FILE]\n\n"
 		"Runs a scenario at every point of a grid of parameter values, N times each (seeds 1..N),\n"
 		"each run its own process, and prints per point and metric mean ± sd (RSD) and the change\n"
 		"from the baseline point with Welch's t test p, as perf stat --repeat --table would.\n"

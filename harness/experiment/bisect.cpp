@@ -229,8 +229,10 @@ Verdict Bisection::compared(std::size_t n, const std::string &image)
 					       name, repeat - sc["seeds_deciding_alike"].GetUint(), repeat);
 		for (const auto &m : sc["metrics"].GetArray())
 			if (m["verdict"].GetString() == std::string("changed"))
-				changed += fmt::format("{}{}: {} {:+.2f}%", changed.empty() ? "" : "; ", name,
-						       m["name"].GetString(), m["delta_percent"].GetDouble());
+				changed += fmt::format("{}{}: {} {}", changed.empty() ? "" : "; ", name, m["name"].GetString(),
+						       m["delta_percent"].IsNull()
+							       ? fmt::format("{:+} from 0", m["delta"].GetDouble())
+							       : fmt::format("{:+.2f}%", m["delta_percent"].GetDouble()));
 	}
 	return {!changed.empty(), changed};
 }

@@ -72,9 +72,9 @@ public:
 		try {
 			dir = image::resolve(name, err_);
 		} catch (const std::invalid_argument &e) {
-			throw Error(fmt::format("--image {}: {}", name, e.what()));
+			throw Error(fmt::format("--kernel {}: {}", name, e.what()));
 		} catch (const image::BadPatch &e) {
-			throw Error(fmt::format("--image {}: {}", name, e.what()));
+			throw Error(fmt::format("--kernel {}: {}", name, e.what()));
 		}
 		return dir;
 	}

@@ -42,7 +42,7 @@ void write_metric(JsonWriter &w, const ComparedMetric &row)
 		write_summary(w, side ? row.c.b : row.c.a, row.values[side]);
 		w.EndObject();
 	}
-	w.Key("delta_percent"), w.Double(row.c.delta_percent);
+	write_delta(w, row.c);
 	w.Key("p");
 	if (row.c.p)
 		w.Double(*row.c.p);
@@ -91,8 +91,9 @@ std::string metric_line(const ComparedMetric &row)
 	};
 	const auto name = row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
 					      : std::string(row.metric->name);
-	return fmt::format("  {:<22} {:>26} {:>26} {:>+8.2f}% {:>8}  {}\n", name, cell(row.c.a), cell(row.c.b),
-			   row.c.delta_percent, format_p(row.c.p), stats::to_string(row.c.verdict));
+	return fmt::format("  {:<22} {:>26} {:>26} {} {:>8}  {}{}\n", name, cell(row.c.a), cell(row.c.b),
+			   format_delta_percent(row.c), format_p(row.c.p), stats::to_string(row.c.verdict),
+			   absolute_delta_note(row.c));
 }
 
 } // namespace
@@ -130,13 +131,13 @@ std::string comparison_json(const ComparisonPlan &plan, std::span<const Scenario
 std::string comparison_csv(std::span<const ScenarioComparison> results)
 {
 	std::string text = "scenario,board,workload,metric,unit,a_mean,a_sd,a_rsd_percent,b_mean,b_sd,"
-			   "b_rsd_percent,delta_percent,p,verdict\n";
+			   "b_rsd_percent,delta,delta_percent,p,verdict\n";
 	for (const auto &result : results)
 		for (const auto &row : result.metrics)
 			text += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(result.name),
 					    csv_field(result.board), csv_field(result.workload), row.metric->name,
 					    row.metric->unit, row.c.a.mean, row.c.a.sd, row.c.a.rsd_percent(), row.c.b.mean,
-					    row.c.b.sd, row.c.b.rsd_percent(), row.c.delta_percent,
+					    row.c.b.sd, row.c.b.rsd_percent(), csv_delta(row.c),
 					    row.c.p ? fmt::format("{}", *row.c.p) : "", stats::to_string(row.c.verdict));
 	return text;
 }

@@ -38,7 +38,7 @@ void write_point_metric(JsonWriter &w, const SweepPlan &plan, const SweepRow &ro
 	w.Key("name"), write_string(w, row.metric->name);
 	w.Key("unit"), write_string(w, row.metric->unit);
 	write_summary(w, cell.summary, cell.values);
-	w.Key("delta_percent"), w.Double(cell.vs_baseline.delta_percent);
+	write_delta(w, cell.vs_baseline);
 	w.Key("p");
 	if (cell.vs_baseline.p && i != plan.baseline)
 		w.Double(*cell.vs_baseline.p);
@@ -98,8 +98,9 @@ std::string metric_table(const SweepPlan &plan, const SweepRow &row, std::span<c
 		if (i == plan.baseline)
 			line += fmt::format("{:>28} {:>9}", cell, "baseline");
 		else
-			line += fmt::format("{:>28} {:>+8.2f}% {:>8}  {}", cell, c.vs_baseline.delta_percent,
-					    format_p(c.vs_baseline.p), stats::to_string(c.vs_baseline.verdict));
+			line += fmt::format("{:>28} {} {:>8}  {}{}", cell, format_delta_percent(c.vs_baseline),
+					    format_p(c.vs_baseline.p), stats::to_string(c.vs_baseline.verdict),
+					    absolute_delta_note(c.vs_baseline));
 		text += line + "\n";
 	}
 	return text;
@@ -134,7 +135,7 @@ std::string sweep_csv(const SweepPlan &plan, std::span<const SweepRow> rows)
 	std::string text;
 	for (const auto &p : plan.params)
 		text += csv_field(p.name) + ",";
-	text += "metric,unit,n,mean,sd,rsd_percent,min,max,delta_percent,p,verdict\n";
+	text += "metric,unit,n,mean,sd,rsd_percent,min,max,delta,delta_percent,p,verdict\n";
 	for (const auto &row : rows)
 		for (std::size_t i = 0; i < plan.points.size(); i++) {
 			for (const auto &p : plan.params)
@@ -142,7 +143,7 @@ std::string sweep_csv(const SweepPlan &plan, std::span<const SweepRow> rows)
 			const auto &c = row.cells[i];
 			text += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", row.metric->name, row.metric->unit,
 					    c.summary.n, c.summary.mean, c.summary.sd, c.summary.rsd_percent(),
-					    c.summary.min, c.summary.max, c.vs_baseline.delta_percent,
+					    c.summary.min, c.summary.max, csv_delta(c.vs_baseline),
 					    c.vs_baseline.p && i != plan.baseline ? fmt::format("{}", *c.vs_baseline.p) : "",
 					    i == plan.baseline ? "baseline" : stats::to_string(c.vs_baseline.verdict));
 		}

@@ -24,6 +24,35 @@ std::string format_p(const std::optional<double> &p)
 	return *p < 0.0001 ? "<0.0001" : fmt::format("{:.4f}", *p);
 }
 
+std::string format_delta_percent(const stats::Comparison &c)
+{
+	if (!c.delta_percent)
+		return fmt::format("{:>9}", "n/a");
+	return fmt::format("{:>+8.2f}%", *c.delta_percent);
+}
+
+std::string absolute_delta_note(const stats::Comparison &c)
+{
+	if (c.delta_percent || c.delta == 0)
+		return "";
+	return fmt::format(" ({}{} from 0)", c.delta > 0 ? "+" : "", format_value(c.delta));
+}
+
+void write_delta(JsonWriter &w, const stats::Comparison &c)
+{
+	w.Key("delta"), w.Double(c.delta);
+	w.Key("delta_percent");
+	if (c.delta_percent)
+		w.Double(*c.delta_percent);
+	else
+		w.Null();
+}
+
+std::string csv_delta(const stats::Comparison &c)
+{
+	return fmt::format("{},{}", c.delta, c.delta_percent ? fmt::format("{}", *c.delta_percent) : "");
+}
+
 void write_summary(JsonWriter &w, const stats::Summary &s,
 		   std::span<const double> values)
 {

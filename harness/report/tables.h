@@ -28,6 +28,18 @@ inline void write_string(JsonWriter &w, std::string_view s)
 std::string format_value(double v);
 // A p value for a table: "<0.0001", "0.0123", or "-" for none.
 std::string format_p(const std::optional<double> &p);
+// A change's percentage for a table, 9 wide: "  +12.34%", or "      n/a"
+// when the reference's mean is 0.
+std::string format_delta_percent(const stats::Comparison &c);
+// The absolute change where the percentage is n/a, after a table's row:
+// " (+10.20 from 0)"; empty otherwise, or when nothing changed.
+std::string absolute_delta_note(const stats::Comparison &c);
+// The change as JSON members: delta (absolute) and delta_percent (null
+// when the reference's mean is 0).
+void write_delta(JsonWriter &w, const stats::Comparison &c);
+// The change as two CSV fields, "delta,delta_percent" (empty when the
+// reference's mean is 0).
+std::string csv_delta(const stats::Comparison &c);
 // A metric's summary over runs as JSON members, in the object the writer
 // is in: mean, sd, rsd_percent, min, max and every run's value.
 void write_summary(JsonWriter &w, const stats::Summary &s,

@@ -99,7 +99,9 @@ Comparison compare(std::span<const double> a, std::span<const double> b, double 
 	Comparison c;
 	c.a = summarize(a);
 	c.b = summarize(b);
-	c.delta_percent = c.a.mean == 0 ? 0 : 100.0 * (c.b.mean - c.a.mean) / std::abs(c.a.mean);
+	c.delta = c.b.mean - c.a.mean;
+	if (c.a.mean != 0)
+		c.delta_percent = 100.0 * c.delta / std::abs(c.a.mean);
 	c.a_bimodal = bimodal(a);
 	c.b_bimodal = bimodal(b);
 	// runs paired by seed gave the same values: nothing to test

@@ -40,7 +40,8 @@ std::string_view to_string(Verdict v);
 
 struct Comparison {
 	Summary a, b;
-	double delta_percent = 0;	// (mean b - mean a) / |mean a|; 0 when mean a is 0
+	double delta = 0;			// mean b - mean a
+	std::optional<double> delta_percent;	// 100 (mean b - mean a) / |mean a|; none when mean a is 0
 	// Welch's two-sided p; none when both variants are constant (the
 	// verdict is then identical or changed outright).
 	std::optional<double> p;

@@ -19,8 +19,9 @@ def main():
         p = a["p"]
         p = "-" if p is None else ("<0.001" if p < 0.001 else f"{p:.3f}")
         label = LABELS.get(b["name"], b["name"])
+        delta = "n/a" if a["delta_percent"] is None else f"{a['delta_percent']:+.1f}%"
         print(f"  {name:<50} {label:<17} {b['mean']:>12.4g} ({b['rsd_percent']:4.1f}%)"
-              f" {a['mean']:>12.4g} ({a['rsd_percent']:4.1f}%) {a['delta_percent']:>+8.1f}% {p:>7}")
+              f" {a['mean']:>12.4g} ({a['rsd_percent']:4.1f}%) {delta:>9} {p:>7}")
         name = ""
 
 

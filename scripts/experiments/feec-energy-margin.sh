@@ -37,7 +37,7 @@ printf 'Photo2 -1%%, Writing2 -1%%, Data2 -0.43%%; performance 0 ... -3.8%%), af
 printf '  %-50s %-17s %20s %20s %9s %7s\n' scenario metric "before mean (RSD)" "after mean (RSD)" delta p
 for board in odroid-xu3 hikey960; do
 	for workload in periodic:count=24,period=16ms,duty=10% scripts/experiments/eas-behaviour/two-big-three-small.json; do
-		"$harness" sweep --json --param "k=$before,default" --image '{k}' --board "$board" --workload "$workload" \
+		"$harness" sweep --json --param "k=$before,default" --kernel '{k}' --board "$board" --workload "$workload" \
 			--duration 5s --repeat "$repeat" --metric energy --metric migrations --metric 'wake-up latency p99' |
 			scripts/experiments/before_after.py "$board: ${workload##*/}"
 	done

@@ -49,7 +49,7 @@ json.dump({"source": "odroid-xu3: busy power of the energy model its DT coeffici
            "domains": domains}, sys.stdout, indent=1)' >"$tmp/power.json"
 
 sweep() {	# workload metric title published-without published-with
-	"$harness" sweep --json --param v=without,with --image "$tmp/{v}/image" --board "$tmp/{v}/board.dts" \
+	"$harness" sweep --json --param v=without,with --kernel "$tmp/{v}/image" --board "$tmp/{v}/board.dts" \
 		--board-power "$tmp/power.json" --workload "$1" --repeat "$repeat" --metric "$2" |
 		scripts/experiments/side_by_side.py "$3" "$2" "without=$4" "with=$5"
 }

@@ -49,7 +49,8 @@ def main():
         else:
             pub = f"{mean:>10.3f} ({rsd:5.2f}%)" if rsd is not None else f"{mean:>10.3f}        "
             pub_delta = "" if point is points[0] or base is None else f"{100 * (mean - base) / base:+.1f}%"
-        our_delta = "" if point is points[0] else f"{ours['delta_percent']:+.1f}%"
+        our_delta = ("" if point is points[0] else "n/a" if ours['delta_percent'] is None
+                     else f"{ours['delta_percent']:+.1f}%")
         p = ours["p"]
         p = "" if p is None or point is points[0] else ("<0.001" if p < 0.001 else f"{p:.3f}")
         print(f"  {label:<{width}}  {pub} {pub_delta:>9}  |  {ours['mean']:>10.3f} ({ours['rsd_percent']:5.2f}%)"

@@ -44,7 +44,7 @@ scenario=(--board "$board" --thermal-model initial=74 --duration 600s)
 table() {
 	local name=$1 workload=$2
 	shift 2
-	"$harness" sweep --json --image "$image" --param avg=off,instant,pelt,500,250,125 \
+	"$harness" sweep --json --kernel "$image" --param avg=off,instant,pelt,500,250,125 \
 		--cmdline 'sched_thermal_avg={avg}' "${scenario[@]}" --workload "$workload" \
 		--repeat "$repeat" --metric 'completion time' --plot "$out/$name.svg" |
 		scripts/experiments/side_by_side.py "$name, completion time (s)" "completion time" \
@@ -66,7 +66,7 @@ The maintainer's request: the averaging period from 50 ms to 1000 ms in 50 ms st
 with repeats and a table (hackbench); one command:
 
 EOT
-cmd=("$harness" sweep --image "$image" --param period=50..1000/50 --cmdline 'sched_thermal_avg={period}'
+cmd=("$harness" sweep --kernel "$image" --param period=50..1000/50 --cmdline 'sched_thermal_avg={period}'
 	"${scenario[@]}" --workload hackbench:groups=1,loops=30000 --repeat "$period_repeat"
 	--metric 'completion time' --metric energy --plot "$out/period-sweep.svg")
 for arg in "${cmd[@]}"; do	# as one would type it

@@ -155,4 +155,39 @@ BOOST_AUTO_TEST_CASE(bad_input_is_one_line_and_status_2)
 	}
 }
 
+// --thermal-cap's frequency: a plain number is kHz, and 1421000kHz,
+// 1421MHz, 1.421GHz say the same cap with a unit (they were bad input); a
+// cap below the lowest OPP of a CPU it names is bad input naming that OPP
+// in kHz (900, MHz typed for kHz, ran HiKey960's big CPUs at their lowest
+// OPP without a word).
+BOOST_AUTO_TEST_CASE(thermal_cap_units_and_the_lowest_opp)
+{
+	auto run = [](const std::string &cap) {
+		return test::run_cli({"run", "--board", "hikey960", "--duration", "100ms", "--json", "--thermal-cap", cap});
+	};
+	const auto khz = run("4-7=1421000@1ms");
+	BOOST_TEST_REQUIRE(khz.exit_status == 0, khz.err);
+	BOOST_TEST(khz.out != run("4-7=off@1ms").out);	// the cap throttles
+	for (const std::string cap : {"4-7=1421000kHz@1ms", "4-7=1421MHz@1ms", "4-7=1.421GHz@1ms"}) {
+		const auto r = run(cap);
+		BOOST_TEST(r.exit_status == 0, cap << ": " << r.err);
+		BOOST_TEST(r.out == khz.out, cap);
+	}
+	auto refused = [&](const std::string &cap, const std::string &message) {
+		const auto r = run(cap);
+		BOOST_TEST(r.exit_status == 2, cap << ": " << r.err);
+		BOOST_TEST(r.err == "sched-harness: error: --thermal-cap " + cap + ": " + message + "\n");
+	};
+	refused("4-7=900@1s", "900 kHz is below CPU4-7's lowest OPP, 903000 kHz; a number without a unit is kHz "
+			      "(900MHz for MHz)");
+	refused("4-7=900MHz@1s", "900000 kHz is below CPU4-7's lowest OPP, 903000 kHz");
+	refused("0-7=500MHz@1s",
+		"500000 kHz is below CPU0-3's lowest OPP, 533000 kHz, and CPU4-7's lowest OPP, 903000 kHz");
+	for (const std::string bad : {"1.5", "1.4215MHz", "2THz", "GHz", ".5GHz", "1.GHz"})
+		refused("4-7=" + bad + "@1s",
+			"\"" + bad + "\" is not a frequency in kHz (or with a unit: 900MHz, 1.2GHz; or off)");
+	// the lowest OPP itself is a cap
+	BOOST_TEST(run("4-7=903MHz@1ms").exit_status == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

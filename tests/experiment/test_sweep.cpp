@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(sweep_grids_ranges_and_tables)
 	for (std::string l; std::getline(in, l);)
 		lines.push_back(l);
 	BOOST_REQUIRE_EQUAL(lines.size(), 7u);	// the header, 3 x 2 points
-	BOOST_TEST(lines[0] == "t,n,metric,unit,n,mean,sd,rsd_percent,min,max,delta_percent,p,verdict");
+	BOOST_TEST(lines[0] == "t,n,metric,unit,n,mean,sd,rsd_percent,min,max,delta,delta_percent,p,verdict");
 	const char *expected[] = {"100ms,2,", "100ms,4,", "200ms,2,", "200ms,4,", "300ms,2,", "300ms,4,"};
 	for (int i = 0; i < 6; i++)
 		BOOST_TEST(lines[static_cast<std::size_t>(i) + 1].rfind(expected[i], 0) == 0u, lines[i + 1]);
@@ -148,6 +148,47 @@ BOOST_AUTO_TEST_CASE(sweep_plots_svg_and_png)
 	bytes.read(magic, 4);
 	BOOST_TEST(std::string(magic + 1, 3) == "PNG");
 	std::filesystem::remove(png);
+}
+
+// The kernel each run boots is sweep's --kernel, as every other command
+// names a kernel (it was --image): after `sweep` it is the sweep's option,
+// substituted per point, not the global --kernel; --image is still taken
+// with one line on stderr; the global --kernel and the sweep's together
+// are refused.
+BOOST_AUTO_TEST_CASE(sweep_kernel_is_its_own_option)
+{
+	const std::vector<std::string> scenario{"--duration", "100ms", "--repeat", "1", "--metric", "energy", "--csv"};
+	auto sweep = [&](std::vector<std::string> before, std::vector<std::string> args) {
+		before.push_back("sweep");
+		before.insert(before.end(), args.begin(), args.end());
+		before.insert(before.end(), scenario.begin(), scenario.end());
+		return test::run_cli(before);
+	};
+	// {k} substituted by the sweep: "default" is the build's own kernel
+	const auto own = sweep({}, {"--param", "k=default", "--kernel", "{k}"});
+	BOOST_TEST(own.exit_status == 0, own.err);
+	BOOST_TEST(own.err == "");
+	BOOST_TEST(own.out.find("\ndefault,energy,J,1,") != std::string::npos, own.out);
+	// a value that names no image is the sweep's bad input, named as substituted
+	const auto missing = sweep({}, {"--param", "k=no-such-image.patch", "--kernel", "{k}"});
+	BOOST_TEST(missing.exit_status == 2, missing.err);
+	BOOST_TEST(missing.err.find("sched-harness: error: --kernel no-such-image.patch: ") == 0u, missing.err);
+	// the old name: the same sweep, and one line on stderr
+	const auto old = sweep({}, {"--param", "k=default", "--image", "{k}"});
+	BOOST_TEST(old.exit_status == 0, old.err);
+	BOOST_TEST(old.err == "sched-harness sweep: --image is now --kernel\n");
+	BOOST_TEST(old.out == own.out);
+	// both names, or the global --kernel with the sweep's: refused before any image is resolved
+	const auto both = sweep({}, {"--param", "k=default", "--kernel", "{k}", "--image", "{k}"});
+	BOOST_TEST(both.exit_status == 2, both.err);
+	BOOST_TEST(both.err == "sched-harness: error: --image and --kernel: --image is the old name of --kernel, "
+			       "give one\n");
+	for (const auto *option : {"--kernel", "--image"}) {
+		const auto r = sweep({"--kernel", "no-such-image"}, {"--param", "k=default", option, "{k}"});
+		BOOST_TEST(r.exit_status == 2, r.err);
+		BOOST_TEST(r.err == "sched-harness: error: --kernel before sweep and sweep --kernel: choose one "
+				    "(sweep --kernel is the kernel of each run, 'default' the build's own)\n");
+	}
 }
 
 BOOST_AUTO_TEST_CASE(sweep_bad_input_is_status_2)

@@ -43,7 +43,7 @@ BOOST_AUTO_TEST_CASE(welch_matches_the_published_example)
 	BOOST_TEST(*c.p == 0.021378, tt::tolerance(1e-4));
 	BOOST_TEST(c.verdict == stats::Verdict::changed);
 	BOOST_TEST(stats::compare(a, b, 0.01).verdict == stats::Verdict::no_evidence);
-	BOOST_TEST(c.delta_percent > 0);
+	BOOST_TEST(*c.delta_percent > 0);
 }
 
 BOOST_AUTO_TEST_CASE(verdicts_without_noise)
@@ -54,11 +54,32 @@ BOOST_AUTO_TEST_CASE(verdicts_without_noise)
 	BOOST_TEST(stats::compare(one, one, 0.01).verdict == stats::Verdict::identical);
 	// every run differs by the same amount and neither side varies: changed outright
 	BOOST_TEST(stats::compare(one, other, 0.01).verdict == stats::Verdict::changed);
-	BOOST_TEST(stats::compare(one, other, 0.01).delta_percent == 100.0 / 7.0, tt::tolerance(1e-9));
+	BOOST_TEST(*stats::compare(one, other, 0.01).delta_percent == 100.0 / 7.0, tt::tolerance(1e-9));
 	// noise on one side: tested
 	const auto c = stats::compare(a, shifted, 0.01);
 	BOOST_REQUIRE(c.p.has_value());
 	BOOST_TEST(c.verdict == stats::Verdict::no_evidence);
+}
+
+// A's mean 0 (migrations of one pinned task, the time overutilized with
+// EAS off): no percentage (it was +0.00 %, beside the verdict changed),
+// the absolute change B - A instead.
+BOOST_AUTO_TEST_CASE(delta_from_a_zero_mean_is_absolute_only)
+{
+	const std::vector<double> zero{0, 0, 0}, some{10, 10.5, 10.1};
+	const auto c = stats::compare(zero, some, 0.01);
+	BOOST_TEST(!c.delta_percent.has_value());
+	BOOST_TEST(c.delta == 10.2, tt::tolerance(1e-9));
+	BOOST_TEST(c.verdict == stats::Verdict::changed);
+	const auto none = stats::compare(zero, zero, 0.01);
+	BOOST_TEST(!none.delta_percent.has_value());
+	BOOST_TEST(none.delta == 0.0);
+	// from a nonzero mean: both, and the percentage of |A|
+	const std::vector<double> negative{-4, -4, -4}, less{-2, -2, -2};
+	const auto up = stats::compare(negative, less, 0.01);
+	BOOST_TEST(up.delta == 2.0);
+	BOOST_TEST(*up.delta_percent == 50.0, tt::tolerance(1e-9));
+	BOOST_TEST(*stats::compare(some, zero, 0.01).delta_percent == -100.0, tt::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(bimodality_is_flagged)
