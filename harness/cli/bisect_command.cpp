@@ -134,7 +134,8 @@ std::string step_line(const experiment::Steps &steps, const experiment::StepTest
 }
 
 // Prints the steps (`out`) and how the bisection ended; the exit status.
-int finish(const Context &ctx, std::string out, const experiment::Steps &steps, const experiment::Outcome &outcome)
+int finish(const Context &ctx, std::string out, const experiment::Steps &steps, const experiment::Predicate &predicate,
+	   const experiment::Outcome &outcome)
 {
 	using Kind = experiment::Outcome::Kind;
 	const bool history = steps.history;
@@ -152,8 +153,14 @@ int finish(const Context &ctx, std::string out, const experiment::Steps &steps, 
 		throw UsageError{fmt::format("the {} does not build: {}", history ? "bad commit" : "whole series",
 					     outcome.why)};
 	case Kind::whole_good:
-		ctx.out << out << fmt::format("the whole {} is good: no {} changes the behaviour\n",
-					      history ? "history" : "series", unit);
+		ctx.out << out << fmt::format(
+			"the whole {} is good: {} with all {} {}{}\n", history ? "history" : "series",
+			!predicate.expect.empty() ? fmt::format("every expectation of {} holds", predicate.expect)
+			: predicate.decisions	  ? fmt::format("no decision of {} differs from {}", predicate.suite,
+								history ? "the good commit's" : "the unpatched kernel's")
+						  : fmt::format("no metric of {} changes beyond noise from {}", predicate.suite,
+								history ? "the good commit's" : "the unpatched kernel's"),
+			steps.count(), unit, steps.count() == 1 ? "" : history ? "s" : "es");
 		return 1;
 	case Kind::untestable:
 		out += fmt::format("the first bad {} is one of {} to {} ({} of {}): those between do not build\n", unit,
@@ -192,7 +199,7 @@ int bisect_command(const Context &ctx, const std::vector<std::string> &args)
 		const auto outcome = experiment::bisect(local_host(ctx), steps, predicate, [&](const auto &step) {
 			out += step_line(steps, step);
 		});
-		return finish(ctx, std::move(out), steps, outcome);
+		return finish(ctx, std::move(out), steps, predicate, outcome);
 	} catch (const experiment::BisectError &e) {
 		throw UsageError{e.what()};
 	}

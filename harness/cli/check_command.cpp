@@ -189,7 +189,13 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	} catch (const suite::Error &e) {
 		throw UsageError{e.what()};
 	}
-	ctx.out << report::ktap(title_of(suite, plan.seeds), subtests(results, plan.seeds));
+	std::vector<std::string> header{"kernel: " + experiment::kernel_ran(runs[plan.run_of.front().front()])};
+	for (const auto &baseline_runs : plan.baseline_of)
+		if (baseline_runs) {
+			header.push_back("baseline kernel: " + experiment::kernel_ran(runs[baseline_runs->front()]));
+			break;
+		}
+	ctx.out << report::ktap(title_of(suite, plan.seeds), subtests(results, plan.seeds), header);
 	return std::ranges::all_of(results, [](const auto &r) { return r.passed; }) ? exit_ok : 1;
 }
 

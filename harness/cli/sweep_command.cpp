@@ -12,7 +12,7 @@
 #include "harness/cli/cli.h"
 
 #include "harness/cli/experiment_options.h"
-#include "harness/experiment/metrics.h"
+#include "harness/suite/metrics.h"
 #include "harness/experiment/runner.h"
 #include "harness/experiment/sweep.h"
 #include "harness/report/sweep_report.h"
@@ -117,9 +117,9 @@ po::options_description sweep_options()
 		("baseline", po::value<std::string>()->value_name("NAME=V,..."),
 		 "the point the others are compared with (default: the first)")
 		("metric", po::value<std::vector<std::string>>()->value_name("NAME")->composing(),
-		 "a metric to show (default: all the workload has): energy, energy model estimate, completion time, throughput, "
-		 "wake-up latency p50, wake-up latency p99, migrations, context switches, overutilized; "
-		 "repeatable")
+		 ("a metric to show; repeatable (default: those compare shows, where the workload has them): " +
+		  suite::run_metric_names() + " (docs/reference.md says what each is)")
+			 .c_str())
 		("alpha", po::value<double>()->default_value(0.01),
 		 "significance level of the t test against the baseline: p below it is a change")
 		("kernel", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
@@ -153,20 +153,22 @@ std::vector<Param> params_of(const po::variables_map &vm)
 	return params;
 }
 
-std::vector<const experiment::Metric *> shown_metrics(const po::variables_map &vm)
+std::vector<const suite::Metric *> shown_metrics(const po::variables_map &vm)
 {
-	std::vector<const experiment::Metric *> shown;
-	const auto all = experiment::run_metrics();
+	std::vector<const suite::Metric *> shown;
 	if (!vm.count("metric")) {
-		for (const auto &m : all)
-			shown.push_back(&m);
+		for (const auto &m : suite::run_metrics())
+			if (m.compared)
+				shown.push_back(&m);
 		return shown;
 	}
 	for (const auto &name : vm["metric"].as<std::vector<std::string>>()) {
-		const auto it = std::find_if(all.begin(), all.end(), [&](const experiment::Metric &m) { return name == m.name; });
-		if (it == all.end())
-			throw UsageError{fmt::format("--metric {}: no such metric (see sweep --help)", name)};
-		shown.push_back(&*it);
+		if (const auto *m = suite::find_metric(name))
+			shown.push_back(m);
+		else if (const auto now = suite::renamed_metric(name))
+			throw UsageError{fmt::format("--metric {}: the metric is now called {}", name, *now)};
+		else
+			throw UsageError{fmt::format("--metric {}: no such metric ({})", name, suite::run_metric_names())};
 	}
 	return shown;
 }
@@ -200,18 +202,28 @@ std::size_t baseline_of(const po::variables_map &vm, std::span<const experiment:
 	return static_cast<std::size_t>(it - points.begin());
 }
 
-// The scenario as the reports name it, or as given when a parameter varies it.
-report::SweepScenario scenario_named(const po::variables_map &vm, const rapidjson::Document &first)
+// The scenario as the reports name it; where a parameter varies a part of
+// it, the values the points ran with, in the grid's order (the first and
+// the last of many).
+report::SweepScenario scenario_named(const experiment::SweepPlan &plan, std::span<const rapidjson::Document> reports)
 {
-	auto named = [&](const char *option, const char *key) {
-		const auto given = vm[option].as<std::string>();
-		return given.find('{') != std::string::npos ? given : std::string(first[key].GetString());
+	auto named = [&](auto value_of) {
+		std::vector<std::string> values;
+		for (std::size_t i = 0; i < plan.points.size(); i++) {
+			auto v = value_of(plan.report(reports, i, 1));
+			if (std::find(values.begin(), values.end(), v) == values.end())
+				values.push_back(std::move(v));
+		}
+		if (values.size() > 3)
+			return fmt::format("{} ... {} ({} values)", values.front(), values.back(), values.size());
+		return fmt::format("{}", fmt::join(values, " | "));
 	};
-	const bool duration_varies =
-		vm.count("duration") && vm["duration"].as<std::string>().find('{') != std::string::npos;
-	return {named("board", "board"), named("workload", "workload"),
-		duration_varies ? vm["duration"].as<std::string>()
-				: fmt::format("{} s", first["duration_ns"].GetDouble() / 1e9)};
+	return {named([](const rapidjson::Document &r) { return std::string(r["board"].GetString()); }),
+		named([](const rapidjson::Document &r) { return std::string(r["workload"].GetString()); }),
+		named([](const rapidjson::Document &r) {
+			return fmt::format("{} s", r["duration_ns"].GetDouble() / 1e9);
+		}),
+		named([](const rapidjson::Document &r) { return experiment::kernel_ran(r); })};
 }
 
 // --kernel, or --image as it was called before (still taken, with a word).
@@ -233,7 +245,7 @@ std::optional<std::string> kernel_of(const Context &ctx, const po::variables_map
 // need be) last.
 struct SweepSetup {
 	experiment::SweepPlan plan;
-	std::vector<const experiment::Metric *> shown;
+	std::vector<const suite::Metric *> shown;
 };
 
 SweepSetup setup_of(const Context &ctx, const po::variables_map &vm)
@@ -296,8 +308,8 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "sweep", failure);
 	}
-	const auto rows = experiment::summarise_sweep(plan, shown, reports);
-	const auto scenario = scenario_named(vm, plan.report(reports, 0, 1));
+	const auto rows = experiment::summarise_sweep(plan, shown, reports, vm.count("metric") > 0);
+	const auto scenario = scenario_named(plan, reports);
 	if (vm.count("plot")) {
 		try {
 			report::draw(report::sweep_plot(plan, scenario, rows), vm["plot"].as<std::string>());

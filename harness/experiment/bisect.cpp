@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/experiment/bisect.h"
+#include "harness/image/patch_subject.h"
 
 #include "support/tools.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <rapidjson/document.h>
 
 #include <algorithm>
@@ -185,7 +187,9 @@ std::vector<std::string> Bisection::command(std::vector<std::string> args) const
 	return argv;
 }
 
-// Bad when the expectations fail; why: the assertions that failed.
+// Bad when the expectations fail; why: each assertion that failed, with its
+// scenario and what was measured (check's KTAP: the subtest, the case's
+// diagnostics, its "not ok" line).
 Verdict Bisection::checked(std::size_t n, const std::string &image)
 {
 	std::vector<std::string> args;
@@ -196,11 +200,25 @@ Verdict Bisection::checked(std::size_t n, const std::string &image)
 	skip_if_unbuildable(n, r);
 	if (r.exit_status != 0 && r.exit_status != 1)
 		throw BisectError(fmt::format("check with {} patches: {}", n, r.err));
-	std::string failed;
+	std::string failed, scenario;
+	std::vector<std::string> measured;
 	std::istringstream lines(r.out);
-	for (std::string line; std::getline(lines, line);)
-		if (line.starts_with("    not ok "))
-			failed += (failed.empty() ? "" : "; ") + line.substr(11);
+	for (std::string line; std::getline(lines, line);) {
+		if (line.starts_with("    # Subtest: ")) {
+			scenario = line.substr(15);
+		} else if (line.starts_with("    # ")) {
+			measured.push_back(line.substr(6));
+		} else if (line.starts_with("    not ok ")) {
+			// "not ok 2 energy_j <= 0.05": the expectation after the case's number
+			auto expectation = line.substr(11);
+			expectation.erase(0, expectation.find(' ') + 1);
+			failed += fmt::format("{}{}: {} ({})", failed.empty() ? "" : "; ", scenario, expectation,
+					      fmt::join(measured, ", "));
+			measured.clear();
+		} else if (line.starts_with("    ok ")) {
+			measured.clear();
+		}
+	}
 	return {r.exit_status == 1, failed};
 }
 
@@ -277,7 +295,7 @@ Steps patch_series(const std::vector<std::string> &files, const std::filesystem:
 	}
 	Steps steps{false, {"(unpatched)"}, {}};
 	for (const auto &p : patches)
-		steps.names.push_back(p.filename().string());
+		steps.names.push_back(image::patch_name(p));
 	steps.recipe = [patches](std::size_t n) {
 		return image::Recipe{{}, {patches.begin(), patches.begin() + static_cast<long>(n)}, {}};
 	};

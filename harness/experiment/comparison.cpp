@@ -46,7 +46,7 @@ namespace {
 ComparedMetric compare_metric(const Metric &m, const std::array<std::vector<const rapidjson::Document *>, 2> &runs,
 			      double alpha)
 {
-	ComparedMetric row{&m, {}, {}, {}, {}};
+	ComparedMetric row{&m, {}, {}, {}};
 	for (int side = 0; side < 2; side++)
 		for (const auto *run : runs[side])
 			if (auto v = m.read(*run))
@@ -57,7 +57,6 @@ ComparedMetric compare_metric(const Metric &m, const std::array<std::vector<cons
 	for (int side = 0; side < 2; side++) {
 		const auto &s = side ? row.c.b : row.c.a;
 		row.constant[side] = s.constant() && row.c.verdict != stats::Verdict::identical;
-		row.bimodal[side] = side ? row.c.b_bimodal : row.c.a_bimodal;
 	}
 	return row;
 }
@@ -75,15 +74,25 @@ ScenarioComparison compare_scenario(const ComparisonPlan &plan, const Scenario &
 	result.board = first["board"].GetString();
 	result.workload = first["workload"].GetString();
 	result.seconds = first["duration_ns"].GetDouble() / 1e9;
-	for (const auto &m : run_metrics()) {
+	for (const auto &m : suite::run_metrics()) {
+		if (!m.compared)
+			continue;
 		auto row = compare_metric(m, runs, plan.alpha);
 		// not a metric of this workload (completion time of an endless one)
-		if (row.values[0].size() == plan.repeat && row.values[1].size() == plan.repeat)
-			result.metrics.push_back(std::move(row));
+		if (row.values[0].size() != plan.repeat || row.values[1].size() != plan.repeat) {
+			result.not_measured.push_back(&m);
+			continue;
+		}
+		if (m.only_when_nonzero && row.c.a.constant() && row.c.b.constant() && row.c.a.mean == 0 &&
+		    row.c.b.mean == 0)
+			continue;
+		result.metrics.push_back(std::move(row));
 	}
-	for (int side = 0; side < 2; side++)
+	for (int side = 0; side < 2; side++) {
+		result.kernels[side] = kernel_ran(*runs[side].front());
 		for (const auto *run : runs[side])
 			result.fingerprints[side].insert((*run)["fingerprint"].GetString());
+	}
 	for (std::size_t i = 0; i < plan.repeat; i++)
 		result.same_runs += std::string((*runs[0][i])["fingerprint"].GetString()) ==
 				    (*runs[1][i])["fingerprint"].GetString();

@@ -5,7 +5,7 @@
 // --repeat and Welch's t test would.
 #pragma once
 
-#include "harness/experiment/metrics.h"
+#include "harness/suite/metrics.h"
 #include "harness/experiment/plan.h"
 #include "harness/stats/stats.h"
 
@@ -18,6 +18,8 @@
 #include <vector>
 
 namespace sh::experiment {
+
+using suite::Metric;
 
 // Run options that name a scenario (a suite's name for it, or none).
 struct Scenario {
@@ -54,16 +56,20 @@ struct ComparedMetric {
 	std::array<std::vector<double>, 2> values;	// by seed
 	stats::Comparison c;
 	// per variant: every seed gave the same value (and A and B are not
-	// identical); the values look bimodal or have outliers
-	std::array<bool, 2> constant{}, bimodal{};
+	// identical)
+	std::array<bool, 2> constant{};
 };
 
 struct ScenarioComparison {
 	std::string name, board, workload;
 	double seconds = 0;
+	std::array<std::string, 2> kernels;	// as their reports name them (kernel_ran())
 	std::array<std::set<std::string>, 2> fingerprints;
 	std::size_t same_runs = 0;	// seeds whose A and B runs decided alike
 	std::vector<ComparedMetric> metrics;
+	// compared metrics some run does not have (energy of a board without an
+	// energy model, completion time of an endless workload)
+	std::vector<const Metric *> not_measured;
 };
 
 // The reports of plan.runs(), in its order, summarised per scenario.

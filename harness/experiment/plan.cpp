@@ -102,4 +102,12 @@ std::string board_of(const std::vector<std::string> &args)
 	return board;
 }
 
+std::string kernel_ran(const rapidjson::Value &report)
+{
+	const std::string version = report["kernel"].GetString();
+	if (report.HasMember("kernel_image") && report["kernel_image"].IsString())
+		return fmt::format("Linux {}, {}", version, report["kernel_image"].GetString());
+	return fmt::format("Linux {} (the build's own)", version);
+}
+
 } // namespace sh::experiment

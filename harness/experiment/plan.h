@@ -7,6 +7,8 @@
 // executor than this machine's (runner.h) and their reports collected.
 #pragma once
 
+#include <rapidjson/document.h>
+
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -48,5 +50,9 @@ void append_run_args(std::vector<std::string> &args, const std::vector<std::stri
 
 // The board a run's arguments name: the last --board, else run's default.
 std::string board_of(const std::vector<std::string> &args);
+
+// The kernel a run's JSON report says it booted, as a header names it:
+// "Linux 6.1.192 (the build's own)", "Linux 6.1.192, image ID (patches: ...)".
+std::string kernel_ran(const rapidjson::Value &report);
 
 } // namespace sh::experiment

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/experiment/sweep.h"
 
+#include <algorithm>
+
 #include "harness/image/image.h"
 
 #include <fmt/format.h>
@@ -129,7 +131,7 @@ Plan SweepPlan::runs() const
 }
 
 std::vector<SweepRow> summarise_sweep(const SweepPlan &plan, std::span<const Metric *const> shown,
-				      std::span<const rapidjson::Document> reports)
+				      std::span<const rapidjson::Document> reports, bool asked)
 {
 	std::vector<SweepRow> rows;
 	for (const auto *m : shown) {
@@ -144,6 +146,11 @@ std::vector<SweepRow> summarise_sweep(const SweepPlan &plan, std::span<const Met
 			}
 		if (!complete)
 			continue;	// a metric is shown when every run of every point has it
+		if (!asked && m->only_when_nonzero &&
+		    std::all_of(row.cells.begin(), row.cells.end(), [](const SweepCell &c) {
+			    return std::all_of(c.values.begin(), c.values.end(), [](double v) { return v == 0; });
+		    }))
+			continue;
 		for (auto &cell : row.cells) {
 			cell.summary = stats::summarize(cell.values);
 			cell.vs_baseline = stats::compare(row.cells[plan.baseline].values, cell.values, plan.alpha);

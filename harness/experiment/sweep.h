@@ -7,7 +7,7 @@
 // --repeat --table would.
 #pragma once
 
-#include "harness/experiment/metrics.h"
+#include "harness/suite/metrics.h"
 #include "harness/experiment/plan.h"
 #include "harness/stats/stats.h"
 
@@ -21,6 +21,8 @@
 #include <vector>
 
 namespace sh::experiment {
+
+using suite::Metric;
 
 // The largest grid: points x repeats is the number of processes run.
 inline constexpr std::size_t max_sweep_points = 10000;
@@ -90,8 +92,10 @@ struct SweepRow {
 	std::vector<SweepCell> cells;	// by point
 };
 
-// The metrics of `shown` that every run of every point has, summarised.
+// The metrics of `shown` that every run of every point has, summarised;
+// unless the user `asked` for them, those only_when_nonzero that are 0 in
+// every run are left out.
 std::vector<SweepRow> summarise_sweep(const SweepPlan &plan, std::span<const Metric *const> shown,
-				      std::span<const rapidjson::Document> reports);
+				      std::span<const rapidjson::Document> reports, bool asked);
 
 } // namespace sh::experiment

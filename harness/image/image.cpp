@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/image/image.h"
+#include "harness/image/patch_subject.h"
 
 #include "support/tools.h"
 
@@ -476,8 +477,12 @@ std::optional<Image> image_in_use()
 std::string describe(const Manifest &manifest)
 {
 	std::vector<std::string> parts;
-	if (!manifest.patches.empty())
-		parts.push_back(fmt::format("patches: {}", fmt::join(manifest.patches, ", ")));
+	if (!manifest.patches.empty()) {
+		std::vector<std::string> names;
+		for (const auto &p : manifest.patches)
+			names.push_back(fmt::format("\"{}\"", patch_name(p)));
+		parts.push_back(fmt::format("patches: {}", fmt::join(names, ", ")));
+	}
 	if (!manifest.config.empty())
 		parts.push_back(fmt::format("config: {}", fmt::join(manifest.config, " ")));
 	if (parts.empty())

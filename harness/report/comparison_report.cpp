@@ -24,9 +24,11 @@ std::vector<std::string> warnings_of(const ComparedMetric &row)
 		const auto &s = side ? row.c.b : row.c.a;
 		if (row.constant[side])
 			warnings.push_back(fmt::format("{} gave {} for every seed", name, format_value(s.mean)));
-		if (row.bimodal[side])
-			warnings.push_back(fmt::format("{} looks bimodal or has outliers (min {}, max {})", name,
-						       format_value(s.min), format_value(s.max)));
+		if (const auto &f = side ? row.c.b_fragile : row.c.a_fragile)
+			warnings.push_back(fmt::format("{} looks bimodal or has outliers (min {}, max {}), and the "
+						       "verdict rests on one run: without seed {} ({}) it would be {}",
+						       name, format_value(s.min), format_value(s.max), f->index + 1,
+						       format_value(f->value), stats::to_string(f->verdict_without)));
 	}
 	return warnings;
 }
@@ -72,6 +74,11 @@ void write_scenario(JsonWriter &w, const ScenarioComparison &result)
 	for (const auto &row : result.metrics)
 		write_metric(w, row);
 	w.EndArray();
+	w.Key("not_measured");
+	w.StartArray();
+	for (const auto *m : result.not_measured)
+		write_string(w, m->name);
+	w.EndArray();
 	w.EndObject();
 }
 
@@ -89,9 +96,7 @@ std::string metric_line(const ComparedMetric &row)
 	auto cell = [](const stats::Summary &s) {
 		return fmt::format("{} ± {} ({:.1f}%)", format_value(s.mean), format_value(s.sd), s.rsd_percent());
 	};
-	const auto name = row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
-					      : std::string(row.metric->name);
-	return fmt::format("  {:<22} {:>26} {:>26} {} {:>8}  {}{}\n", name, cell(row.c.a), cell(row.c.b),
+	return fmt::format("  {:<22} {:>26} {:>26} {} {:>8}  {}{}\n", row.metric->name, cell(row.c.a), cell(row.c.b),
 			   format_delta_percent(row.c), format_p(row.c.p), stats::to_string(row.c.verdict),
 			   absolute_delta_note(row.c));
 }
@@ -118,6 +123,10 @@ std::string comparison_json(const ComparisonPlan &plan, std::span<const Scenario
 			w.Null();
 		else
 			write_string(w, variant.image_id);
+		if (!results.empty()) {
+			w.Key(side ? "b_kernel_ran" : "a_kernel_ran");
+			write_string(w, results.front().kernels[side]);
+		}
 	}
 	w.Key("scenarios");
 	w.StartArray();
@@ -147,8 +156,11 @@ std::string comparison_text(const ComparisonPlan &plan, std::span<const Scenario
 	std::string text = fmt::format("sched-harness compare: {}{} runs per variant and scenario (seeds 1-{})\n",
 				       plan.suite.empty() ? "" : fmt::format("suite {}, ", plan.suite), plan.repeat,
 				       plan.repeat);
-	for (int side = 0; side < 2; side++)
+	for (int side = 0; side < 2; side++) {
 		text += fmt::format("  {}: {}\n", side ? 'B' : 'A', plan.variants[side].described());
+		if (!results.empty())
+			text += fmt::format("     kernel: {}\n", results.front().kernels[side]);
+	}
 	std::vector<std::string> warnings;
 	for (const auto &result : results) {
 		text += fmt::format("\n{}{} on {}, {} s\n  decisions (fingerprints): {}; distinct runs A {}, B {}\n",
@@ -163,9 +175,14 @@ std::string comparison_text(const ComparisonPlan &plan, std::span<const Scenario
 				warnings.push_back(fmt::format("{}{}: {}", result.name.empty() ? "" : result.name + ", ",
 							       row.metric->name, warning));
 		}
+		for (const auto *m : result.not_measured)
+			if (m->absent)
+				text += fmt::format("  {:<22} {:>26}\n", m->name, fmt::format("n/a ({})", m->absent));
 	}
 	if (!warnings.empty()) {
-		text += "\nWarnings (a variant whose seeds all give the same value has no noise to test against):\n";
+		text += "\nWarnings (a variant whose seeds all give one value has no noise to test against; Welch's t "
+			"test assumes roughly normal values, so a bimodal variant is named when one seed decides its "
+			"verdict):\n";
 		for (const auto &warning : warnings)
 			text += fmt::format("  {}\n", warning);
 	}

@@ -5,9 +5,12 @@
 
 namespace sh::report {
 
-std::string ktap(std::string_view title, std::span<const KtapSubtest> subtests)
+std::string ktap(std::string_view title, std::span<const KtapSubtest> subtests, std::span<const std::string> header)
 {
-	std::string out = fmt::format("KTAP version 1\n# {}\n1..{}\n", title, subtests.size());
+	std::string out = fmt::format("KTAP version 1\n# {}\n", title);
+	for (const auto &line : header)
+		out += fmt::format("# {}\n", line);
+	out += fmt::format("1..{}\n", subtests.size());
 	for (std::size_t i = 0; i < subtests.size(); i++) {
 		const auto &subtest = subtests[i];
 		out += fmt::format("    KTAP version 1\n    # Subtest: {}\n    1..{}\n", subtest.name, subtest.cases.size());

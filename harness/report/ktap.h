@@ -24,8 +24,9 @@ struct KtapSubtest {
 	bool ok = false;
 };
 
-// The whole document: "KTAP version 1", `title` as a comment, the plan,
-// then each subtest indented.
-std::string ktap(std::string_view title, std::span<const KtapSubtest> subtests);
+// The whole document: "KTAP version 1", `title` and the `header` lines as
+// comments, the plan, then each subtest indented.
+std::string ktap(std::string_view title, std::span<const KtapSubtest> subtests,
+		 std::span<const std::string> header = {});
 
 } // namespace sh::report

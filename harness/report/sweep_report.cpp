@@ -82,8 +82,7 @@ void write_point(JsonWriter &w, const SweepPlan &plan, std::span<const SweepRow>
 std::string metric_table(const SweepPlan &plan, const SweepRow &row, std::span<const std::size_t> widths)
 {
 	const auto &params = plan.params;
-	std::string text = fmt::format("\n{}{}\n", row.metric->name,
-				       row.metric->unit[0] ? fmt::format(" ({})", row.metric->unit) : std::string());
+	std::string text = fmt::format("\n{}\n", row.metric->name);
 	std::string head = "  ";
 	for (std::size_t k = 0; k < params.size(); k++)
 		head += fmt::format("{:<{}}  ", params[k].name, widths[k]);
@@ -117,6 +116,7 @@ std::string sweep_json(const SweepPlan &plan, const SweepScenario &scenario, std
 	w.Key("board"), write_string(w, scenario.board);
 	w.Key("workload"), write_string(w, scenario.workload);
 	w.Key("duration"), write_string(w, scenario.duration);
+	w.Key("kernel"), write_string(w, scenario.kernel);
 	w.Key("repeat"), w.Uint(plan.repeat);
 	w.Key("alpha"), w.Double(plan.alpha);
 	w.Key("params"), write_params(w, plan);
@@ -156,9 +156,10 @@ std::string sweep_text(const SweepPlan &plan, const SweepScenario &scenario, std
 	for (const auto &p : plan.params)
 		names.push_back(fmt::format("{} ({} values)", p.name, p.values.size()));
 	std::string text = fmt::format(
-		"sched-harness sweep: {} on {}, {}; {}: {} points, {} runs each (seeds 1-{})\n  baseline: {}\n",
+		"sched-harness sweep: {} on {}, {}; {}: {} points, {} runs each (seeds 1-{})\n  kernel: {}\n"
+		"  baseline: {}\n",
 		scenario.workload, scenario.board, scenario.duration, fmt::join(names, " x "), plan.points.size(),
-		plan.repeat, plan.repeat, plan.points[plan.baseline].label);
+		plan.repeat, plan.repeat, scenario.kernel, plan.points[plan.baseline].label);
 	std::vector<std::size_t> widths;
 	for (const auto &p : plan.params) {
 		std::size_t w = p.name.size();

@@ -14,10 +14,11 @@
 
 namespace sh::report {
 
-// The scenario as a sweep's header names it: the reports' names, or the
-// options as given where a parameter varies them.
+// The scenario as a sweep's header names it: the reports' names; where a
+// parameter varies a part, the values it took.
 struct SweepScenario {
 	std::string board, workload, duration;
+	std::string kernel;	// "Linux 6.1.192, image ID (patches: ...)"
 };
 
 std::string sweep_text(const experiment::SweepPlan &plan, const SweepScenario &scenario,

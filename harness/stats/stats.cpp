@@ -92,7 +92,9 @@ std::string_view to_string(Verdict v)
 	return "?";
 }
 
-Comparison compare(std::span<const double> a, std::span<const double> b, double alpha)
+namespace {
+
+Comparison test(std::span<const double> a, std::span<const double> b, double alpha)
 {
 	if (a.empty() || b.empty())
 		throw std::invalid_argument("stats::compare: no values");
@@ -102,8 +104,6 @@ Comparison compare(std::span<const double> a, std::span<const double> b, double 
 	c.delta = c.b.mean - c.a.mean;
 	if (c.a.mean != 0)
 		c.delta_percent = 100.0 * c.delta / std::abs(c.a.mean);
-	c.a_bimodal = bimodal(a);
-	c.b_bimodal = bimodal(b);
 	// runs paired by seed gave the same values: nothing to test
 	if (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin())) {
 		c.verdict = Verdict::identical;
@@ -130,6 +130,44 @@ Comparison compare(std::span<const double> a, std::span<const double> b, double 
 	const boost::math::students_t dist(df);
 	c.p = 2 * boost::math::cdf(boost::math::complement(dist, std::abs(t)));
 	c.verdict = *c.p < alpha ? Verdict::changed : Verdict::no_evidence;
+	return c;
+}
+
+std::vector<double> without(std::span<const double> values, std::size_t i)
+{
+	std::vector<double> rest(values.begin(), values.end());
+	rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+	return rest;
+}
+
+// The first run of `side` whose seed, left out of both sides (runs are
+// paired by seed) or of that side alone (unpaired), changes the verdict.
+std::optional<Comparison::Fragile> fragile(std::span<const double> a, std::span<const double> b, int side,
+					   double alpha, Verdict verdict)
+{
+	const auto values = side ? b : a;
+	const bool paired = a.size() == b.size();
+	for (std::size_t i = 0; i < values.size(); i++) {
+		const auto rest_a = paired || !side ? without(a, i) : std::vector<double>(a.begin(), a.end());
+		const auto rest_b = paired || side ? without(b, i) : std::vector<double>(b.begin(), b.end());
+		const auto v = test(rest_a, rest_b, alpha).verdict;
+		if (v != verdict)
+			return Comparison::Fragile{i, values[i], v};
+	}
+	return std::nullopt;
+}
+
+} // namespace
+
+Comparison compare(std::span<const double> a, std::span<const double> b, double alpha)
+{
+	auto c = test(a, b, alpha);
+	c.a_bimodal = bimodal(a);
+	c.b_bimodal = bimodal(b);
+	if (c.a_bimodal)
+		c.a_fragile = fragile(a, b, 0, alpha, c.verdict);
+	if (c.b_bimodal)
+		c.b_fragile = fragile(a, b, 1, alpha, c.verdict);
 	return c;
 }
 

@@ -47,6 +47,16 @@ struct Comparison {
 	std::optional<double> p;
 	Verdict verdict = Verdict::no_evidence;
 	bool a_bimodal = false, b_bimodal = false;
+	// A bimodal side whose verdict rests on one run: without the run of
+	// that seed (index), the verdict would be another. Welch's t test
+	// assumes roughly normal values; only then is a bimodal side worth a
+	// warning.
+	struct Fragile {
+		std::size_t index;
+		double value;
+		Verdict verdict_without;
+	};
+	std::optional<Fragile> a_fragile, b_fragile;
 };
 
 // a[i] and b[i] are runs with the same seed.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/suite/suite.h"
+#include "harness/suite/metrics.h"
 
 #include "dts/input_file.h"
 
@@ -58,12 +59,8 @@ struct Builtin {
 };
 constexpr Builtin builtins[] = {{"default", default_suite}};
 
-const char *const metrics[] = {
-	"energy_j",	    "migrations",	  "context_switches",	 "wakeups",	   "throughput",
-	"completion_s",	    "overutilized_percent", "latency_p50_us",	 "latency_p90_us", "latency_p99_us",
-	"latency_max_us",   "task_cpu_share",	  "task_latency_p99_us", "task_missed_periods", "opp_share",
-	"ticks",
-};
+// The metrics with parameters; the others are run_metrics().
+const char *const task_and_opp_metrics[] = {"task_cpu_share", "task_latency_p99_us", "task_missed_periods", "opp_share"};
 
 std::string read_file(const std::filesystem::path &path)
 {
@@ -140,9 +137,13 @@ Assertion assertion(const rapidjson::Value &v, const std::string &where)
 						"domain, khz, min, max, relative)",
 						where, key));
 	}
-	if (std::find(std::begin(metrics), std::end(metrics), a.metric) == std::end(metrics))
+	const auto names = metric_names();
+	if (std::find(names.begin(), names.end(), a.metric) == names.end()) {
+		if (const auto now = renamed_metric(a.metric))
+			throw Error(fmt::format("{}: metric \"{}\" is now called \"{}\"", where, a.metric, *now));
 		throw Error(fmt::format("{}: metric \"{}\" unknown; the metrics: {}", where, a.metric,
-					fmt::join(metrics, ", ")));
+					fmt::join(names, ", ")));
+	}
 	if (!a.min && !a.max)
 		throw Error(fmt::format("{}: {} has neither \"min\" nor \"max\"", where, a.metric));
 	if (a.metric.starts_with("task_") && a.task.empty())
@@ -314,32 +315,18 @@ std::vector<std::string> builtin_names()
 
 std::vector<std::string> metric_names()
 {
-	return {std::begin(metrics), std::end(metrics)};
+	std::vector<std::string> names;
+	for (const auto &m : run_metrics())
+		names.emplace_back(m.name);
+	names.insert(names.end(), std::begin(task_and_opp_metrics), std::end(task_and_opp_metrics));
+	return names;
 }
 
 std::optional<double> measure(const rapidjson::Document &run, const Assertion &a)
 {
-	auto num = [](const rapidjson::Value &v) -> std::optional<double> {
-		return v.IsNumber() ? std::optional<double>(v.GetDouble()) : std::nullopt;
-	};
 	const auto &m = a.metric;
-	if (m == "energy_j" || m == "migrations" || m == "context_switches" || m == "wakeups" || m == "throughput" ||
-	    m == "ticks")
-		return num(run[m.c_str()]);
-	if (m == "completion_s")
-		return run["completion_ns"].IsNumber() ? std::optional(run["completion_ns"].GetDouble() / 1e9)
-						       : std::nullopt;
-	if (m == "overutilized_percent") {
-		const double simulated = run["simulated_ns"].GetDouble();
-		return simulated > 0 ? 100.0 * run["overutilized_ns"].GetDouble() / simulated : 0.0;
-	}
-	if (m.starts_with("latency_")) {
-		const auto &l = run["wakeup_latency_ns"];
-		const std::string field = m.substr(8, m.size() - 8 - 3);	// p50, p90, p99, max
-		if (!l["count"].GetUint64())
-			return std::nullopt;
-		return l[field.c_str()].GetDouble() / 1e3;
-	}
+	if (const auto *metric = find_metric(m))
+		return metric->read(run);
 	if (m == "task_cpu_share") {
 		const auto &t = task_of(run, a);
 		const auto cpus = cpu_set(a.cpus, a.text());

@@ -7,8 +7,8 @@ usage: before_after.py SCENARIO_LABEL
 import json
 import sys
 
-LABELS = {"energy": "energy (J)", "migrations": "migrations", "wake-up latency p99": "p99 wake-up (us)",
-          "completion time": "completion (s)", "throughput": "throughput"}
+LABELS = {"energy_j": "energy (J)", "migrations": "migrations", "latency_p99_us": "p99 wake-up (us)",
+          "completion_s": "completion (s)", "throughput": "throughput"}
 
 
 def main():

@@ -55,6 +55,6 @@ sweep() {	# workload metric title published-without published-with
 }
 
 echo "Odroid-XU3: without = no dynamic-power-coefficient, SCHED_MC=n; with = both (EAS on)"
-sweep periodic:count=24,period=16ms,duty=10% energy "24 rt-app tasks (16 ms, 10%), energy (J)" 21.56:1.37 19.85:0.92
-sweep hackbench:groups=10,fds=20,loops=500 "completion time" "hackbench -l 500 -s 4096, completion time (s)" \
+sweep periodic:count=24,period=16ms,duty=10% energy_j "24 rt-app tasks (16 ms, 10%), energy (J)" 21.56:1.37 19.85:0.92
+sweep hackbench:groups=10,fds=20,loops=500 completion_s "hackbench -l 500 -s 4096, completion time (s)" \
 	8.15:2.86 7.95:0.60

@@ -46,8 +46,8 @@ table() {
 	shift 2
 	"$harness" sweep --json --kernel "$image" --param avg=off,instant,pelt,500,250,125 \
 		--cmdline 'sched_thermal_avg={avg}' "${scenario[@]}" --workload "$workload" \
-		--repeat "$repeat" --metric 'completion time' --plot "$out/$name.svg" |
-		scripts/experiments/side_by_side.py "$name, completion time (s)" "completion time" \
+		--repeat "$repeat" --metric completion_s --plot "$out/$name.svg" |
+		scripts/experiments/side_by_side.py "$name, completion time (s)" completion_s \
 			"No thermal pressure=$1" "Instantaneous=$2" "PELT average=$3" "non-PELT 500 ms=$4" \
 			"non-PELT 250 ms=$5" "non-PELT 125 ms=$6"
 }
@@ -68,7 +68,7 @@ with repeats and a table (hackbench); one command:
 EOT
 cmd=("$harness" sweep --kernel "$image" --param period=50..1000/50 --cmdline 'sched_thermal_avg={period}'
 	"${scenario[@]}" --workload hackbench:groups=1,loops=30000 --repeat "$period_repeat"
-	--metric 'completion time' --metric energy --plot "$out/period-sweep.svg")
+	--metric completion_s --metric energy_j --plot "$out/period-sweep.svg")
 for arg in "${cmd[@]}"; do	# as one would type it
 	if [[ $arg =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then printf ' %s' "$arg"; else printf " '%s'" "$arg"; fi
 done

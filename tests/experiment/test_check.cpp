@@ -46,18 +46,22 @@ BOOST_AUTO_TEST_CASE(check_reports_ktap_and_exit_status)
 		   fail.out);
 	BOOST_TEST(fail.out.find("\nnot ok 1 small-task-goes-little\n") != std::string::npos);
 
-	const auto bad = temp_path("bad-suite.json");
-	{
-		std::ofstream out(bad);
-		out << R"({"scenarios": [{"name": "x", "board": "odroid-xu3",
-			"expect": [{"metric": "energy", "max": 1}]}]})";
+	// a metric unknown; one called by compare's old name for it
+	for (const auto &[metric, message] :
+	     {std::pair{"energie", "scenario \"x\": metric \"energie\" unknown; the metrics: energy_j, em_energy_j, "},
+	      std::pair{"completion time", "scenario \"x\": metric \"completion time\" is now called \"completion_s\""}}) {
+		const auto bad = temp_path("bad-suite.json");
+		{
+			std::ofstream out(bad);
+			out << fmt::format(R"({{"scenarios": [{{"name": "x", "board": "odroid-xu3",
+				"expect": [{{"metric": "{}", "max": 1}}]}}]}})",
+					   metric);
+		}
+		auto typo = test::run_cli({"check", bad.string()});
+		std::filesystem::remove(bad);
+		BOOST_TEST(typo.exit_status == 2);
+		BOOST_TEST(typo.err.find(message) != std::string::npos, typo.err);
 	}
-	auto typo = test::run_cli({"check", bad.string()});
-	std::filesystem::remove(bad);
-	BOOST_TEST(typo.exit_status == 2);
-	BOOST_TEST(typo.err.find("scenario \"x\": metric \"energy\" unknown; the metrics: energy_j") !=
-			   std::string::npos,
-		   typo.err);
 }
 
 // check --repeat N runs each scenario with seeds 1..N, as compare does: an

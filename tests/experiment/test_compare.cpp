@@ -51,25 +51,27 @@ BOOST_AUTO_TEST_CASE(compare_tells_identical_from_changed)
 	BOOST_TEST(same["repeat"].GetUint() == 3u);
 	for (const auto &m : same["scenarios"][0]["metrics"].GetArray())
 		BOOST_TEST(m["verdict"].GetString() == std::string("identical"), m["name"].GetString());
-	BOOST_TEST(metric(same, "energy")["a"]["values"].Size() == 3u);
+	BOOST_TEST(metric(same, "energy_j")["a"]["values"].Size() == 3u);
 
 	const auto eas = parse(test::run_cli({"compare", "--json", "--duration", "2s", "--repeat", "5", "--b-sysctl",
 					      "kernel.sched_energy_aware=0"}));
 	BOOST_TEST(eas["b"][1].GetString() == std::string("kernel.sched_energy_aware=0"));
-	for (const auto *name : {"energy", "overutilized"}) {
+	for (const auto *name : {"energy_j", "overutilized_percent"}) {
 		const auto &m = metric(eas, name);
 		BOOST_TEST(m["verdict"].GetString() == std::string("changed"), name);
 		BOOST_TEST(m["p"].GetDouble() < 0.01, name);
 	}
 	// without EAS the root domain is never marked overutilized (6.1's
 	// update_overutilized_status() asks sched_energy_enabled() first)
-	for (const auto &v : metric(eas, "overutilized")["b"]["values"].GetArray())
+	for (const auto &v : metric(eas, "overutilized_percent")["b"]["values"].GetArray())
 		BOOST_TEST(v.GetDouble() == 0.0);
 
 	auto text = test::run_cli({"compare", "--duration", "500ms", "--repeat", "2", "--b-feature", "UTIL_EST=off"});
 	BOOST_TEST(text.exit_status == 0, text.err);
 	BOOST_TEST(text.out.find("B: --feature UTIL_EST=off") != std::string::npos, text.out);
-	BOOST_TEST(text.out.find("energy (J)") != std::string::npos);
+	BOOST_TEST(text.out.find("\n  energy_j ") != std::string::npos, text.out);
+	// the kernel each variant ran, as its runs' reports name it
+	BOOST_TEST(text.out.find("  A: (the defaults)\n     kernel: Linux ") != std::string::npos, text.out);
 
 	auto one = test::run_cli({"compare", "--repeat", "1"});
 	BOOST_TEST(one.exit_status == 2);
@@ -79,6 +81,37 @@ BOOST_AUTO_TEST_CASE(compare_tells_identical_from_changed)
 	BOOST_TEST(bad.err.find("variant B seed 1") != std::string::npos, bad.err);
 	BOOST_TEST(bad.err.find("kernel.nonsense") != std::string::npos, bad.err);
 	BOOST_TEST(std::count(bad.err.begin(), bad.err.end(), '\n') == 1, bad.err);
+}
+
+// A metric a board cannot have is n/a, not 0: db845c's CPUs have no energy
+// model, so its energy is not compared (a sum over nothing would read as a
+// saving). Thermal pressure is compared only where some run had any.
+BOOST_AUTO_TEST_CASE(compare_says_what_a_board_cannot_measure)
+{
+	const auto db845c = test::run_cli({"compare", "--board", "db845c", "--duration", "200ms", "--repeat", "2",
+					   "--b-sysctl", "kernel.sched_energy_aware=0"});
+	BOOST_REQUIRE_MESSAGE(db845c.exit_status == 0, db845c.err);
+	BOOST_TEST(db845c.out.find("\n  energy_j               n/a (CPUs without an energy model)\n") !=
+			   std::string::npos,
+		   db845c.out);
+	BOOST_TEST(db845c.out.find("thermal_") == std::string::npos, db845c.out);
+	const auto json = test::run_cli({"compare", "--board", "db845c", "--duration", "200ms", "--repeat", "2", "--json"});
+	rapidjson::Document doc;
+	doc.Parse(json.out.c_str());
+	BOOST_REQUIRE(!doc.HasParseError());
+	const auto &scenario = doc["scenarios"][0];
+	BOOST_TEST(scenario["not_measured"][0].GetString() == std::string("energy_j"));
+	for (const auto &m : scenario["metrics"].GetArray())
+		BOOST_TEST(std::string(m["name"].GetString()).find("energy") == std::string::npos);
+
+	// HiKey960's big cluster capped: the kernel's thermal pressure and its
+	// PELT average, which sched_thermal_decay_shift changes
+	const auto capped = test::run_cli({"compare", "--board", "hikey960", "--workload", "fixed-work:threads=8,work=1s",
+					   "--thermal-cap", "4-7=903MHz@100ms", "--repeat", "2", "--b-cmdline",
+					   "sched_thermal_decay_shift=4"});
+	BOOST_REQUIRE_MESSAGE(capped.exit_status == 0, capped.err);
+	BOOST_TEST(capped.out.find("\n  thermal_pressure_avg ") != std::string::npos, capped.out);
+	BOOST_TEST(capped.out.find("\n  thermal_load_avg ") != std::string::npos, capped.out);
 }
 
 // A suite file's scenarios with the same A/B, a table each; the built-in
@@ -109,7 +142,7 @@ BOOST_AUTO_TEST_CASE(compare_runs_a_suite)
 	BOOST_TEST(doc["scenarios"][1]["board"].GetString() == std::string("hikey960"));
 	bool completion = false;
 	for (const auto &m : doc["scenarios"][1]["metrics"].GetArray())
-		completion |= m["name"].GetString() == std::string("completion time");
+		completion |= m["name"].GetString() == std::string("completion_s");
 	BOOST_TEST(completion);	// hackbench is finite
 
 	// the built-in suite: every scenario runs; A against itself is identical

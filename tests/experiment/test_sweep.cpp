@@ -59,9 +59,9 @@ BOOST_AUTO_TEST_CASE(sweep_compares_each_point_with_the_baseline)
 	BOOST_REQUIRE_EQUAL(points.Size(), 2u);
 	BOOST_TEST(points[0]["values"]["eas"].GetString() == std::string("1"));
 	BOOST_TEST(points[1]["values"]["eas"].GetString() == std::string("0"));
-	BOOST_TEST(metric(points[0], "energy")["verdict"].GetString() == std::string("baseline"));
-	BOOST_TEST(metric(points[0], "energy")["values"].Size() == 4u);
-	for (const auto *name : {"energy", "overutilized"}) {
+	BOOST_TEST(metric(points[0], "energy_j")["verdict"].GetString() == std::string("baseline"));
+	BOOST_TEST(metric(points[0], "energy_j")["values"].Size() == 4u);
+	for (const auto *name : {"energy_j", "overutilized_percent"}) {
 		const auto &m = metric(points[1], name);
 		BOOST_TEST(m["verdict"].GetString() == std::string("changed"), name);
 		BOOST_TEST(m["p"].GetDouble() < 0.01, name);
@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(sweep_compares_each_point_with_the_baseline)
 	auto run = json_of(test::run_cli({"run", "--json", "--duration", "2s", "--seed", "2", "--sysctl",
 					"kernel.sched_energy_aware=0"}));
 	BOOST_TEST(points[1]["fingerprints"][1].GetString() == std::string(run["fingerprint"].GetString()));
-	BOOST_TEST(metric(points[1], "energy")["values"][1].GetDouble() == run["energy_j"].GetDouble());
+	BOOST_TEST(metric(points[1], "energy_j")["values"][1].GetDouble() == run["energy_j"].GetDouble());
 }
 
 // A range with a unit, a second parameter (the last varies fastest), a
@@ -80,12 +80,12 @@ BOOST_AUTO_TEST_CASE(sweep_grids_ranges_and_tables)
 {
 	auto csv = test::run_cli({"sweep", "--csv", "--param", "t=100ms..300ms/100ms", "--param", "n=2,4",
 				  "--duration", "{t}", "--workload", "periodic:count={n}", "--repeat", "2",
-				  "--metric", "energy", "--baseline", "t=200ms,n=4"});
+				  "--metric", "energy_j", "--baseline", "t=200ms,n=4"});
 	BOOST_REQUIRE_MESSAGE(csv.exit_status == 0, csv.err);
 	// the same bytes again, whatever the number of runs at once
 	auto again = test::run_cli({"sweep", "--csv", "--param", "t=100ms..300ms/100ms", "--param", "n=2,4",
 				    "--duration", "{t}", "--workload", "periodic:count={n}", "--repeat", "2",
-				    "--metric", "energy", "--baseline", "t=200ms,n=4", "--jobs", "1"});
+				    "--metric", "energy_j", "--baseline", "t=200ms,n=4", "--jobs", "1"});
 	BOOST_TEST((again.out == csv.out));
 	std::istringstream in(csv.out);
 	std::vector<std::string> lines;
@@ -110,11 +110,12 @@ BOOST_AUTO_TEST_CASE(sweep_grids_ranges_and_tables)
 	BOOST_TEST(mean(2) < mean(6));
 
 	auto text = test::run_cli({"sweep", "--param", "eas=1,0", "--sysctl", "kernel.sched_energy_aware={eas}",
-				   "--duration", "300ms", "--repeat", "2", "--metric", "energy"});
+				   "--duration", "300ms", "--repeat", "2", "--metric", "energy_j"});
 	BOOST_REQUIRE_MESSAGE(text.exit_status == 0, text.err);
 	BOOST_TEST(text.out.find("eas (2 values): 2 points, 2 runs each (seeds 1-2)") != std::string::npos, text.out);
 	BOOST_TEST(text.out.find("baseline: eas=1") != std::string::npos, text.out);
-	BOOST_TEST(text.out.find("energy (J)") != std::string::npos, text.out);
+	BOOST_TEST(text.out.find("\n  kernel: Linux ") != std::string::npos, text.out);
+	BOOST_TEST(text.out.find("\nenergy_j\n") != std::string::npos, text.out);
 	BOOST_TEST(text.out.find("migrations") == std::string::npos, text.out);
 }
 
@@ -126,7 +127,7 @@ BOOST_AUTO_TEST_CASE(sweep_plots_svg_and_png)
 	const auto svg = temp_path("plot.svg"), png = temp_path("plot.png");
 	auto r = test::run_cli({"sweep", "--param", "n=2..6/2", "--param", "eas=1,0", "--workload",
 				"periodic:count={n}", "--sysctl", "kernel.sched_energy_aware={eas}", "--duration",
-				"200ms", "--repeat", "2", "--metric", "energy", "--metric", "migrations", "--plot",
+				"200ms", "--repeat", "2", "--metric", "energy_j", "--metric", "migrations", "--plot",
 				svg.string()});
 	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
 	std::ifstream in(svg);
@@ -134,7 +135,7 @@ BOOST_AUTO_TEST_CASE(sweep_plots_svg_and_png)
 	std::filesystem::remove(svg);
 	BOOST_TEST(text.find("<svg") != std::string::npos);
 	BOOST_TEST(text.size() > 10000u);
-	for (const char *label : {"energy (J)", "migrations", "eas=1", "eas=0", ">n<"})
+	for (const char *label : {"energy_j (J)", "migrations", "eas=1", "eas=0", ">n<"})
 		BOOST_TEST(text.find(label) != std::string::npos, label);
 	// the plotted lines: a path per series per panel, with many points
 	BOOST_TEST(std::count(text.begin(), text.end(), 'L') > 20);
@@ -157,7 +158,7 @@ BOOST_AUTO_TEST_CASE(sweep_plots_svg_and_png)
 // are refused.
 BOOST_AUTO_TEST_CASE(sweep_kernel_is_its_own_option)
 {
-	const std::vector<std::string> scenario{"--duration", "100ms", "--repeat", "1", "--metric", "energy", "--csv"};
+	const std::vector<std::string> scenario{"--duration", "100ms", "--repeat", "1", "--metric", "energy_j", "--csv"};
 	auto sweep = [&](std::vector<std::string> before, std::vector<std::string> args) {
 		before.push_back("sweep");
 		before.insert(before.end(), args.begin(), args.end());
@@ -168,7 +169,7 @@ BOOST_AUTO_TEST_CASE(sweep_kernel_is_its_own_option)
 	const auto own = sweep({}, {"--param", "k=default", "--kernel", "{k}"});
 	BOOST_TEST(own.exit_status == 0, own.err);
 	BOOST_TEST(own.err == "");
-	BOOST_TEST(own.out.find("\ndefault,energy,J,1,") != std::string::npos, own.out);
+	BOOST_TEST(own.out.find("\ndefault,energy_j,J,1,") != std::string::npos, own.out);
 	// a value that names no image is the sweep's bad input, named as substituted
 	const auto missing = sweep({}, {"--param", "k=no-such-image.patch", "--kernel", "{k}"});
 	BOOST_TEST(missing.exit_status == 2, missing.err);
@@ -210,6 +211,8 @@ BOOST_AUTO_TEST_CASE(sweep_bad_input_is_status_2)
 		{{"--param", "t=1,2", "--param", "t=3", "--duration", "{t}"}, "--param t: given twice"},
 		{{"--param", "t=1,2", "--duration", "{t}", "--baseline", "t=3"}, "--baseline t=3: no point of the grid"},
 		{{"--param", "t=1,2", "--duration", "{t}", "--metric", "speed"}, "--metric speed: no such metric"},
+		{{"--param", "t=1,2", "--duration", "{t}", "--metric", "completion time"},
+		 "--metric completion time: the metric is now called completion_s"},
 		{{"--param", "t=1,2", "--duration", "{t}", "--repeat", "0"}, "--repeat 0: at least 1 run per point"},
 		{{"--param", "t=1,2", "--duration", "{t}", "--plot", "/tmp/plot.txt"}, "a plot is written as .svg or .png"},
 		// a point's bad value is the run's bad input, named by point and seed

@@ -5,7 +5,7 @@
 // CSV), the absolute change is given (delta in JSON and CSV, after the
 // verdict in text), and the text's columns stay aligned.
 #include "harness/experiment/comparison.h"
-#include "harness/experiment/metrics.h"
+#include "harness/suite/metrics.h"
 #include "harness/experiment/sweep.h"
 #include "harness/report/comparison_report.h"
 #include "harness/report/sweep_report.h"
@@ -22,13 +22,12 @@ using namespace sh;
 
 namespace {
 
-const experiment::Metric *metric(std::string_view name)
+const suite::Metric *metric(std::string_view name)
 {
-	for (const auto &m : experiment::run_metrics())
-		if (name == m.name)
-			return &m;
-	BOOST_FAIL("no metric " << name);
-	return nullptr;
+	const auto *m = suite::find_metric(name);
+	if (!m)
+		BOOST_FAIL("no metric " << name);
+	return m;
 }
 
 // The line of `text` that starts with `start` after its indentation.
@@ -48,7 +47,7 @@ const std::vector<double> zeros{0, 0, 0}, migrations{10, 10.5, 11}, energy_a{1.0
 
 experiment::ComparedMetric compared(const char *name, const std::vector<double> &a, const std::vector<double> &b)
 {
-	return {metric(name), {a, b}, stats::compare(a, b, 0.01), {}, {}};
+	return {metric(name), {a, b}, stats::compare(a, b, 0.01), {}};
 }
 
 } // namespace
@@ -64,7 +63,7 @@ BOOST_AUTO_TEST_CASE(compare_tables_from_a_zero_mean)
 	result.workload = "periodic";
 	result.seconds = 1;
 	result.same_runs = 0;
-	result.metrics = {compared("energy", energy_a, energy_b), compared("migrations", zeros, migrations)};
+	result.metrics = {compared("energy_j", energy_a, energy_b), compared("migrations", zeros, migrations)};
 	const std::vector<experiment::ScenarioComparison> results{result};
 
 	const auto text = sh::report::comparison_text(plan, results);
@@ -101,7 +100,7 @@ BOOST_AUTO_TEST_CASE(sweep_tables_from_a_zero_baseline)
 	plan.repeat = 3;
 	std::vector<experiment::SweepRow> rows;
 	for (const auto &[name, base, other] :
-	     {std::tuple{"energy", energy_a, energy_b}, std::tuple{"migrations", zeros, migrations}}) {
+	     {std::tuple{"energy_j", energy_a, energy_b}, std::tuple{"migrations", zeros, migrations}}) {
 		experiment::SweepRow row{metric(name), {}};
 		for (const auto *values : {&base, &other})
 			row.cells.push_back({*values, stats::summarize(*values), stats::compare(base, *values, 0.01)});

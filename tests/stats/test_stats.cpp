@@ -97,4 +97,27 @@ BOOST_AUTO_TEST_CASE(bimodality_is_flagged)
 	BOOST_TEST(stats::bimodal(std::vector<double>{5.0, 5.1, 7.05, 6.95, 5.05}));
 }
 
+// A bimodal variant is worth a warning only when one run decides the verdict.
+BOOST_AUTO_TEST_CASE(a_bimodal_variant_is_fragile_only_when_one_run_decides)
+{
+	// B's outlier (seed 8) hides a change: its variance is the outlier's
+	const std::vector<double> a{4.60, 4.61, 4.59, 4.60, 4.62, 4.58, 4.60, 4.61, 4.59, 4.60};
+	const std::vector<double> b_outlier{4.70, 4.71, 4.69, 4.70, 4.72, 4.68, 4.70, 3.00, 4.69, 4.71};
+	const auto c = stats::compare(a, b_outlier, 0.01);
+	BOOST_TEST(c.b_bimodal);
+	BOOST_TEST(c.verdict == stats::Verdict::no_evidence);
+	BOOST_TEST_REQUIRE(c.b_fragile.has_value());
+	BOOST_TEST(c.b_fragile->index == 7u);
+	BOOST_TEST(c.b_fragile->value == 3.00);
+	BOOST_TEST(c.b_fragile->verdict_without == stats::Verdict::changed);
+	BOOST_TEST(!c.a_fragile.has_value());
+
+	// two clusters far from A: every run leaves it changed
+	const std::vector<double> b_clusters{6.0, 6.1, 5.9, 6.05, 6.0, 8.0, 8.1, 7.9, 8.05, 8.0};
+	const auto far = stats::compare(a, b_clusters, 0.01);
+	BOOST_TEST(far.b_bimodal);
+	BOOST_TEST(far.verdict == stats::Verdict::changed);
+	BOOST_TEST(!far.b_fragile.has_value());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

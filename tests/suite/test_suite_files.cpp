@@ -5,6 +5,8 @@
 #include "support.h"
 #include "temp_files.h"
 
+#include "harness/suite/metrics.h"
+
 #include <boost/test/unit_test.hpp>
 
 #include <fmt/format.h>
@@ -90,6 +92,28 @@ BOOST_AUTO_TEST_CASE(suite_show_prints_what_each_scenario_runs)
 		auto bad = test::run_cli(args);
 		BOOST_TEST(bad.exit_status == 2, fmt::format("{}", fmt::join(args, " ")));
 		BOOST_TEST(bad.out.empty(), bad.out);
+	}
+}
+
+// One name per metric: the reference lists each, sweep --help offers each,
+// and a name compare used before is refused with the one that replaced it.
+BOOST_AUTO_TEST_CASE(metrics_are_one_vocabulary)
+{
+	std::ifstream in(test::fixture("../../docs/reference.md"));
+	const std::string reference((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	BOOST_REQUIRE(!reference.empty());
+	const auto help = test::run_cli({"sweep", "--help"});
+	for (const auto &m : sh::suite::run_metrics()) {
+		BOOST_TEST(reference.find(fmt::format("`{}`", m.name)) != std::string::npos, m.name);
+		BOOST_TEST(help.out.find(m.name) != std::string::npos, m.name);
+		BOOST_TEST(sh::suite::find_metric(m.name) == &m);
+	}
+	for (const char *old : {"energy", "energy model estimate", "completion time", "wake-up latency p50",
+				"wake-up latency p99", "context switches", "overutilized"}) {
+		BOOST_TEST(!sh::suite::find_metric(old), old);
+		const auto now = sh::suite::renamed_metric(old);
+		BOOST_TEST_REQUIRE(now.has_value(), old);
+		BOOST_TEST(sh::suite::find_metric(*now), old);
 	}
 }
 

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness/suite/metrics.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <iterator>
+
+namespace sh::suite {
+
+namespace {
+
+std::optional<double> number(const rapidjson::Value &v)
+{
+	if (v.IsNumber())
+		return v.GetDouble();
+	return std::nullopt;
+}
+
+// A board some of whose CPUs have no energy model has no energy to compare:
+// the sum over the others would read as a saving.
+std::optional<double> energy(const rapidjson::Document &r, const char *key)
+{
+	if (r.HasMember("energy_complete") && !r["energy_complete"].GetBool())
+		return std::nullopt;
+	return r.HasMember(key) ? number(r[key]) : std::nullopt;
+}
+
+std::optional<double> latency(const rapidjson::Document &r, const char *percentile)
+{
+	const auto &l = r["wakeup_latency_ns"];
+	if (!l["count"].GetUint64())
+		return std::nullopt;
+	return l[percentile].GetDouble() / 1e3;
+}
+
+// Summed over the CPUs: capacity the board took away, time-averaged.
+std::optional<double> over_cpus(const rapidjson::Document &r, const char *key)
+{
+	double sum = 0;
+	for (const auto &c : r["cpus"].GetArray())
+		sum += c[key].GetDouble();
+	return sum;
+}
+
+constexpr const char *no_energy_model = "CPUs without an energy model";
+constexpr const char *no_wakeups = "no wake-ups";
+
+const Metric metrics[] = {
+	{"energy_j", "J", "board energy (busy power of the OPPs x busy time, idle and static power)",
+	 [](const rapidjson::Document &r) { return energy(r, "energy_j"); }, true, false, no_energy_model},
+	{"em_energy_j", "J", "the energy model's estimate (busy time x its power: what EAS optimises)",
+	 [](const rapidjson::Document &r) { return energy(r, "em_energy_j"); }, true, false, no_energy_model},
+	{"completion_s", "s", "when the last task of a finite workload exited",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 if (!r["completion_ns"].IsNumber())
+			 return std::nullopt;
+		 return r["completion_ns"].GetDouble() / 1e9;
+	 },
+	 true, false, nullptr},
+	{"throughput", "x CPU", "work done per second, in seconds of the calibration CPU",
+	 [](const rapidjson::Document &r) { return number(r["throughput"]); }, true, false, nullptr},
+	{"latency_p50_us", "us", "wake-up latency (wake-up to running), median",
+	 [](const rapidjson::Document &r) { return latency(r, "p50"); }, true, false, no_wakeups},
+	{"latency_p90_us", "us", "wake-up latency, 90th percentile",
+	 [](const rapidjson::Document &r) { return latency(r, "p90"); }, false, false, no_wakeups},
+	{"latency_p99_us", "us", "wake-up latency, 99th percentile",
+	 [](const rapidjson::Document &r) { return latency(r, "p99"); }, true, false, no_wakeups},
+	{"latency_max_us", "us", "wake-up latency, maximum",
+	 [](const rapidjson::Document &r) { return latency(r, "max"); }, false, false, no_wakeups},
+	{"migrations", "", "tasks moved between CPUs",
+	 [](const rapidjson::Document &r) { return number(r["migrations"]); }, true, false, nullptr},
+	{"context_switches", "", "context switches",
+	 [](const rapidjson::Document &r) { return number(r["context_switches"]); }, true, false, nullptr},
+	{"wakeups", "", "task wake-ups", [](const rapidjson::Document &r) { return number(r["wakeups"]); }, false,
+	 false, nullptr},
+	{"ticks", "", "scheduler ticks taken (idle CPUs stop theirs)",
+	 [](const rapidjson::Document &r) { return number(r["ticks"]); }, false, false, nullptr},
+	{"overutilized_percent", "%", "share of the time the root domain was overutilized (EAS off)",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 const double simulated = r["simulated_ns"].GetDouble();
+		 return simulated > 0 ? 100.0 * r["overutilized_ns"].GetDouble() / simulated : 0.0;
+	 },
+	 true, false, nullptr},
+	{"thermal_pressure_avg", "capacity",
+	 "capacity taken by thermal capping (arch_scale_thermal_pressure()), time-averaged, summed over CPUs",
+	 [](const rapidjson::Document &r) { return over_cpus(r, "thermal_pressure_avg"); }, true, true, nullptr},
+	{"thermal_load_avg", "capacity",
+	 "its PELT average, the scheduler's view (rq->avg_thermal.load_avg), time-averaged, summed over CPUs",
+	 [](const rapidjson::Document &r) { return over_cpus(r, "thermal_load_avg"); }, true, true, nullptr},
+};
+
+struct Renamed {
+	const char *old_name, *name;
+};
+constexpr Renamed renamed[] = {
+	{"energy", "energy_j"},
+	{"energy model estimate", "em_energy_j"},
+	{"completion time", "completion_s"},
+	{"wake-up latency p50", "latency_p50_us"},
+	{"wake-up latency p99", "latency_p99_us"},
+	{"context switches", "context_switches"},
+	{"overutilized", "overutilized_percent"},
+};
+
+} // namespace
+
+std::span<const Metric> run_metrics()
+{
+	return metrics;
+}
+
+const Metric *find_metric(std::string_view name)
+{
+	const auto it = std::find_if(std::begin(metrics), std::end(metrics),
+				     [&](const Metric &m) { return name == m.name; });
+	return it == std::end(metrics) ? nullptr : &*it;
+}
+
+std::optional<std::string_view> renamed_metric(std::string_view old_name)
+{
+	for (const auto &r : renamed)
+		if (old_name == r.old_name)
+			return r.name;
+	return std::nullopt;
+}
+
+std::string run_metric_names()
+{
+	std::vector<std::string_view> names;
+	for (const auto &m : metrics)
+		names.emplace_back(m.name);
+	return fmt::format("{}", fmt::join(names, ", "));
+}
+
+} // namespace sh::suite
