@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// sched-harness run [--board B] [--workload W] [--duration T] [--json] [--trace FILE] [kernel options]
+// sched-harness run [--board B] [--workload W] [--duration T] [--json] [--trace FILE [--trace-events LIST]]
+//                   [kernel options]
 // sched-harness workloads
 #include "harness/cli/cli.h"
 
@@ -194,6 +195,16 @@ sim::Options::ThermalCap thermal_cap_option(const std::string &text, const dts::
 
 namespace {
 
+// The trace's subsystems, in the writer's order: "sched, power, ...".
+std::string trace_subsystems()
+{
+	std::vector<std::string_view> subsystems;
+	for (const auto &e : report::trace_events())
+		if (std::ranges::find(subsystems, e.subsystem) == subsystems.end())
+			subsystems.push_back(e.subsystem);
+	return fmt::format("{}", fmt::join(subsystems, ", "));
+}
+
 po::options_description run_options()
 {
 	po::options_description options("run options");
@@ -247,7 +258,14 @@ po::options_description run_options()
 		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
 		 "cpu_frequency, cpu_frequency_limits, cpu_idle, sched_overutilized, PELT, thermal_temperature, "
 		 "thermal_zone_trip, cdev_update, thermal_power_allocator, thermal_pressure_update) to FILE in "
-		 "ftrace's text format")
+		 "ftrace's text format; all of them, unless --trace-events chooses")
+		("trace-events", po::value<std::vector<std::string>>()->value_name("LIST")->composing(),
+		 fmt::format("the events --trace writes, chosen as trace-cmd record -e chooses them: a "
+			     "comma-separated list of events (sched_switch), subsystems (all their events: {}), "
+			     "SUBSYSTEM:EVENT, shell globs (sched_pelt_*) or all; repeatable. Default: all. An "
+			     "unknown name is refused with the list of events",
+			     trace_subsystems())
+			 .c_str())
 		("plot", po::value<std::string>()->value_name("FILE"),
 		 "draw the run over time as SVG (FILE.svg) or PNG (FILE.png) with gnuplot: utilisation per "
 		 "CPU, each frequency domain's clock, the thermal zones' temperatures, the thermal pressure")
@@ -359,7 +377,22 @@ struct RunSettings {
 	workload::Workload workload;
 	sim::Options options;
 	std::optional<std::ofstream> series_file;	// --series, opened (a path that cannot be written is bad input)
+	report::TraceEvents trace_events;	// --trace-events
 };
+
+// --trace-events: for --trace, each item a known event or subsystem.
+report::TraceEvents trace_events_option(const po::variables_map &vm)
+{
+	if (!vm.count("trace-events"))
+		return {};
+	if (!vm.count("trace"))
+		throw UsageError{"--trace-events: for --trace (it chooses the events the trace file holds)"};
+	try {
+		return report::TraceEvents::parse(vm["trace-events"].as<std::vector<std::string>>());
+	} catch (const report::TraceEventsError &e) {
+		throw UsageError{fmt::format("--trace-events {}", e.what())};
+	}
+}
 
 RunSettings settings_of(const Context &ctx, const po::variables_map &vm)
 {
@@ -369,11 +402,13 @@ RunSettings settings_of(const Context &ctx, const po::variables_map &vm)
 	std::optional<std::int64_t> duration;
 	if (vm.count("duration"))
 		duration = duration_option(vm["duration"].as<std::string>());
+	auto trace_events = trace_events_option(vm);
 	const auto board = vm["board"].as<std::string>();
 	auto platform = load_board(ctx, board, vm);
 	auto workload = workload::make_workload(vm["workload"].as<std::string>());
 	auto options = simulation_options(vm, platform, workload, duration);
-	RunSettings settings{board, std::move(platform), std::move(workload), std::move(options), {}};
+	RunSettings settings{board, std::move(platform), std::move(workload), std::move(options), {},
+			     std::move(trace_events)};
 	if (vm.count("series")) {
 		settings.series_file.emplace(vm["series"].as<std::string>());
 		if (!*settings.series_file)
@@ -391,7 +426,8 @@ std::optional<report::FtraceWriter> open_trace(const po::variables_map &vm, RunS
 		return std::nullopt;
 	std::optional<report::FtraceWriter> trace;
 	try {
-		trace.emplace(vm["trace"].as<std::string>(), static_cast<unsigned>(settings.platform.cpus.size()));
+		trace.emplace(vm["trace"].as<std::string>(), static_cast<unsigned>(settings.platform.cpus.size()),
+			      settings.trace_events);
 	} catch (const std::runtime_error &e) {
 		throw UsageError{e.what()};	// a path that cannot be written: bad input
 	}
@@ -462,7 +498,7 @@ int run_command(const Context &ctx, const std::vector<std::string> &args)
 	po::positional_options_description positional;
 	auto parsed = parse_subcommand(ctx, args, options, hidden, positional,
 				       "usage: sched-harness run [--board B] [--workload W] [--duration T] [--json] "
-				       "[--trace FILE]\n"
+				       "[--trace FILE [--trace-events LIST]]\n"
 				       "              [--cmdline ARGS] [--sysctl NAME=VALUE]... [--feature NAME=on|off]... "
 				       "[--seed N]\n\n"
 				       "Runs a workload on the board through the kernel's scheduler and prints energy,\n"

@@ -9,10 +9,14 @@
 #include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fnmatch.h>
 
 #include <iterator>
+#include <optional>
 #include <span>
 #include <stdexcept>
+#include <string>
 
 namespace sh::report {
 
@@ -158,30 +162,61 @@ enum class Kind { sched_switch, sched_wakeup, sched_migrate_task, state_cpu_id, 
 		  thermal_zone_trip, thermal_power_allocator, thermal_pressure_update, cpu_frequency_limits,
 		  sched_pelt_other, other };
 
+// The events the probes record (sched/glue/trace_probes.c,
+// thermal/glue/thermal.c, kernel-shim/glue/trace.c), their subsystems and
+// line layouts: the one list of them. The sched_tp module puts the PELT
+// and util_est events and sched_overutilized under sched; 6.9 renamed
+// thermal_pressure_update and 6.12 sched_pelt_thermal (to hw_*).
+struct Known {
+	TraceEvent event;
+	Kind kind;
+};
+constexpr Known known[] = {
+	{{"sched_switch", "sched"}, Kind::sched_switch},
+	{{"sched_wakeup", "sched"}, Kind::sched_wakeup},
+	{{"sched_wakeup_new", "sched"}, Kind::sched_wakeup},
+	{{"sched_migrate_task", "sched"}, Kind::sched_migrate_task},
+	{{"sched_overutilized", "sched"}, Kind::sched_overutilized},
+	{{"sched_pelt_cfs", "sched"}, Kind::sched_pelt_cfs},
+	{{"sched_pelt_se", "sched"}, Kind::sched_pelt_se},
+	{{"sched_pelt_rt", "sched"}, Kind::sched_pelt_other},
+	{{"sched_pelt_dl", "sched"}, Kind::sched_pelt_other},
+	{{"sched_pelt_irq", "sched"}, Kind::sched_pelt_other},
+	{{"sched_pelt_thermal", "sched"}, Kind::sched_pelt_other},
+	{{"sched_pelt_hw", "sched"}, Kind::sched_pelt_other},
+	{{"sched_util_est_cfs", "sched"}, Kind::sched_util_est_cfs},
+	{{"sched_util_est_se", "sched"}, Kind::sched_util_est_se},
+	{{"cpu_frequency", "power"}, Kind::state_cpu_id},
+	{{"cpu_frequency_limits", "power"}, Kind::cpu_frequency_limits},
+	{{"cpu_idle", "power"}, Kind::state_cpu_id},
+	{{"thermal_temperature", "thermal"}, Kind::thermal_temperature},
+	{{"cdev_update", "thermal"}, Kind::cdev_update},
+	{{"thermal_zone_trip", "thermal"}, Kind::thermal_zone_trip},
+	{{"thermal_power_allocator", "thermal_power_allocator"}, Kind::thermal_power_allocator},
+	{{"thermal_pressure_update", "thermal_pressure"}, Kind::thermal_pressure_update},
+	{{"hw_pressure_update", "hw_pressure"}, Kind::other},
+};
+
+constexpr auto known_events = [] {
+	std::array<TraceEvent, std::size(known)> events{};
+	for (std::size_t i = 0; i < events.size(); i++)
+		events[i] = known[i].event;
+	return events;
+}();
+
+// The index of `name` in known[], or none.
+std::optional<std::size_t> known_index(std::string_view name)
+{
+	for (std::size_t i = 0; i < std::size(known); i++)
+		if (known[i].event.name == name)
+			return i;
+	return std::nullopt;
+}
+
 Kind kind_of(std::string_view name)
 {
-	static constexpr std::pair<std::string_view, Kind> known[] = {
-		{"sched_switch", Kind::sched_switch},
-		{"sched_wakeup", Kind::sched_wakeup},
-		{"sched_wakeup_new", Kind::sched_wakeup},
-		{"sched_migrate_task", Kind::sched_migrate_task},
-		{"cpu_frequency", Kind::state_cpu_id},
-		{"cpu_idle", Kind::state_cpu_id},
-		{"sched_overutilized", Kind::sched_overutilized},
-		{"sched_pelt_cfs", Kind::sched_pelt_cfs},
-		{"sched_pelt_se", Kind::sched_pelt_se},
-		{"sched_util_est_cfs", Kind::sched_util_est_cfs},
-		{"sched_util_est_se", Kind::sched_util_est_se},
-		{"thermal_temperature", Kind::thermal_temperature},
-		{"cdev_update", Kind::cdev_update},
-		{"thermal_zone_trip", Kind::thermal_zone_trip},
-		{"thermal_power_allocator", Kind::thermal_power_allocator},
-		{"thermal_pressure_update", Kind::thermal_pressure_update},
-		{"cpu_frequency_limits", Kind::cpu_frequency_limits},
-	};
-	for (const auto &[n, k] : known)
-		if (n == name)
-			return k;
+	if (const auto i = known_index(name))
+		return known[*i].kind;
 	return name.starts_with("sched_pelt_") ? Kind::sched_pelt_other : Kind::other;
 }
 
@@ -273,10 +308,109 @@ void put_fields(Out &out, Kind kind, const kshim_trace_event &ev, std::string_vi
 	}
 }
 
+// The known events by subsystem, for an error: "sched: sched_switch, ...;
+// power: ...".
+std::string known_by_subsystem()
+{
+	std::vector<std::string> groups;
+	for (std::size_t i = 0; i < known_events.size();) {
+		const auto subsystem = known_events[i].subsystem;
+		std::vector<std::string_view> names;
+		for (; i < known_events.size() && known_events[i].subsystem == subsystem; i++)
+			names.push_back(known_events[i].name);
+		groups.push_back(fmt::format("{}: {}", subsystem, fmt::join(names, ", ")));
+	}
+	return fmt::format("{}", fmt::join(groups, "; "));
+}
+
+// A name against an item's pattern: a shell glob (fnmatch(3)), or the name.
+bool matches(std::string_view pattern, std::string_view name)
+{
+	return ::fnmatch(std::string(pattern).c_str(), std::string(name).c_str(), 0) == 0;
+}
+
+// One item of a list, as trace-cmd's -e reads it: SUBSYSTEM:EVENT, or a
+// name that is an event's or a subsystem's. Sets the events it selects.
+void select_item(std::string_view item, std::vector<bool> &chosen)
+{
+	const auto colon = item.find(':');
+	const auto subsystem = colon == std::string_view::npos ? item : item.substr(0, colon);
+	const auto event = colon == std::string_view::npos ? item : item.substr(colon + 1);
+	bool any = false, any_subsystem = false;
+	for (std::size_t i = 0; i < known_events.size(); i++) {
+		const auto &e = known_events[i];
+		bool selected;
+		if (colon == std::string_view::npos) {
+			selected = matches(item, e.name) || matches(item, e.subsystem);
+		} else {
+			const bool in_subsystem = matches(subsystem, e.subsystem);
+			any_subsystem = any_subsystem || in_subsystem;
+			selected = in_subsystem && matches(event, e.name);
+		}
+		if (selected)
+			chosen[i] = true;
+		any = any || selected;
+	}
+	if (any)
+		return;
+	if (colon == std::string_view::npos)
+		throw TraceEventsError(fmt::format("{}: no such event or subsystem (the events, by subsystem: {})",
+						   item, known_by_subsystem()));
+	if (!any_subsystem)
+		throw TraceEventsError(fmt::format("{}: no such subsystem (the events, by subsystem: {})", item,
+						   known_by_subsystem()));
+	throw TraceEventsError(fmt::format("{}: no event {} in subsystem {} (the events, by subsystem: {})", item,
+					   event, subsystem, known_by_subsystem()));
+}
+
 } // namespace
 
-FtraceWriter::FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus)
-	: block_(flush_at + line_max), file_(std::fopen(path.c_str(), "w")), path_(path)
+std::span<const TraceEvent> trace_events()
+{
+	return known_events;
+}
+
+TraceEvents TraceEvents::parse(std::span<const std::string> lists)
+{
+	TraceEvents events;
+	if (lists.empty())
+		return events;
+	events.all_ = false;
+	events.chosen_.assign(known_events.size(), false);
+	for (const std::string_view list : lists) {
+		for (std::size_t start = 0;;) {
+			const auto comma = list.find(',', start);
+			auto item = list.substr(start, comma == std::string_view::npos ? list.npos : comma - start);
+			while (!item.empty() && item.front() == ' ')
+				item.remove_prefix(1);
+			while (!item.empty() && item.back() == ' ')
+				item.remove_suffix(1);
+			if (item.empty())
+				throw TraceEventsError(fmt::format("\"{}\": an empty item (say EVENT, SUBSYSTEM or "
+								   "SUBSYSTEM:EVENT, comma-separated)",
+								   list));
+			if (item == "all")
+				events.all_ = true;
+			else
+				select_item(item, events.chosen_);
+			if (comma == std::string_view::npos)
+				break;
+			start = comma + 1;
+		}
+	}
+	return events;
+}
+
+bool TraceEvents::selects(std::string_view event) const
+{
+	if (all_)
+		return true;
+	const auto i = known_index(event);
+	return i && chosen_[*i];
+}
+
+FtraceWriter::FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus, TraceEvents events)
+	: events_(std::move(events)), block_(flush_at + line_max), file_(std::fopen(path.c_str(), "w")), path_(path)
 {
 	if (!file_)
 		throw std::runtime_error(fmt::format("{}: cannot write the trace: {}", path.string(),
@@ -301,7 +435,7 @@ FtraceWriter::FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus)
 // (name_of()'s cache misses come here).
 const FtraceWriter::Name &FtraceWriter::classify(Name &slot, const char *name)
 {
-	slot = {name, static_cast<int>(kind_of(name)), std::strlen(name), {}};
+	slot = {name, static_cast<int>(kind_of(name)), events_.selects(name), std::strlen(name), {}};
 	std::memcpy(slot.padded.data(), name, std::min(slot.length, slot.padded.size()));
 	return slot;
 }
@@ -309,6 +443,8 @@ const FtraceWriter::Name &FtraceWriter::classify(Name &slot, const char *name)
 void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid)
 {
 	const auto &event_name = name_of(ev.name);
+	if (!event_name.selected)
+		return;
 	const auto kind = static_cast<Kind>(event_name.kind);
 	std::string span;	// sched_overutilized's CPUs
 	if (kind == Kind::sched_overutilized)

@@ -14,11 +14,49 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace sh::report {
+
+// An event the writer lays out, and its subsystem as ftrace names it (the
+// TRACE_SYSTEM of its header: /sys/kernel/tracing/events/SUBSYSTEM/NAME).
+struct TraceEvent {
+	std::string_view name;
+	std::string_view subsystem;
+};
+
+// Every event the writer knows, grouped by subsystem (ftrace.cpp's table,
+// both series' names: an event of the other series never fires).
+std::span<const TraceEvent> trace_events();
+
+// A --trace-events item that names no known event or subsystem.
+struct TraceEventsError : std::invalid_argument {
+	using std::invalid_argument::invalid_argument;
+};
+
+// Which events a trace holds, chosen as `trace-cmd record -e` chooses them.
+// By default every event, those the table does not know included.
+class TraceEvents {
+public:
+	// The union of comma-separated lists, each item an event (sched_switch),
+	// a subsystem (sched: all its events), SUBSYSTEM:EVENT, or all; names
+	// may be shell globs (sched_pelt_*, power:cpu_*). An item that matches
+	// no known event throws TraceEventsError naming it and listing the
+	// events by subsystem.
+	static TraceEvents parse(std::span<const std::string> lists);
+
+	bool selects(std::string_view event) const;
+	bool selects_everything() const { return all_; }
+
+private:
+	bool all_ = true;
+	std::vector<bool> chosen_;	// by trace_events()' index
+};
 
 // A file the report goes to could not be written (a full disk, a closed
 // pipe): an error of the machine, not of the input or the kernel.
@@ -29,8 +67,9 @@ struct WriteError : std::runtime_error {
 class FtraceWriter : public sim::EventSink {
 public:
 	// Opens (truncates) `path` and writes the header. Throws
-	// std::runtime_error naming the file if it cannot be written.
-	FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus);
+	// std::runtime_error naming the file if it cannot be written. Only
+	// the events `events` selects are written; the others cost a lookup.
+	FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus, TraceEvents events = {});
 
 	void event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid) override;
 
@@ -44,11 +83,13 @@ private:
 	static constexpr std::size_t flush_at = 1 << 16;
 	void flush();
 
-	// Each event name's line layout (ftrace.cpp's) and length, cached by
-	// the name's address (direct-mapped: a collision classifies it again).
+	// Each event name's line layout (ftrace.cpp's), length and whether it
+	// is written, cached by the name's address (direct-mapped: a collision
+	// classifies it again).
 	struct Name {
 		const char *name = nullptr;
 		int kind = 0;
+		bool selected = true;
 		std::size_t length = 0;
 		// the name, NUL-padded, for a copy of constant size (names
 		// longer than this are copied by their length)
@@ -61,6 +102,7 @@ private:
 	}
 	const Name &classify(Name &slot, const char *name);
 	std::array<Name, 64> names_{};
+	TraceEvents events_;
 
 	// The last line's head (ftrace.cpp): the key and its text.
 	struct Head {
