@@ -67,24 +67,6 @@ po::options_description compare_options()
 	return options;
 }
 
-// The scenarios both variants run: a suite's, or the one the options name.
-std::pair<std::string, std::vector<experiment::Scenario>> scenarios_of(const po::variables_map &vm)
-{
-	if (!vm.count("suite"))
-		return {"", {{"", scenario_args(vm)}}};
-	if (const auto given = given_scenario_options(vm); !given.empty())
-		throw UsageError{fmt::format("--suite and --{}: a suite names its scenarios", given.front())};
-	try {
-		const auto suite = suite::load(vm["suite"].as<std::string>());
-		std::vector<experiment::Scenario> scenarios;
-		for (const auto &sc : suite.scenarios)
-			scenarios.push_back({sc.name, sc.run_args});
-		return {suite.name, std::move(scenarios)};
-	} catch (const suite::Error &e) {
-		throw UsageError{e.what()};
-	}
-}
-
 // A variant's options and kernel image (the tool's global --kernel, in
 // front of `run`), "a-" or "b-".
 experiment::Variant variant_of(const Context &ctx, const po::variables_map &vm, const std::string &prefix)

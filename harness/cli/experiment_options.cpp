@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/cli/experiment_options.h"
 
+#include "harness/suite/suite.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -106,6 +108,23 @@ std::vector<std::string> given_scenario_options(const boost::program_options::va
 		if (const auto &name = option->long_name(); vm.count(name) && !vm[name].defaulted())
 			given.push_back(name);
 	return given;
+}
+
+std::pair<std::string, std::vector<experiment::Scenario>> scenarios_of(const boost::program_options::variables_map &vm)
+{
+	if (!vm.count("suite"))
+		return {"", {{"", scenario_args(vm)}}};
+	if (const auto given = given_scenario_options(vm); !given.empty())
+		throw UsageError{fmt::format("--suite and --{}: a suite names its scenarios", given.front())};
+	try {
+		const auto suite = suite::load(vm["suite"].as<std::string>());
+		std::vector<experiment::Scenario> scenarios;
+		for (const auto &sc : suite.scenarios)
+			scenarios.push_back({sc.name, sc.run_args});
+		return {suite.name, std::move(scenarios)};
+	} catch (const suite::Error &e) {
+		throw UsageError{e.what()};
+	}
 }
 
 int report_failure(const Context &ctx, std::string_view command, const experiment::RunFailed &failure)

@@ -7,12 +7,14 @@
 #pragma once
 
 #include "harness/cli/cli.h"
+#include "harness/experiment/comparison.h"
 #include "harness/experiment/runner.h"
 
 #include <boost/program_options.hpp>
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sh::cli {
@@ -40,6 +42,12 @@ boost::program_options::options_description scenario_options();
 std::vector<std::string> scenario_args(const boost::program_options::variables_map &vm);
 // The scenario options given on the command line (not defaulted).
 std::vector<std::string> given_scenario_options(const boost::program_options::variables_map &vm);
+
+// The scenarios of --suite S (its name and each scenario's run options),
+// or, without it, the one scenario_args() names. A scenario option beside
+// --suite is bad input.
+std::pair<std::string, std::vector<experiment::Scenario>>
+scenarios_of(const boost::program_options::variables_map &vm);
 
 // Maps a RunFailed to the tool's exit: bad input throws UsageError,
 // anything else prints the message and returns the run's status.

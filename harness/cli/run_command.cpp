@@ -266,6 +266,9 @@ po::options_description run_options()
 			     "unknown name is refused with the list of events",
 			     trace_subsystems())
 			 .c_str())
+		("trace-stacktrace", po::bool_switch(),
+		 "after each event --trace writes, the kernel functions it fired in (innermost first, down to "
+		 "where the CPU entered the kernel), as ftrace's stacktrace option writes them")
 		("plot", po::value<std::string>()->value_name("FILE"),
 		 "draw the run over time as SVG (FILE.svg) or PNG (FILE.png) with gnuplot: utilisation per "
 		 "CPU, each frequency domain's clock, the thermal zones' temperatures, the thermal pressure")
@@ -383,6 +386,8 @@ struct RunSettings {
 // --trace-events: for --trace, each item a known event or subsystem.
 report::TraceEvents trace_events_option(const po::variables_map &vm)
 {
+	if (vm["trace-stacktrace"].as<bool>() && !vm.count("trace"))
+		throw UsageError{"--trace-stacktrace: for --trace (it adds stacks to the trace file)"};
 	if (!vm.count("trace-events"))
 		return {};
 	if (!vm.count("trace"))
@@ -431,6 +436,7 @@ std::optional<report::FtraceWriter> open_trace(const po::variables_map &vm, RunS
 	} catch (const std::runtime_error &e) {
 		throw UsageError{e.what()};	// a path that cannot be written: bad input
 	}
+	trace->stacktrace(vm["trace-stacktrace"].as<bool>());
 	settings.options.trace_only_events = true;
 	return trace;
 }

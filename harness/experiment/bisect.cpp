@@ -295,7 +295,7 @@ Steps patch_series(const std::vector<std::string> &files, const std::filesystem:
 	}
 	Steps steps{false, {"(unpatched)"}, {}};
 	for (const auto &p : patches)
-		steps.names.push_back(image::patch_name(p));
+		steps.names.push_back(image::patch_subject(p).value_or(p.filename().string()));
 	steps.recipe = [patches](std::size_t n) {
 		return image::Recipe{{}, {patches.begin(), patches.begin() + static_cast<long>(n)}, {}};
 	};

@@ -1,21 +1,58 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/experiment/diff.h"
 
+#include <charconv>
+#include <cmath>
 #include <fstream>
 
 namespace sh::experiment {
 
-std::vector<std::string> decisions(const std::filesystem::path &trace)
+namespace {
+
+// "   sugov:4-18      [004] d..2.     0.001000: cpu_frequency: ..." -> 1000000
+std::int64_t timestamp_ns(const std::string &line)
+{
+	auto at = line.find("] ");
+	if (at == std::string::npos)
+		return 0;
+	at = line.find(' ', at + 2);	// after the flags
+	const auto end = line.find(": ", at);
+	if (at == std::string::npos || end == std::string::npos)
+		return 0;
+	const auto text = line.substr(at, end - at);
+	const auto dot = text.find('.');
+	long long seconds = 0, micros = 0;
+	const auto digits = text.find_first_not_of(' ');
+	if (dot == std::string::npos || digits == std::string::npos)
+		return 0;
+	std::from_chars(text.data() + digits, text.data() + dot, seconds);
+	std::from_chars(text.data() + dot + 1, text.data() + text.size(), micros);
+	return seconds * 1000000000LL + micros * 1000;
+}
+
+} // namespace
+
+std::vector<Decision> decisions(const std::filesystem::path &trace)
 {
 	std::ifstream in(trace);
-	std::vector<std::string> events;
+	std::vector<Decision> events;
+	bool stack_of_last = false;	// a "<stack trace>" line follows its event
 	for (std::string line; std::getline(in, line);) {
 		if (line.starts_with("#"))
 			continue;
+		if (line.starts_with(" => ")) {
+			if (stack_of_last && !events.empty())
+				events.back().stack.push_back(line.substr(4));
+			continue;
+		}
+		if (line.ends_with(": <stack trace>"))
+			continue;
+		stack_of_last = false;
 		for (const char *name : {": sched_switch: ", ": sched_wakeup: ", ": sched_wakeup_new: ",
 					 ": sched_migrate_task: ", ": cpu_frequency: "}) {
 			if (line.find(name) != std::string::npos) {
-				events.push_back(line);
+				events.push_back({line, timestamp_ns(line), {}});
+				stack_of_last = true;
 				break;
 			}
 		}
@@ -23,24 +60,12 @@ std::vector<std::string> decisions(const std::filesystem::path &trace)
 	return events;
 }
 
-std::size_t first_difference(std::span<const std::string> a, std::span<const std::string> b)
+std::size_t first_difference(std::span<const Decision> a, std::span<const Decision> b)
 {
 	std::size_t i = 0;
-	while (i < a.size() && i < b.size() && a[i] == b[i])
+	while (i < a.size() && i < b.size() && a[i].line == b[i].line)
 		i++;
 	return i;
-}
-
-std::vector<MetricPair> compared_metrics(const rapidjson::Document &a, const rapidjson::Document &b)
-{
-	auto pair = [&](const char *name, const char *member, const char *unit) {
-		return MetricPair{name, a[member].GetDouble(), b[member].GetDouble(), unit};
-	};
-	return {pair("energy", "energy_j", "J"), pair("migrations", "migrations", ""),
-		pair("context switches", "context_switches", ""),
-		{"wake-up latency p99", a["wakeup_latency_ns"]["p99"].GetDouble() / 1e3,
-		 b["wakeup_latency_ns"]["p99"].GetDouble() / 1e3, "us"},
-		pair("throughput", "throughput", "x CPU")};
 }
 
 } // namespace sh::experiment

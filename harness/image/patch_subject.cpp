@@ -51,7 +51,7 @@ std::string patch_name(const std::filesystem::path &patch)
 {
 	if (auto subject = patch_subject(patch))
 		return *subject;
-	return patch.filename().string();
+	return patch.string();
 }
 
 } // namespace sh::image

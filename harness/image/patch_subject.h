@@ -15,7 +15,7 @@ namespace sh::image {
 // for a plain diff or a file that cannot be read.
 std::optional<std::string> patch_subject(const std::filesystem::path &patch);
 
-// The subject, else the file's name.
+// The subject, else the file as named.
 std::string patch_name(const std::filesystem::path &patch);
 
 } // namespace sh::image

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/report/ftrace.h"
 
+#include "support/symbols.h"
+
 #include <kshim/api.h>
 
 #include <algorithm>
@@ -459,6 +461,7 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 			block_.resize(room);
 	}
 	Out out{block_.data() + used_};
+	const auto line_start = out.p;
 	// Events come in bursts from one kernel entry: most lines repeat the
 	// previous line's head (task, CPU, timestamp), which is copied rather
 	// than formatted again.
@@ -499,12 +502,41 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 	} else {
 		out.text(name);
 	}
+	const auto head_end = out.p;
 	out.text(": ");
 	put_fields(out, kind, ev, span);
 	*out.p++ = '\n';
 	used_ = static_cast<std::size_t>(out.p - block_.data());
+	if (stacktrace_)
+		put_stack(std::string(line_start, head_end - name.size()));
 	if (used_ >= flush_at)
 		flush();
+}
+
+// The kernel image's frames (libksched*.so) below the probe: the harness's
+// own frames and the tracepoint's plumbing (the shim's probe_*, the
+// tracepoint's __traceiter_*) are left out, and the stack ends where the
+// fake architecture called into the kernel (the next kshim_/shim_ frame),
+// as a kernel stack ends at its entry.
+void FtraceWriter::put_stack(const std::string_view head)
+{
+	auto frames = support::stack_functions("libksched", 32);
+	auto shim = [](const std::string &f) { return f.starts_with("kshim_") || f.starts_with("shim_"); };
+	auto first = std::find_if(frames.begin(), frames.end(), [&](const std::string &f) {
+		return !shim(f) && !f.starts_with("probe_") && !f.starts_with("__traceiter_");
+	});
+	auto last = std::find_if(first, frames.end(), shim);
+	std::string text(head);
+	text += "<stack trace>\n";
+	for (auto it = first; it != last; ++it)
+		text += " => " + *it + "\n";
+	if (used_ + text.size() > block_.size())
+		flush();
+	if (text.size() > block_.size())
+		block_.resize(text.size());
+	std::memcpy(block_.data() + used_, text.data(), text.size());
+	used_ += text.size();
+	head_.len = 0;	// the next line formats its head
 }
 
 void FtraceWriter::flush()

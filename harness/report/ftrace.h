@@ -73,6 +73,12 @@ public:
 
 	void event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid) override;
 
+	// After each event, the kernel functions it fired in, innermost first,
+	// as ftrace's stacktrace option writes them ("<stack trace>", then
+	// " => function" lines). Decisions are unchanged; it costs an unwind
+	// per event.
+	void stacktrace(bool on) { stacktrace_ = on; }
+
 	// Flushes and closes; throws if the data could not be written.
 	void close();
 
@@ -103,6 +109,8 @@ private:
 	const Name &classify(Name &slot, const char *name);
 	std::array<Name, 64> names_{};
 	TraceEvents events_;
+	bool stacktrace_ = false;
+	void put_stack(const std::string_view head);
 
 	// The last line's head (ftrace.cpp): the key and its text.
 	struct Head {

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "support/symbols.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <execinfo.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace sh::support {
+
+namespace {
+
+template <typename T> bool read_at(const std::vector<char> &bytes, std::uint64_t offset, T &out)
+{
+	if (offset > bytes.size() || bytes.size() - offset < sizeof(T))
+		return false;
+	std::memcpy(&out, bytes.data() + offset, sizeof(T));
+	return true;
+}
+
+// A frame no symbol covers, as the kernel prints one: its offset.
+std::string fmt_unknown(std::uintptr_t offset)
+{
+	char text[32];
+	std::snprintf(text, sizeof(text), "0x%lx", static_cast<unsigned long>(offset));
+	return text;
+}
+
+} // namespace
+
+ElfSymbols::ElfSymbols(const std::filesystem::path &file)
+{
+	std::ifstream in(file, std::ios::binary);
+	const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	Elf64_Ehdr eh;
+	if (!read_at(bytes, 0, eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr))
+		return;
+	std::vector<Elf64_Shdr> sections(eh.e_shnum);
+	for (unsigned i = 0; i < eh.e_shnum; i++)
+		if (!read_at(bytes, eh.e_shoff + i * sizeof(Elf64_Shdr), sections[i]))
+			return;
+	for (const auto &symtab : sections) {
+		if (symtab.sh_type != SHT_SYMTAB || symtab.sh_link >= sections.size())
+			continue;
+		const auto &strtab = sections[symtab.sh_link];
+		for (std::uint64_t off = 0; off + sizeof(Elf64_Sym) <= symtab.sh_size; off += sizeof(Elf64_Sym)) {
+			Elf64_Sym sym;
+			if (!read_at(bytes, symtab.sh_offset + off, sym))
+				break;
+			if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value || sym.st_name >= strtab.sh_size)
+				continue;
+			const char *name = bytes.data() + strtab.sh_offset + sym.st_name;
+			const auto room = strtab.sh_size - sym.st_name;
+			functions_.push_back({sym.st_value, sym.st_size, std::string(name, strnlen(name, room))});
+		}
+	}
+	std::sort(functions_.begin(), functions_.end(),
+		  [](const Function &a, const Function &b) { return a.start < b.start; });
+}
+
+std::string_view ElfSymbols::function_at(std::uint64_t offset) const
+{
+	auto it = std::upper_bound(functions_.begin(), functions_.end(), offset,
+				   [](std::uint64_t o, const Function &f) { return o < f.start; });
+	if (it == functions_.begin())
+		return {};
+	--it;
+	if (offset >= it->start + std::max<std::uint64_t>(it->size, 1))
+		return {};
+	return it->name;
+}
+
+std::vector<std::string> stack_functions(std::string_view object_prefix, std::size_t max)
+{
+	// one table per object, read once: a trace asks for thousands of stacks
+	static std::mutex lock;
+	static std::map<std::string, std::unique_ptr<ElfSymbols>> tables;
+	void *frames[64];
+	const int depth = backtrace(frames, 64);
+	std::vector<std::string> out;
+	const std::lock_guard guard(lock);
+	for (int i = 1; i < depth && out.size() < max; i++) {
+		Dl_info info;
+		// a return address: the call is the byte before it
+		const auto address = reinterpret_cast<std::uintptr_t>(frames[i]) - 1;
+		if (!dladdr(reinterpret_cast<void *>(address), &info) || !info.dli_fname)
+			continue;
+		const std::filesystem::path object(info.dli_fname);
+		if (!object.filename().string().starts_with(object_prefix))
+			continue;
+		auto &table = tables[info.dli_fname];
+		if (!table)
+			table = std::make_unique<ElfSymbols>(object);
+		const auto name = table->function_at(address - reinterpret_cast<std::uintptr_t>(info.dli_fbase));
+		out.emplace_back(name.empty() ? fmt_unknown(address - reinterpret_cast<std::uintptr_t>(info.dli_fbase))
+					      : std::string(name));
+	}
+	return out;
+}
+
+} // namespace sh::support
