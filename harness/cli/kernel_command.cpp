@@ -6,10 +6,12 @@
 #include "kernel-shim/kernel.h"
 #include "harness/image/image.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 
 #include <boost/program_options.hpp>
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <ostream>
@@ -35,7 +37,8 @@ po::options_description kernel_options()
 		 "kernel build: a patch to apply (unified diff, git format-patch file or mbox series); "
 		 "repeatable, applied in order")
 		("keep", po::value<Unsigned>()->default_value(Unsigned{20}, "20")->value_name("N"),
-		 "kernel prune: the newest images to keep")
+		 "kernel prune: the most recently used images to keep, of those that load (the others are "
+		 "removed first)")
 		("config", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
 		 "kernel build: a Kconfig option set on top of the build's configuration (y, n, m, a number or "
 		 "a \"string\"; CONFIG_ optional); repeatable. Kconfig's dependencies are not resolved: "
@@ -54,8 +57,14 @@ constexpr const char *usage =
 	"       the build's are compiled, for both flavours (arm64, arm), or only the one of the\n"
 	"       global --arch: the other is built when a board first needs it, as --kernel PATCH\n"
 	"       builds only the flavour of the boards it boots.\n"
-	"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness).\n"
-	"prune: removes all but the newest images (and extracted tarballs, interrupted builds).\n"
+	"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness), most recently\n"
+	"       used first (built, named by --kernel or --b-kernel, or run), each with its state:\n"
+	"       ok; incomplete (a flavour is built when a board first needs it); failed (a flavour\n"
+	"       did not compile); stale (its tree or a patch is gone: it cannot be built again,\n"
+	"       nor a flavour it lacks; a finished bisect's images); broken (an unreadable manifest).\n"
+	"prune: in this order: removes every failed, stale or broken image; then all but the N\n"
+	"       most recently used of the rest (--keep N); then what interrupted builds left and\n"
+	"       the extracted tarballs no kept image was built from.\n"
 	"files: the files of the tree the kernel side reads (sources and headers): what a\n"
 	"       --tree must hold, and all that an image depends on.\n";
 
@@ -88,17 +97,31 @@ void build_image(const Context &ctx, const po::variables_map &vm)
 	}
 }
 
-// kernel list: a line per image in the cache.
+std::string utc(std::chrono::system_clock::time_point t)
+{
+	return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(t)));
+}
+
+// kernel list: a line per image in the cache, and under one that is not ok
+// why (what failed, what is gone, what is not built yet).
 void list_images(const Context &ctx)
 {
 	std::string text;
-	for (const auto &image : image::list())
-		text += fmt::format("{}  {}  {}  {} object(s) compiled again  tree {}{}{}\n", image.manifest.id,
-				    image.manifest.created,
-				    image.manifest.flavours.empty() ? "no flavour yet"
-								    : fmt::format("{}", fmt::join(image.manifest.flavours, "+")),
-				    image.manifest.recompiled.size(), image.manifest.tree,
-				    image.manifest.patches.empty() ? "" : "  patches: ", fmt::join(image.manifest.patches, " "));
+	for (const auto &listed : image::list()) {
+		const auto &m = listed.image.manifest;
+		if (listed.state == image::State::broken) {
+			text += fmt::format("{}  {:<10}  used {}\n", m.id, image::to_string(listed.state),
+					    utc(listed.last_used));
+		} else {
+			text += fmt::format("{}  {:<10}  used {}  built {}  {}  {} object(s) compiled again  tree {}{}{}\n",
+					    m.id, image::to_string(listed.state), utc(listed.last_used), m.created,
+					    m.flavours.empty() ? "no flavour yet" : fmt::format("{}", fmt::join(m.flavours, "+")),
+					    m.recompiled.size(), m.tree, m.patches.empty() ? "" : "  patches: ",
+					    fmt::join(m.patches, " "));
+		}
+		if (!listed.why.empty())
+			text += fmt::format("{:18}{}\n", "", listed.why);
+	}
 	ctx.out << (text.empty() ? fmt::format("no kernel images in {}\n", (image::cache_dir() / "images").string())
 				 : text);
 }
@@ -106,10 +129,11 @@ void list_images(const Context &ctx)
 void prune_images(const Context &ctx, const po::variables_map &vm)
 {
 	const auto keep = bounded_option(vm, "keep", 1000000);
-	const auto removed = image::prune(keep);
-	ctx.out << fmt::format("removed {} image{} and the scratch left by interrupted builds; kept the {} "
-			       "newest\n",
-			       removed, removed == 1 ? "" : "s", keep);
+	const auto pruned = image::prune(keep);
+	const auto removed = pruned.unloadable + pruned.unused;
+	ctx.out << fmt::format("removed {} image{} ({} that cannot load: failed, stale or broken; {} least recently "
+			       "used) and the scratch left by interrupted builds; kept the {} most recently used\n",
+			       removed, removed == 1 ? "" : "s", pruned.unloadable, pruned.unused, pruned.kept);
 }
 
 // The kernel of --kernel must be loaded to be shown; a flavour the image

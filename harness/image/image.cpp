@@ -22,6 +22,7 @@
 #include <map>
 #include <ostream>
 #include <set>
+#include <tuple>
 #include <sstream>
 #include <cerrno>
 #include <cstring>
@@ -29,6 +30,7 @@
 #include <fcntl.h>
 #include <optional>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef SH_IMAGE_BUILD_DIR
@@ -248,6 +250,32 @@ bool has_library(const fs::path &dir, const Flavour &f)
 	return fs::exists(dir / library_file(f));
 }
 
+// An image's use is the mtime of this file in its directory: a stamp of
+// its own, as the directory's mtime moves with its lock files and
+// flavours, and the manifest's with each flavour built.
+constexpr const char *last_used_stamp = "last-used";
+
+// Stamps the image in `dir` as used now. Best effort: a run must not fail
+// because its image's directory cannot be written (a read-only cache, a
+// full disk); the image then ranks by its last stamp. One utimensat(2)
+// when the stamp exists.
+void record_use(const fs::path &dir) noexcept
+{
+	const auto stamp = dir / last_used_stamp;
+	if (::utimensat(AT_FDCWD, stamp.c_str(), nullptr, 0) == 0 || errno != ENOENT)
+		return;
+	if (const int fd = ::open(stamp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644); fd >= 0)
+		::close(fd);	// created now: its mtime is the use
+}
+
+// A build of the flavour that failed (the patch does not compile for it)
+// leaves this file in a stored image, holding the error; the next
+// successful build of the flavour removes it. `kernel list` shows it.
+std::string failure_file(const Flavour &f)
+{
+	return fmt::format("failed-{}", f.name);
+}
+
 struct CompileCommand {
 	fs::path directory;
 	std::string command;
@@ -443,6 +471,16 @@ Manifest read_manifest(const fs::path &dir)
 	doc.Parse(text.c_str());
 	if (doc.HasParseError() || !doc.IsObject())
 		throw BuildError(fmt::format("{}: a broken manifest", (dir / "manifest.json").string()));
+	// a member missing or of another type is a broken manifest too, not
+	// a RapidJSON assertion (kernel list shows every image, broken or not)
+	for (const char *key : {"id", "tree", "created"})
+		if (!doc.HasMember(key) || !doc[key].IsString())
+			throw BuildError(fmt::format("{}: a broken manifest (no \"{}\")", (dir / "manifest.json").string(), key));
+	for (const char *key : {"patches", "files", "recompiled", "flavours", "config"})
+		if (doc.HasMember(key) && (!doc[key].IsArray() || !std::all_of(doc[key].Begin(), doc[key].End(),
+									       [](const auto &v) { return v.IsString(); })))
+			throw BuildError(fmt::format("{}: a broken manifest (\"{}\" is not a list of strings)",
+						     (dir / "manifest.json").string(), key));
 	Manifest m;
 	auto strings = [&](const char *key) {
 		std::vector<std::string> v;
@@ -1119,6 +1157,8 @@ void install_libraries(const std::vector<const Flavour *> &todo, const fs::path 
 	for (const auto *f : todo) {
 		const auto so = library_file(*f);
 		fs::rename(work / so, dir / so);
+		std::error_code ec;
+		fs::remove(dir / failure_file(*f), ec);	// it builds now
 	}
 	manifest.flavours.clear();
 	for (const auto &f : flavours)
@@ -1140,6 +1180,16 @@ void log_built(std::ostream &log, const std::string &id, const std::vector<const
 	else
 		log << fmt::format("kernel build: image {}, {} flavour{} ({} object{} compiled again)\n", id, built,
 				   todo.size() == 1 ? "" : "s", compiled, compiled == 1 ? "" : "s");
+}
+
+// The failed build of a flavour of a stored image, in its failure_file().
+// Best effort: the build's own error is what the caller reports.
+void record_failure(const fs::path &dir, const Flavour &flavour, const std::string &error) noexcept
+{
+	try {
+		write_file(dir / failure_file(flavour), error + "\n");
+	} catch (const std::exception &) {
+	}
 }
 
 Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std::string> &wanted,
@@ -1188,8 +1238,17 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 	if (!plan.jobs.empty())
 		fill_overlay(src.overlay, src.base, read, src.patched);
 	compile_jobs(plan.jobs, src, log);
-	for (const auto *flavour : todo)
-		build_library(*flavour, plan, src, build, manifest);
+	for (const auto *flavour : todo) {
+		try {
+			build_library(*flavour, plan, src, build, manifest);
+		} catch (const BadPatch &e) {
+			// the same sources fail the same way next time: kernel list
+			// says so, and prune removes the image first
+			if (stored)
+				record_failure(dir, *flavour, e.what());
+			throw;
+		}
+	}
 	if (!stored)
 		store_image(images, id, manifest);
 	install_libraries(todo, work, dir, manifest);
@@ -1203,7 +1262,9 @@ Image build(const Recipe &recipe, std::ostream &log, const std::vector<std::stri
 {
 	for (const auto &name : wanted)
 		library_of(name);	// a flavour this build has
-	return build_image(recipe, log, wanted, std::nullopt);
+	auto image = build_image(recipe, log, wanted, std::nullopt);
+	record_use(image.dir);
+	return image;
 }
 
 Image add_flavour(const fs::path &dir, const std::string &flavour, std::ostream &log)
@@ -1229,6 +1290,7 @@ Image add_flavour(const fs::path &dir, const std::string &flavour, std::ostream 
 		recipe.config.push_back(parse_config(c));
 	auto image = build_image(recipe, log, {flavour}, manifest.id);
 	image.dir = dir;	// the image the caller named (a symlink to it, say)
+	record_use(image.dir);
 	return image;
 }
 
@@ -1240,29 +1302,137 @@ std::string library_of(const std::string &flavour)
 	throw std::invalid_argument(fmt::format("no kernel flavour {} in this build (arm64, arm)", flavour));
 }
 
-std::vector<Image> list()
+std::string_view to_string(State state)
 {
-	std::vector<Image> images;
+	switch (state) {
+	case State::ok:
+		return "ok";
+	case State::incomplete:
+		return "incomplete";
+	case State::failed:
+		return "failed";
+	case State::stale:
+		return "stale";
+	case State::broken:
+		return "broken";
+	}
+	return "?";
+}
+
+namespace {
+
+std::chrono::system_clock::time_point mtime(const fs::path &path, bool &found)
+{
+	struct stat st {};
+	found = ::stat(path.c_str(), &st) == 0;
+	return std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+		std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
+}
+
+// The image's last use: its stamp, else (an image from before the stamps)
+// its manifest's last write, which each flavour built rewrites.
+std::chrono::system_clock::time_point last_used(const fs::path &dir)
+{
+	bool found = false;
+	const auto stamped = mtime(dir / last_used_stamp, found);
+	return found ? stamped : mtime(dir / "manifest.json", found);
+}
+
+std::string first_line(const std::string &text)
+{
+	return text.substr(0, text.find('\n'));
+}
+
+// What `kernel list` says of the image in `dir`.
+Listed assess(const fs::path &dir)
+{
+	Listed listed{{dir, {}, true}, last_used(dir), State::ok, {}};
+	try {
+		listed.image.manifest = read_manifest(dir);
+	} catch (const BuildError &e) {
+		listed.image.manifest.id = dir.filename().string();
+		listed.state = State::broken;
+		listed.why = e.what();
+		return listed;
+	}
+	const auto &m = listed.image.manifest;
+	std::vector<std::string> failed, unbuilt;
+	for (const auto &f : flavours) {
+		if (has_library(dir, f))
+			continue;
+		if (fs::exists(dir / failure_file(f))) {
+			std::string error;
+			try {
+				error = first_line(read_file(dir / failure_file(f)));
+			} catch (const BuildError &) {
+			}
+			failed.push_back(fmt::format("the {} flavour did not compile: {}", f.name, error));
+		} else {
+			unbuilt.emplace_back(f.name);
+		}
+	}
+	// what a flavour is built from, as add_flavour() asks for it
+	std::vector<std::string> gone;
+	if (m.tree != kernel_tree.string() && !is_kernel_tree(m.tree))
+		gone.push_back(fmt::format("its tree {}", m.tree));
+	for (const auto &p : m.patches)
+		if (!fs::is_regular_file(p))
+			gone.push_back(fmt::format("its patch {}", p));
+	if (!failed.empty()) {
+		listed.state = State::failed;
+		listed.why = fmt::format("{}", fmt::join(failed, "; "));
+	} else if (!gone.empty()) {
+		listed.state = State::stale;
+		listed.why = fmt::format("{} {} gone: it cannot be built again{}", fmt::join(gone, ", "),
+					 gone.size() == 1 ? "is" : "are",
+					 unbuilt.empty() ? ""
+							 : fmt::format(", and its {} flavour can never be",
+								       fmt::join(unbuilt, " and ")));
+	} else if (!unbuilt.empty()) {
+		listed.state = State::incomplete;
+		listed.why = fmt::format("its {} flavour{} built when a board first needs {}", fmt::join(unbuilt, " and "),
+					 unbuilt.size() == 1 ? " is" : "s are", unbuilt.size() == 1 ? "it" : "them");
+	}
+	return listed;
+}
+
+} // namespace
+
+std::vector<Listed> list()
+{
+	std::vector<Listed> images;
 	const auto root = cache_dir() / "images";
 	if (!fs::is_directory(root))
 		return images;
 	for (const auto &entry : fs::directory_iterator(root))
 		if (entry.path().filename().string().find("tmp.") == std::string::npos &&
 		    fs::exists(entry.path() / "manifest.json"))
-			images.push_back({entry.path(), read_manifest(entry.path()), true});
-	std::sort(images.begin(), images.end(),
-		  [](const Image &a, const Image &b) { return a.manifest.created > b.manifest.created; });
+			images.push_back(assess(entry.path()));
+	// the same use (a stamp's mtime is as coarse as the file system's
+	// clock): the newer build first, then by id, the same every time
+	std::sort(images.begin(), images.end(), [](const Listed &a, const Listed &b) {
+		return std::tie(b.last_used, b.image.manifest.created, a.image.manifest.id) <
+		       std::tie(a.last_used, a.image.manifest.created, b.image.manifest.id);
+	});
 	return images;
 }
 
-std::size_t prune(std::size_t keep)
+Pruned prune(std::size_t keep)
 {
-	const auto images = list();
-	std::size_t removed = 0;
-	for (std::size_t i = keep; i < images.size(); i++, removed++)
-		fs::remove_all(images[i].dir);
+	Pruned pruned;
+	std::set<fs::path> trees_kept;
+	for (const auto &listed : list()) {
+		if (listed.loadable() && pruned.kept < keep) {
+			pruned.kept++;
+			std::error_code ec;
+			trees_kept.insert(fs::weakly_canonical(listed.image.manifest.tree, ec));
+			continue;
+		}
+		fs::remove_all(listed.image.dir);
+		(listed.loadable() ? pruned.unused : pruned.unloadable)++;
+	}
 	// scratch of builds no longer running (their pid is gone)
-	for (const auto &root : {cache_dir() / "images", cache_dir() / "bisect"}) {
+	for (const auto &root : {cache_dir() / "images", cache_dir() / "bisect", cache_dir() / "trees"}) {
 		std::error_code ec;
 		for (const auto &entry : fs::directory_iterator(root, ec)) {
 			const auto name = entry.path().filename().string();
@@ -1281,8 +1451,17 @@ std::size_t prune(std::size_t keep)
 		if (name.starts_with(".lock-") && !fs::exists(entry.path().parent_path() / name.substr(6)))
 			fs::remove(entry.path(), ec);
 	}
-	fs::remove_all(cache_dir() / "trees");
-	return removed;
+	// the extracted tarballs (tarball_tree()) no kept image is of: one
+	// that is would then be stale, and pruned first next time
+	for (const auto &entry : fs::directory_iterator(cache_dir() / "trees", ec)) {
+		const auto name = entry.path().filename().string();
+		if (name.find(".tmp.") != std::string::npos)
+			continue;	// being extracted (or left by a process gone: above)
+		std::error_code canonical_ec;
+		if (!trees_kept.count(fs::weakly_canonical(entry.path(), canonical_ec)))
+			fs::remove_all(entry.path());
+	}
+	return pruned;
 }
 
 fs::path own_kernel_dir()
@@ -1292,17 +1471,23 @@ fs::path own_kernel_dir()
 
 fs::path resolve(const std::string &what, std::ostream &log)
 {
-	if (fs::exists(fs::path(what) / "manifest.json") || fs::exists(fs::path(what) / "libksched.so"))
+	if (fs::exists(fs::path(what) / "manifest.json")) {
+		record_use(what);
 		return fs::absolute(what);
+	}
+	if (fs::exists(fs::path(what) / "libksched.so"))
+		return fs::absolute(what);	// a build's own kernel side: not an image of the cache
 	std::vector<fs::path> matches;
 	if (!what.empty() && what.find_first_not_of("0123456789abcdef") == std::string::npos)
-		for (const auto &image : list())
-			if (image.manifest.id.starts_with(what))
-				matches.push_back(image.dir);
+		for (const auto &listed : list())
+			if (listed.state != State::broken && listed.image.manifest.id.starts_with(what))
+				matches.push_back(listed.image.dir);
 	if (matches.size() > 1)
 		throw std::invalid_argument(fmt::format("--kernel {}: {} images start with it", what, matches.size()));
-	if (matches.size() == 1)
+	if (matches.size() == 1) {
+		record_use(matches.front());
 		return matches.front();
+	}
 	// the flavours are built by the process that boots a board
 	if (is_kernel_tree(what))
 		return build({fs::path(what), {}, {}}, log, {}).dir;

@@ -23,11 +23,13 @@
 // flavours built so far.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -121,17 +123,56 @@ std::pair<std::filesystem::path, std::string> git_tree(const std::filesystem::pa
 							 const std::string &ref,
 							 const std::filesystem::path &under);
 
-// The images in the cache, newest first.
-std::vector<Image> list();
+// What `kernel list` says of an image. ok and incomplete images load: every
+// board runs them, now or once its flavour is built. The others are pruned
+// before any of those: a stale image may still run the flavours it has,
+// but its tree or patches are gone, so it cannot be built again nor given
+// another flavour (most are a finished bisect's steps).
+enum class State {
+	ok,		// every flavour built, its tree and patches still there
+	incomplete,	// a flavour not built yet: built from its tree and patches when a board needs it
+	failed,		// a flavour did not compile (recorded by the build): its boards never run it
+	stale,		// its tree or a patch is gone (a bisect's checkout, a deleted patch): it cannot be
+			// built again, nor a flavour it lacks
+	broken,		// its manifest cannot be read
+};
+std::string_view to_string(State state);
 
-// Removes all but the `keep` newest images, the extracted tarballs and
-// what interrupted builds left; the number of images removed.
-std::size_t prune(std::size_t keep);
+// An image in the cache as `kernel list` shows it and prune ranks it.
+struct Listed {
+	Image image;	// a broken one: its manifest's id is the directory's name, the rest empty
+	// When it was last built, named (--kernel, compare's --b-kernel, ...)
+	// or loaded for a run: its `last-used` stamp's mtime (an image from
+	// before the stamps: its manifest's)
+	std::chrono::system_clock::time_point last_used;
+	State state = State::ok;
+	std::string why;	// what failed or is missing, unless ok
+
+	// Every board can run it (a flavour it lacks can still be built).
+	bool loadable() const { return state == State::ok || state == State::incomplete; }
+};
+
+// The images in the cache, most recently used first.
+std::vector<Listed> list();
+
+struct Pruned {
+	std::size_t unloadable = 0;	// failed, stale or broken
+	std::size_t unused = 0;		// loadable, beyond the `keep` most recently used
+	std::size_t kept = 0;
+};
+
+// Removes first every image that is not loadable() (failed, stale,
+// broken), then all but the `keep` most recently used of the rest; then
+// the scratch of interrupted builds, and the extracted tarballs no kept
+// image was built from (removing one that is its tree would leave it
+// stale).
+Pruned prune(std::size_t keep);
 
 // What --kernel names: an image by its id (or a unique prefix) or its
 // directory, or a kernel tree or a patch to build one from (BadPatch when
 // it does not apply; its flavours are built when a board needs them).
-// Throws std::invalid_argument when it is none of these.
+// Throws std::invalid_argument when it is none of these. Records the
+// image's use (list(), prune()), as build() and add_flavour() do.
 std::filesystem::path resolve(const std::string &what, std::ostream &log);
 
 Manifest read_manifest(const std::filesystem::path &dir);

@@ -83,6 +83,15 @@ void expect_bad_patch_and_missing_image_refused()
 	BOOST_TEST(uncompiled.exit_status == 2);
 	BOOST_TEST(uncompiled.err.find("\nkernel/sched/fair.c:") != std::string::npos, uncompiled.err);
 	BOOST_TEST(uncompiled.err.find("/kernel/sched/fair.c:") == std::string::npos, uncompiled.err);
+	// named by --kernel, the image is stored before its flavour is
+	// compiled: the failure is recorded, for kernel list and prune
+	auto unbuildable = test::run_cli({"--kernel", typo, "run", "--board", "hikey", "--duration", "100ms"});
+	BOOST_TEST(unbuildable.exit_status == 125, unbuildable.err);
+	auto listed = test::run_cli({"kernel", "list"});
+	const auto failed = listed.out.find("  failed      used ");
+	BOOST_TEST(failed != std::string::npos, listed.out);
+	BOOST_TEST(listed.out.find("\n                  the arm64 flavour did not compile: ", failed) != std::string::npos,
+		   listed.out);
 	std::filesystem::remove(typo);
 	auto missing = test::run_cli({"--kernel", "0123456789abcdef", "run"});
 	BOOST_TEST(missing.exit_status == 2);
@@ -205,9 +214,12 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 
 	expect_bad_patch_and_missing_image_refused();
 
-	// prune keeps the newest (the comment's image, built last)
+	// prune removes the typo's failed image first, then keeps the most
+	// recently used (the comment's image, which the lazy compare ran)
 	auto pruned = test::run_cli({"kernel", "prune", "--keep", "1"});
-	BOOST_TEST(pruned.out.find("removed 1 image ") != std::string::npos, pruned.out);
+	BOOST_TEST(pruned.out.find("removed 2 images (1 that cannot load: failed, stale or broken; 1 least "
+				   "recently used)") != std::string::npos,
+		   pruned.out);
 	auto left = test::run_cli({"kernel", "list"});
 	BOOST_TEST(left.out.find(id) == std::string::npos, left.out);
 	BOOST_TEST(left.out.find(quiet_id) != std::string::npos, left.out);

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The image cache as kernel list and kernel prune see it, on images made by
+// hand in a cache of the test's own (a manifest, a last-used stamp, the
+// libraries as links to the build's own): what each image's state is, that
+// prune removes the images that cannot load before any that can and then
+// keeps the most recently used, and that naming or running an image records
+// its use, even where the stamp cannot be written. Seconds: nothing is
+// compiled.
+#include "support.h"
+#include "temp_files.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace sh;
+namespace fs = std::filesystem;
+
+namespace {
+
+using test::temp_path;
+
+// An image as the cache holds it, made by hand.
+struct FakeImage {
+	std::string id;				// 16 hex digits, the directory's name
+	fs::path tree = test::kernel_tree();	// the build's own: never gone
+	std::vector<fs::path> patches{};
+	std::vector<std::string> flavours{"arm64", "arm"};	// their libraries, links to the build's
+	std::string failed{};			// a flavour whose build failed
+	std::string created = "2026-01-01T00:00:00Z";
+	std::chrono::hours used_ago{0};		// the last-used stamp's age
+};
+
+// The build's own kernel libraries (the binary's sibling directory): an
+// image of them runs as the build's kernel does.
+fs::path own_library(const std::string &flavour)
+{
+	return fs::path(SH_TEST_HARNESS_BIN).parent_path().parent_path() / "kernel-shim" /
+	       (flavour == "arm" ? "libksched_arm.so" : "libksched.so");
+}
+
+std::string json_strings(const std::vector<std::string> &v)
+{
+	std::string out;
+	for (const auto &s : v)
+		out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", s);
+	return "[" + out + "]";
+}
+
+fs::path make_image(const fs::path &cache, const FakeImage &image)
+{
+	const auto dir = cache / "images" / image.id;
+	fs::create_directories(dir);
+	std::vector<std::string> patches;
+	for (const auto &p : image.patches)
+		patches.push_back(p.string());
+	std::ofstream(dir / "manifest.json") << fmt::format(
+		R"({{"id": "{}", "tree": "{}", "patches": {}, "files": [], "flavours": {}, "recompiled": [], )"
+		R"("config": [], "created": "{}"}})",
+		image.id, image.tree.string(), json_strings(patches), json_strings(image.flavours), image.created);
+	for (const auto &f : image.flavours)
+		fs::create_symlink(own_library(f), dir / own_library(f).filename());
+	if (!image.failed.empty())
+		std::ofstream(dir / ("failed-" + image.failed)) << "kernel/sched/fair.c:1:1: error: expected ';'\n";
+	std::ofstream(dir / "last-used").close();
+	fs::last_write_time(dir / "last-used", fs::file_time_type::clock::now() - image.used_ago);
+	return dir;
+}
+
+// The ids kernel list shows, in its order.
+std::vector<std::string> listed_ids(const std::string &list)
+{
+	std::vector<std::string> ids;
+	std::istringstream lines(list);
+	for (std::string line; std::getline(lines, line);)
+		if (!line.empty() && line[0] != ' ')
+			ids.push_back(line.substr(0, line.find(' ')));
+	return ids;
+}
+
+// The line kernel list shows for the image, and the one below it.
+std::string listed(const std::string &list, const std::string &id)
+{
+	const auto at = list.find(id + "  ");
+	if (at == std::string::npos)
+		return "";
+	const auto end = list.find('\n', list.find('\n', at) + 1);
+	return list.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+// The test's own cache, for every sched-harness it runs; removed after.
+struct Cache {
+	fs::path dir = temp_path("image-cache");
+	Cache() { ::setenv("SCHED_HARNESS_CACHE", dir.c_str(), 1); }
+	~Cache()
+	{
+		::unsetenv("SCHED_HARNESS_CACHE");
+		fs::remove_all(dir);
+	}
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(image_cache)
+
+// Each state kernel list can give, with why, most recently used first: an
+// image whose tree is gone (a finished bisect's checkout), whose patch is
+// gone, whose arm flavour failed to compile, that has no flavour yet, and
+// whose manifest is unreadable.
+BOOST_AUTO_TEST_CASE(list_marks_images_that_cannot_load)
+{
+	const Cache cache;
+	const auto patch = temp_path("kept.patch");
+	std::ofstream(patch) << "--- a/x\n+++ b/x\n";
+	const auto gone_tree = temp_path("bisect/trees/0123abcd");	// never made
+	const auto gone_patch = temp_path("deleted.patch");
+	make_image(cache.dir, {.id = "00000000000000a1", .patches = {patch}, .used_ago = std::chrono::hours(1)});
+	make_image(cache.dir, {.id = "00000000000000a2", .tree = gone_tree, .flavours = {"arm64"},
+			       .used_ago = std::chrono::hours(2)});
+	make_image(cache.dir, {.id = "00000000000000a3", .patches = {gone_patch}, .used_ago = std::chrono::hours(3)});
+	make_image(cache.dir, {.id = "00000000000000a4", .patches = {patch}, .flavours = {"arm64"}, .failed = "arm",
+			       .used_ago = std::chrono::hours(4)});
+	make_image(cache.dir, {.id = "00000000000000a5", .patches = {patch}, .flavours = {},
+			       .used_ago = std::chrono::hours(5)});
+	const auto broken = make_image(cache.dir, {.id = "00000000000000a6", .used_ago = std::chrono::hours(6)});
+	std::ofstream(broken / "manifest.json") << "{\"id\": ";
+
+	const auto list = test::run_cli({"kernel", "list"});
+	BOOST_REQUIRE_MESSAGE(list.exit_status == 0, list.err);
+	BOOST_TEST(listed_ids(list.out) == (std::vector<std::string>{"00000000000000a1", "00000000000000a2",
+								       "00000000000000a3", "00000000000000a4",
+								       "00000000000000a5", "00000000000000a6"}),
+		   list.out);
+	const auto ok = listed(list.out, "00000000000000a1");
+	BOOST_TEST(ok.starts_with("00000000000000a1  ok          used "), ok);
+	BOOST_TEST(ok.find("arm64+arm") != std::string::npos, ok);
+	BOOST_TEST(ok.find("\n ") == std::string::npos, ok);	// no reason line
+	const auto stale_tree = listed(list.out, "00000000000000a2");
+	BOOST_TEST(stale_tree.starts_with("00000000000000a2  stale "), stale_tree);
+	BOOST_TEST(stale_tree.find("its tree " + gone_tree.string() +
+				   " is gone: it cannot be built again, and its arm flavour can never be") !=
+			   std::string::npos,
+		   stale_tree);
+	const auto stale_patch = listed(list.out, "00000000000000a3");
+	BOOST_TEST(stale_patch.find("stale") != std::string::npos, stale_patch);
+	BOOST_TEST(stale_patch.find("its patch " + gone_patch.string() + " is gone: it cannot be built again") !=
+			   std::string::npos,
+		   stale_patch);
+	BOOST_TEST(stale_patch.find("can never be") == std::string::npos, stale_patch);	// both flavours built
+	const auto failed = listed(list.out, "00000000000000a4");
+	BOOST_TEST(failed.starts_with("00000000000000a4  failed "), failed);
+	BOOST_TEST(failed.find("the arm flavour did not compile: kernel/sched/fair.c:1:1: error: expected ';'") !=
+			   std::string::npos,
+		   failed);
+	const auto incomplete = listed(list.out, "00000000000000a5");
+	BOOST_TEST(incomplete.starts_with("00000000000000a5  incomplete "), incomplete);
+	BOOST_TEST(incomplete.find("its arm64 and arm flavours are built when a board first needs them") !=
+			   std::string::npos,
+		   incomplete);
+	const auto broken_line = listed(list.out, "00000000000000a6");
+	BOOST_TEST(broken_line.starts_with("00000000000000a6  broken "), broken_line);
+	BOOST_TEST(broken_line.find("a broken manifest") != std::string::npos, broken_line);
+	fs::remove(patch);
+}
+
+// The user's report: prune --keep kept a bisect's images and failed builds,
+// used last, and removed the one real image. Those go first whatever their
+// use; then the most recently used images are kept, however old their build.
+BOOST_AUTO_TEST_CASE(prune_removes_images_that_cannot_load_first_then_keeps_the_most_recently_used)
+{
+	const Cache cache;
+	// the real image: built first, used recently
+	make_image(cache.dir, {.id = "00000000000000b1", .created = "2026-01-01T00:00:00Z",
+			       .used_ago = std::chrono::hours(2)});
+	// built last, used long ago
+	make_image(cache.dir, {.id = "00000000000000b2", .created = "2026-03-01T00:00:00Z",
+			       .used_ago = std::chrono::hours(48)});
+	// a bisect's step and a failed build, used most recently
+	make_image(cache.dir, {.id = "00000000000000b3", .tree = temp_path("bisect/trees/feed"),
+			       .created = "2026-02-01T00:00:00Z", .used_ago = std::chrono::hours(0)});
+	make_image(cache.dir, {.id = "00000000000000b4", .flavours = {}, .failed = "arm64",
+			       .created = "2026-02-02T00:00:00Z", .used_ago = std::chrono::hours(1)});
+
+	auto exists = [&](const std::string &id) { return fs::exists(cache.dir / "images" / id); };
+	const auto two = test::run_cli({"kernel", "prune", "--keep", "2"});
+	BOOST_REQUIRE_MESSAGE(two.exit_status == 0, two.err);
+	BOOST_TEST(two.out.find("removed 2 images (2 that cannot load: failed, stale or broken; 0 least recently "
+				"used)") != std::string::npos,
+		   two.out);
+	BOOST_TEST(!exists("00000000000000b3"));
+	BOOST_TEST(!exists("00000000000000b4"));
+	BOOST_TEST(exists("00000000000000b1"));
+	BOOST_TEST(exists("00000000000000b2"));
+
+	const auto one = test::run_cli({"kernel", "prune", "--keep", "1"});
+	BOOST_REQUIRE_MESSAGE(one.exit_status == 0, one.err);
+	BOOST_TEST(one.out.find("removed 1 image (0 that cannot load: failed, stale or broken; 1 least recently "
+				"used)") != std::string::npos,
+		   one.out);
+	BOOST_TEST(one.out.find("kept the 1 most recently used") != std::string::npos, one.out);
+	BOOST_TEST(exists("00000000000000b1"));		// used 2 hours ago
+	BOOST_TEST(!exists("00000000000000b2"));	// built last, used 2 days ago
+}
+
+// Naming an image runs it (--kernel ID), and stamps it: it is listed first
+// now. A stamp that cannot be written (a link to nowhere, as a read-only
+// cache would refuse it) does not fail the run.
+BOOST_AUTO_TEST_CASE(a_run_records_its_images_use)
+{
+	const Cache cache;
+	make_image(cache.dir, {.id = "00000000000000c1", .used_ago = std::chrono::hours(1)});
+	const auto old = make_image(cache.dir, {.id = "00000000000000c2", .used_ago = std::chrono::hours(5)});
+	auto first = [] {
+		const auto list = test::run_cli({"kernel", "list"});
+		BOOST_REQUIRE_MESSAGE(list.exit_status == 0, list.err);
+		return listed_ids(list.out).at(0);
+	};
+	BOOST_TEST(first() == "00000000000000c1");
+	const auto ran = test::run_cli({"--kernel", "00000000000000c2", "run", "--board", "hikey", "--duration", "50ms"});
+	BOOST_REQUIRE_MESSAGE(ran.exit_status == 0, ran.err);
+	BOOST_TEST(ran.out.find("image 00000000000000c2") != std::string::npos, ran.out);
+	BOOST_TEST(first() == "00000000000000c2");
+
+	fs::remove(old / "last-used");
+	fs::create_symlink(temp_path("no-such-dir") / "last-used", old / "last-used");
+	const auto unstamped = test::run_cli({"--kernel", old.string(), "run", "--board", "hikey", "--duration", "50ms"});
+	BOOST_TEST(unstamped.exit_status == 0, unstamped.err);
+	BOOST_TEST(!fs::exists(temp_path("no-such-dir")));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
