@@ -16,6 +16,7 @@
 #include "harness/cli/experiment_options.h"
 #include "harness/experiment/bisect.h"
 #include "harness/image/image.h"
+#include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -116,8 +117,9 @@ std::string heading(const experiment::Steps &steps, const experiment::Predicate 
 	const std::size_t count = steps.count();
 	const std::string reference = steps.history ? "the good commit's" : "the unpatched kernel's";
 	return fmt::format(
-		"bisect: {} {}{}, bad when {}\n", count, steps.history ? "commit" : "patch",
+		"bisect: {} {}{} {}, bad when {}\n", count, steps.history ? "commit" : "patch",
 		count == 1 ? "" : steps.history ? "s" : "es",
+		steps.history ? "of the history" : fmt::format("on Linux {} (the build's own tree)", kshim::build_info().version),
 		!predicate.expect.empty() ? fmt::format("the expectations of {} fail", predicate.expect)
 		: predicate.decisions ? fmt::format("a decision of {} differs from {}", predicate.suite, reference)
 				      : fmt::format("a metric of {} changes beyond noise from {}", predicate.suite, reference));
