@@ -26,7 +26,7 @@ template <typename T> bool read_at(const std::vector<char> &bytes, std::uint64_t
 }
 
 // A frame no symbol covers, as the kernel prints one: its offset.
-std::string fmt_unknown(std::uintptr_t offset)
+std::string offset_text(std::uintptr_t offset)
 {
 	char text[32];
 	std::snprintf(text, sizeof(text), "0x%lx", static_cast<unsigned long>(offset));
@@ -99,9 +99,9 @@ std::vector<std::string> stack_functions(std::string_view object_prefix, std::si
 		auto &table = tables[info.dli_fname];
 		if (!table)
 			table = std::make_unique<ElfSymbols>(object);
-		const auto name = table->function_at(address - reinterpret_cast<std::uintptr_t>(info.dli_fbase));
-		out.emplace_back(name.empty() ? fmt_unknown(address - reinterpret_cast<std::uintptr_t>(info.dli_fbase))
-					      : std::string(name));
+		const auto offset = address - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+		const auto name = table->function_at(offset);
+		out.emplace_back(name.empty() ? offset_text(offset) : std::string(name));
 	}
 	return out;
 }

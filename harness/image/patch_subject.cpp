@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/image/patch_subject.h"
 
+#include <algorithm>
 #include <fstream>
 
 namespace sh::image {
@@ -36,8 +37,7 @@ std::optional<std::string> patch_subject(const std::filesystem::path &patch)
 		}
 		in_subject = line.starts_with("Subject:");
 		if (in_subject)
-			subject = line.substr(line.find_first_not_of(' ', 8) == std::string::npos ? line.size()
-												 : line.find_first_not_of(' ', 8));
+			subject = line.substr(std::min(line.find_first_not_of(' ', 8), line.size()));
 		if (line.starts_with("diff --git ") || line.starts_with("--- "))
 			break;
 	}
