@@ -98,6 +98,13 @@ inline constexpr int room_temperature_mc = 25000;
 using SensorSource = std::function<int(int sensor)>;
 void set_sensor_source(SensorSource source);
 
+// The board's clock for `cpus` was set to `khz` (a clock provider's
+// set_rate, or a firmware's level): the transition starts at `ready_ns`,
+// when the supplies programmed before it have settled (glue/clk.c). The
+// simulation's board model; without one, changes reach no hardware.
+using ClockSink = std::function<void(const kshim_cpuset &cpus, unsigned long khz, unsigned long long ready_ns)>;
+void set_clock_sink(ClockSink sink);
+
 // Turns an oops in kernel code (divide by zero, bad pointer) into a message
 // naming the kernel function and exit status 3 instead of a bare crash.
 // The sched-harness command installs it; Boost.Test programs keep Boost's

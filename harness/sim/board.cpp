@@ -55,11 +55,22 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 		cpu.capacity = kernel.cpus[c].capacity;
 		cpu.max_khz = kshim_cpufreq_max(id);
 		cpu.khz = cpu.requested_khz = kshim_cpufreq_cur(id);
-		cpu.transition_latency_ns = static_cast<std::int64_t>(kshim_cpufreq_transition_latency(id));
 	}
 	for (std::size_t d = 0; d < platform.frequency_domains.size(); d++) {
 		Domain dom;
 		dom.cpus = platform.frequency_domains[d].cpus;
+		// The clock's own transition time, as the DT describes the
+		// hardware: its OPPs' longest clock-latency-ns (what the kernel
+		// reads as dev_pm_opp_get_max_clock_latency()); the supplies'
+		// ramps come before it (glue/regulator.c).
+		std::int64_t clock_latency_ns = 0;
+		if (const auto &table = platform.frequency_domains[d].opp_table)
+			for (const auto &opp : platform.opp_tables[*table].opps)
+				clock_latency_ns = std::max(clock_latency_ns,
+							    static_cast<std::int64_t>(opp.clock_latency_ns.value_or(0)));
+		for (unsigned c : dom.cpus)
+			if (c < n)
+				cpus_[c].transition_latency_ns = clock_latency_ns;
 		for (unsigned c : dom.cpus) {
 			if (c >= n)
 				continue;

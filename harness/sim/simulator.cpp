@@ -398,11 +398,8 @@ void Simulator::on_event(const kshim_trace_event &ev)
 		metrics_->on_migrate(t, static_cast<int>(ev.args[0]), static_cast<int>(ev.args[2]),
 				     static_cast<int>(ev.args[3]), th ? static_cast<int>(th->index) : -1);
 	} else if (tp == Tracepoint::cpu_frequency) {
-		const auto target = static_cast<std::size_t>(ev.args[1]);
+		// what cpufreq set; the hardware hears it through the clock sink
 		metrics_->on_frequency(t, ev.args[0], static_cast<int>(ev.args[1]));
-		if (target < cpus_.size())
-			push(Timed::frequency, t + board_->cpu(target).transition_latency_ns, static_cast<int>(target),
-			     static_cast<unsigned>(ev.args[0]));
 	} else if (tp == Tracepoint::sched_overutilized) {
 		if (overutilized_)
 			result_.overutilized_ns += now_ - overutilized_since_;
@@ -822,6 +819,15 @@ void Simulator::attach_to_kernel()
 		throw kshim::KernelFault("could not attach the PELT and cpu_idle tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
 	kshim::set_timer_source([this](int cpu) { return executor_->next_timer_on(cpu); });
+	// the clock provider's set_rate (or the firmware's level): the board's
+	// clock takes its transition time once the supplies have settled
+	kshim::set_clock_sink([this](const kshim_cpuset &set, unsigned long khz, unsigned long long ready_ns) {
+		const auto start = std::max<std::int64_t>(now_, static_cast<std::int64_t>(ready_ns));
+		for (std::size_t c = 0; c < cpus_.size(); c++)
+			if (set.bits[c / 64] & (1ULL << (c % 64)))
+				push(Timed::frequency, start + board_->cpu(c).transition_latency_ns,
+				     static_cast<int>(c), static_cast<unsigned>(khz));
+	});
 	kshim::set_sleep_expiry([this](int cpu) { expire_sleepers(static_cast<std::size_t>(cpu)); });
 }
 
@@ -831,6 +837,7 @@ void Simulator::detach_from_kernel()
 	kshim::set_timer_source({});
 	kshim::set_sleep_expiry({});
 	kshim::set_sensor_source({});
+	kshim::set_clock_sink({});
 }
 
 // The CPUs' kernel state at the start, read whole: what the kernel touched

@@ -9,10 +9,12 @@
  *                       smp_prepare_cpus() -> init_cpu_topology(), early
  *                       initcalls, each CPU brought up (store_cpu_topology(),
  *                       the scheduler's hotplug steps), sched_init_smp()
- *   (C++ adds one cpufreq policy per frequency domain)
- *   kshim_boot_late()   do_initcalls() levels 0-7, then the cpufreq driver
- *                       probe (policy notifiers, energy model), then the
- *                       work it deferred
+ *   (C++ says what the board's clocks run at, and its firmware
+ *   frequency domains)
+ *   kshim_boot_late()   do_initcalls() levels 0-7: the cpufreq core,
+ *                       cpufreq-dt-platdev's device and cpufreq-dt's probe
+ *                       (or the SoC's driver), each policy's notifiers,
+ *                       energy model and governor; then the work deferred
  */
 #include <linux/arch_topology.h>
 #include <linux/cpu.h>
@@ -161,7 +163,9 @@ int kshim_boot_late(void)
 
 	for (fn = kshim_initcall0_start; fn < kshim_initcall_end; fn++)
 		(*fn)();
+#ifndef KSHIM_SCHED_FULL
 	kshim_cpufreq_online();
+#endif
 	system_state = SYSTEM_RUNNING;
 	kshim_run_pending_work();
 #ifdef KSHIM_SCHED_FULL

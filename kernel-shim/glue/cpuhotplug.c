@@ -34,3 +34,16 @@ int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 void cpuhp_online_idle(enum cpuhp_state state)
 {
 }
+
+/* cpufreq.c registers its online/offline callbacks with the hotplug lock
+ * held; CPUs never go away, so the callbacks are never invoked. */
+int __cpuhp_setup_state_cpuslocked(enum cpuhp_state state, const char *name, bool invoke,
+				   int (*startup)(unsigned int cpu),
+				   int (*teardown)(unsigned int cpu), bool multi_instance)
+{
+	return __cpuhp_setup_state(state, name, invoke, startup, teardown, multi_instance);
+}
+
+void __cpuhp_remove_state_cpuslocked(enum cpuhp_state state, bool invoke)
+{
+}

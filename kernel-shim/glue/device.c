@@ -24,10 +24,17 @@ struct bus_type cpu_subsys = {
 };
 
 static struct device cpu_devices[NR_CPUS];
+/* /sys/devices/system/cpu: the bus's root, the cpufreq kobject's parent */
+static struct device cpu_root = { .init_name = "cpu" };
 
 void kshim_init_cpu_devices(unsigned int nr_cpus)
 {
 	unsigned int cpu;
+
+	kref_init(&cpu_root.kobj.kref);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
+	cpu_subsys.dev_root = &cpu_root;
+#endif
 
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		cpu_devices[cpu].of_node = of_get_cpu_node(cpu, NULL);
@@ -45,6 +52,67 @@ struct device *get_cpu_device(unsigned int cpu)
 		return NULL;
 	return &cpu_devices[cpu];
 }
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+struct device *bus_get_dev_root(const struct bus_type *bus)
+{
+	return bus == &cpu_subsys ? get_device(&cpu_root) : NULL;
+}
+#endif
+
+/*
+ * drivers/base/bus.c: an interface of the CPU subsystem (cpufreq's) hears
+ * of every CPU device, as subsys_interface_register() walks the bus; CPUs
+ * are never removed, so remove_dev() is never called.
+ */
+int subsys_interface_register(struct subsys_interface *sif)
+{
+	unsigned int cpu;
+
+	if (!sif || sif->subsys != &cpu_subsys)
+		return -EINVAL;
+	if (sif->add_dev)
+		for_each_possible_cpu(cpu)
+			sif->add_dev(&cpu_devices[cpu], sif);
+	return 0;
+}
+
+void subsys_interface_unregister(struct subsys_interface *sif)
+{
+}
+
+/* drivers/base/core.c: the error printed unless the probe is deferred */
+int dev_err_probe(const struct device *dev, int err, const char *fmt, ...)
+{
+	char text[256];
+	va_list args;
+
+	va_start(args, fmt);
+	kshim_vformat(text, sizeof(text), fmt, args);
+	va_end(args);
+	if (err != -EPROBE_DEFER)
+		dev_err(dev, "error %d: %s", err, text);
+	return err;
+}
+
+/* drivers/base/power/common.c: no PM domains (genpd) are modelled; the
+ * callers here (the OPP library's genpd configuration) ask only for
+ * domains cpufreq-dt never names. */
+struct device *dev_pm_domain_attach_by_name(struct device *dev, const char *name)
+{
+	return NULL;
+}
+
+void dev_pm_domain_detach(struct device *dev, bool power_off)
+{
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+int dev_pm_domain_set_performance_state(struct device *dev, unsigned int state)
+{
+	return 0;
+}
+#endif
 
 int device_create_file(struct device *dev, const struct device_attribute *attr)
 {
@@ -93,6 +161,37 @@ void kobject_put(struct kobject *kobj)
 		kref_put(&kobj->kref, kobject_release);
 }
 
+struct kobject *kobject_get(struct kobject *kobj)
+{
+	if (kobj)
+		kref_get(&kobj->kref);
+	return kobj;
+}
+
+static void dynamic_kobj_release(struct kobject *kobj)
+{
+	kfree(kobj);
+}
+
+static const struct kobj_type dynamic_kobj_ktype = {
+	.release = dynamic_kobj_release,
+};
+
+struct kobject *kobject_create_and_add(const char *name, struct kobject *parent)
+{
+	struct kobject *kobj = kzalloc(sizeof(*kobj), GFP_KERNEL);
+
+	if (kobj)
+		kobject_init_and_add(kobj, &dynamic_kobj_ktype, parent, "%s", name);
+	return kobj;
+}
+
+/* No user space listens. */
+int kobject_uevent(struct kobject *kobj, enum kobject_action action)
+{
+	return 0;
+}
+
 /*
  * drivers/base/platform.c, as far as a driver that registers its own device
  * needs it (cpuidle-psci.c): a device binds to the registered driver of
@@ -102,6 +201,12 @@ void kobject_put(struct kobject *kobj)
 #define KSHIM_MAX_PLATFORM_DRIVERS	8
 static struct platform_driver *platform_drivers[KSHIM_MAX_PLATFORM_DRIVERS];
 
+static void platform_probe(struct platform_driver *drv, struct platform_device *pdev);
+#define KSHIM_MAX_PLATFORM_DEVICES	8
+static struct platform_device *platform_devices[KSHIM_MAX_PLATFORM_DEVICES];
+
+/* A driver registered after its device (cpufreq-dt after the device
+ * cpufreq-dt-platdev made) binds it then, as driver_attach() does. */
 int __platform_driver_register(struct platform_driver *drv, struct module *owner)
 {
 	unsigned int i;
@@ -109,10 +214,16 @@ int __platform_driver_register(struct platform_driver *drv, struct module *owner
 	for (i = 0; i < ARRAY_SIZE(platform_drivers); i++) {
 		if (!platform_drivers[i]) {
 			platform_drivers[i] = drv;
-			return 0;
+			break;
 		}
 	}
-	return -ENOMEM;
+	if (i == ARRAY_SIZE(platform_drivers))
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(platform_devices); i++)
+		if (platform_devices[i] && !platform_devices[i]->dev.driver &&
+		    !strcmp(drv->driver.name, platform_devices[i]->name))
+			platform_probe(drv, platform_devices[i]);
+	return 0;
 }
 
 void platform_driver_unregister(struct platform_driver *drv)
@@ -126,9 +237,21 @@ void platform_driver_unregister(struct platform_driver *drv)
 
 static void devres_release_all(struct device *dev);
 
-/* the bus's devices, as its klist holds them in the kernel */
-#define KSHIM_MAX_PLATFORM_DEVICES	8
-static struct platform_device *platform_devices[KSHIM_MAX_PLATFORM_DEVICES];
+/* really_probe(): a failed probe leaves nothing managed */
+static void platform_probe(struct platform_driver *drv, struct platform_device *pdev)
+{
+	int ret;
+
+	if (!drv->probe)
+		return;
+	pdev->dev.driver = &drv->driver;
+	ret = drv->probe(pdev);
+	if (ret) {
+		pdev->dev.driver = NULL;
+		devres_release_all(&pdev->dev);
+		pr_info("%s: probe of %s failed with error %d\n", drv->driver.name, pdev->name, ret);
+	}
+}
 
 struct platform_device *platform_device_register_full(const struct platform_device_info *info)
 {
@@ -150,18 +273,16 @@ struct platform_device *platform_device_register_full(const struct platform_devi
 	pdev->id = info->id;
 	pdev->dev.parent = info->parent;
 	pdev->dev.init_name = info->name;
+	if (info->data && info->size_data) {
+		pdev->dev.platform_data = kmemdup(info->data, info->size_data, GFP_KERNEL);
+		if (!pdev->dev.platform_data)
+			return ERR_PTR(-ENOMEM);
+	}
 	for (i = 0; i < ARRAY_SIZE(platform_drivers); i++) {
 		struct platform_driver *drv = platform_drivers[i];
 
-		if (drv && drv->probe && !strcmp(drv->driver.name, pdev->name)) {
-			int ret = drv->probe(pdev);
-
-			/* really_probe(): a failed probe leaves nothing managed */
-			if (ret) {
-				devres_release_all(&pdev->dev);
-				pr_info("%s: probe of %s failed with error %d\n",
-					drv->driver.name, pdev->name, ret);
-			}
+		if (drv && !strcmp(drv->driver.name, pdev->name)) {
+			platform_probe(drv, pdev);
 			break;
 		}
 	}

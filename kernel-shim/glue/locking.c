@@ -151,10 +151,13 @@ int in_lock_functions(unsigned long addr)
 	return 0;
 }
 
+#ifndef KSHIM_SCHED_FULL
+/* lib/refcount.c (compiled with the whole scheduler) */
 void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
 {
 	WARN(1, "refcount_t: saturated or underflowed (type %d)\n", t);
 }
+#endif
 
 void shim_lock_bug(const char *what, const void *lock)
 {

@@ -368,6 +368,105 @@ int of_property_read_variable_u32_array(const struct device_node *np, const char
 	return count;
 }
 
+/* drivers/of/property.c, of_find_property_value_of_size() */
+static const void *value_of_size(const struct device_node *np, const char *propname,
+				 u32 min, u32 max, size_t *len)
+{
+	struct property *prop = of_find_property(np, propname, NULL);
+
+	if (!prop)
+		return ERR_PTR(-EINVAL);
+	if (!prop->value)
+		return ERR_PTR(-ENODATA);
+	if (prop->length < min)
+		return ERR_PTR(-EOVERFLOW);
+	if (max && prop->length > max)
+		return ERR_PTR(-EOVERFLOW);
+	if (len)
+		*len = prop->length;
+	return prop->value;
+}
+
+/* drivers/of/property.c, the same name */
+int of_property_count_elems_of_size(const struct device_node *np, const char *propname,
+				    int elem_size)
+{
+	struct property *prop = of_find_property(np, propname, NULL);
+
+	if (!prop)
+		return -EINVAL;
+	if (!prop->value)
+		return -ENODATA;
+	if (prop->length % elem_size != 0) {
+		pr_err("size of %s in node %pOF is not a multiple of %d\n", propname, np, elem_size);
+		return -EINVAL;
+	}
+	return prop->length / elem_size;
+}
+
+int of_property_read_u32_index(const struct device_node *np, const char *propname,
+			       u32 index, u32 *out_value)
+{
+	const u32 *val = value_of_size(np, propname, ((index + 1) * sizeof(*out_value)), 0, NULL);
+
+	if (IS_ERR(val))
+		return PTR_ERR(val);
+	*out_value = be32_to_cpup(((__be32 *)val) + index);
+	return 0;
+}
+
+int of_property_read_variable_u64_array(const struct device_node *np, const char *propname,
+					u64 *out_values, size_t sz_min, size_t sz_max)
+{
+	size_t sz, count;
+	const __be32 *val = value_of_size(np, propname, (sz_min * sizeof(*out_values)),
+					  (sz_max * sizeof(*out_values)), &sz);
+
+	if (IS_ERR(val))
+		return PTR_ERR(val);
+	if (!sz_max)
+		sz = sz_min;
+	else
+		sz /= sizeof(*out_values);
+	count = sz;
+	while (count--) {
+		*out_values++ = of_read_number(val, 2);
+		val += 2;
+	}
+	return sz;
+}
+
+/* drivers/of/property.c */
+int of_property_match_string(const struct device_node *np, const char *propname,
+			     const char *string)
+{
+	const struct property *prop = of_find_property(np, propname, NULL);
+	const char *p, *end;
+	size_t l;
+	int i;
+
+	if (!prop)
+		return -EINVAL;
+	if (!prop->value)
+		return -ENODATA;
+	p = prop->value;
+	end = p + prop->length;
+	for (i = 0; p < end; i++, p += l) {
+		l = strnlen(p, end - p) + 1;
+		if (p + l > end)
+			return -EILSEQ;
+		if (strcmp(string, p) == 0)
+			return i;
+	}
+	return -ENODATA;
+}
+
+/* drivers/of/base.c: nodes are never freed, so no reference is taken */
+struct device_node *of_get_parent(const struct device_node *node)
+{
+	return node ? node->parent : NULL;
+}
+
 /*
  * drivers/of/base.c, of_device_is_compatible(): non-zero when `compat` is
  * one of the node's compatible strings. The kernel scores the match (an

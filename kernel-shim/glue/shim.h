@@ -32,6 +32,12 @@ void kshim_opp_set_table(struct cpufreq_policy *policy, const struct kshim_opp *
 int kshim_register_em(struct cpufreq_policy *policy);
 void kshim_cpufreq_online(void);
 
+/* The board below the frequency path (clk.c, regulator.c). */
+struct cpumask;
+void kshim_clock_reaches(const struct cpumask *cpus, unsigned long khz);
+unsigned long long kshim_boot_clock(unsigned int cpu);
+u64 kshim_supply_settled_at(struct device_node *consumer);
+
 void kshim_setup_per_cpu_areas(unsigned int nr_cpus);
 void kshim_init_cpumasks(unsigned int nr_cpus, unsigned int nr_up);
 void kshim_run_initcalls(void);

@@ -4,6 +4,7 @@
  * modelled: kmalloc_caches stays empty and every size goes to shim_alloc(),
  * which zeroes for __GFP_ZERO as kzalloc() expects.
  */
+#include <linux/radix-tree.h>
 #include <linux/slab.h>
 #include <linux/version.h>
 #include <linux/string.h>
@@ -113,4 +114,30 @@ void *kmemdup(const void *src, size_t len, gfp_t gfp)
 bool slab_is_available(void)
 {
 	return true;
+}
+
+/*
+ * lib/radix-tree.c's node cache, which lib/xarray.c allocates from (the
+ * OPP library keeps its configurations' ids in an xarray): nodes from the
+ * host allocator, zeroed as the cache's constructor leaves them.
+ */
+struct kmem_cache {
+	unsigned int size;
+};
+
+static struct kmem_cache radix_tree_nodes = { .size = sizeof(struct radix_tree_node) };
+struct kmem_cache *radix_tree_node_cachep = &radix_tree_nodes;
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+void *kmem_cache_alloc_lru_noprof(struct kmem_cache *s, struct list_lru *lru, gfp_t flags)
+#else
+void *kmem_cache_alloc_lru(struct kmem_cache *s, struct list_lru *lru, gfp_t flags)
+#endif
+{
+	return shim_kmalloc(s->size, flags | __GFP_ZERO);
+}
+
+void radix_tree_node_rcu_free(struct rcu_head *head)
+{
+	kfree(container_of(head, struct radix_tree_node, rcu_head));
 }

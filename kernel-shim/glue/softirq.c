@@ -132,3 +132,13 @@ void kshim_irq_exit(void)
 		do_softirq_pending();
 	local_irq_enable();
 }
+
+/*
+ * kernel/softirq.c: the end of a bottom-half-disabled section (xarray's
+ * xa_lock_bh()). Pending softirqs run when the CPUs settle
+ * (kshim_settle()), not here.
+ */
+void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)
+{
+	__preempt_count_sub(cnt);
+}

@@ -193,3 +193,19 @@ unsigned long tick_nohz_get_idle_calls_cpu(int cpu)
 {
 	return per_cpu(tick_state, cpu).idle_calls;
 }
+
+/*
+ * kernel/time/tick-sched.c: the idle time the tick accounts. Only the
+ * ondemand and conservative governors read it (cpufreq.c's
+ * get_cpu_idle_time()), neither of which is built: -1 sends such a caller
+ * to its jiffy-based fallback, as a kernel without NO_HZ does.
+ */
+u64 get_cpu_idle_time_us(int cpu, u64 *last_update_time)
+{
+	return -1;
+}
+
+u64 get_cpu_iowait_time_us(int cpu, u64 *last_update_time)
+{
+	return -1;
+}

@@ -79,6 +79,12 @@ unsigned int jiffies_to_msecs(const unsigned long j)
 	return (MSEC_PER_SEC / HZ) * j;
 }
 
+/* kernel/time/time.c: HZ divides NSEC_PER_SEC for every HZ here */
+u64 jiffies64_to_nsecs(u64 j)
+{
+	return (NSEC_PER_SEC / HZ) * j;
+}
+
 void jiffies_to_timespec64(const unsigned long j, struct timespec64 *value)
 {
 	*value = ns_to_timespec64((u64)j * TICK_NSEC);

@@ -189,7 +189,16 @@ bool cancel_delayed_work(struct delayed_work *dwork)
 	return was_pending;
 }
 
-/* Work never runs concurrently with its canceller here: nothing to wait for. */
+/* Work never runs concurrently with its canceller here: nothing to wait
+ * for, only the queue to leave. */
+bool cancel_work_sync(struct work_struct *work)
+{
+	if (!test_and_clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)))
+		return false;
+	list_del_init(&work->entry);
+	return true;
+}
+
 bool cancel_delayed_work_sync(struct delayed_work *dwork)
 {
 	return cancel_delayed_work(dwork);

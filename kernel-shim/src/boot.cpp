@@ -204,6 +204,73 @@ std::string why_no_em(const dts::Platform &platform, const CpuState &cpu)
 	k.eas = true;
 }
 
+#if SH_KERNEL_SCHEDULER
+// The board below the kernel's frequency path, before the drivers probe:
+// the rate each CPU's clock was left at by the boot loader (the highest
+// OPP of its table that is not a boost frequency, for want of a boot
+// loader), and the firmware frequency domains the SoC's driver finds.
+// (The boot rates before boot: arch_topology.c reads them for the early
+// capacities.)
+void set_boot_clocks(const dts::Platform &platform)
+{
+	for (const auto &domain : platform.frequency_domains) {
+		std::uint64_t boot_hz = 0;
+		if (domain.opp_table)
+			for (const auto &opp : platform.opp_tables[*domain.opp_table].opps)
+				if (!opp.turbo)
+					boot_hz = std::max(boot_hz, opp.hz);
+		for (unsigned cpu : domain.cpus)
+			kshim_set_boot_clock(cpu, boot_hz);
+	}
+}
+
+void describe_frequency_hardware(const dts::Platform &platform)
+{
+	for (const auto &domain : platform.frequency_domains) {
+		const auto &fw = platform.cpus[domain.cpus.front()].firmware_dvfs;
+		if (!fw || !domain.opp_table)
+			continue;
+		if (int err = kshim_add_firmware_domain(fw->kind.c_str(), domain.cpus.data(),
+							static_cast<unsigned>(domain.cpus.size())))
+			throw KernelFault(fmt::format("{} domain for CPUs {}: {}", fw->kind,
+						      fmt::join(domain.cpus, ","), errno_name(err)));
+	}
+}
+
+// A frequency domain with OPPs whose CPUs got no policy because
+// cpufreq_online() found the table the DT gives unusable
+// (cpufreq_table_validate_and_sort(): -EINVAL) is bad input, named with
+// the kernel's reason. A driver that does not probe (no clock, no
+// supply) is the kernel's verdict on the board, not an error.
+void check_policies(const dts::Platform &platform)
+{
+	for (const auto &domain : platform.frequency_domains) {
+		if (!domain.opp_table || platform.opp_tables[*domain.opp_table].opps.empty())
+			continue;
+		struct kshim_cpufreq_policy policy{};
+		if (kshim_cpufreq_policy(static_cast<int>(domain.cpus.front()), &policy) == 0)
+			continue;
+		const auto &table = platform.opp_tables[*domain.opp_table];
+		std::string duplicate;
+		for (const auto &line : kernel_log())
+			if (line.text.find("Duplicate freq-table entries") != std::string::npos)
+				duplicate = line.text.substr(0, line.text.find_last_not_of(" \n") + 1);
+		const bool turbo_only = std::all_of(table.opps.begin(), table.opps.end(),
+						    [](const dts::Opp &opp) { return opp.turbo; });
+		if (duplicate.empty() && !turbo_only)
+			continue;
+		throw BadParameter(fmt::format(
+			"{}: {}: the kernel's cpufreq refuses this OPP table for CPUs {} "
+			"(cpufreq_table_validate_and_sort(): -EINVAL): {}",
+			platform.source, table.node_path, fmt::join(domain.cpus, ","),
+			duplicate.empty() ? std::string("no frequency is left once the turbo-mode OPPs are left out "
+							"(boost is off)")
+					  : fmt::format("the kernel says \"{}\" (two OPPs with one frequency in kHz)",
+							duplicate)));
+	}
+}
+#endif
+
 } // namespace
 
 Kernel snapshot()
@@ -408,6 +475,9 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 	// "not attached yet", so an entity attached at 0 would be attached again.
 	kshim_set_now(boot_clock_ns);
 #endif
+#if SH_KERNEL_SCHEDULER
+	set_boot_clocks(platform);
+#endif
 	if (int err = kshim_boot_early(nr_cpus, cmdline.data(), &unknown)) {
 		if (err == -ENOENT && unknown)
 			throw BadParameter(fmt::format("--cmdline: no kernel parameter handler takes '{}'; "
@@ -421,6 +491,11 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 		throw KernelFault(fmt::format("kshim_boot_early({}) failed: {}", nr_cpus, err));
 	}
 
+#if SH_KERNEL_SCHEDULER
+	describe_frequency_hardware(platform);
+	kshim_boot_late();
+	check_policies(platform);
+#else
 	for (const auto &domain : platform.frequency_domains) {
 		if (!domain.opp_table)
 			continue;
@@ -458,6 +533,7 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 						      fmt::join(domain.cpus, ","), err));
 	}
 	kshim_boot_late();
+#endif
 
 #if SH_KERNEL_SCHEDULER
 	auto zones = register_thermal_sensors(platform, options.thermal_governor);

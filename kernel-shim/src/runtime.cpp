@@ -46,6 +46,7 @@ TraceSink trace_sink_hook;
 TimerSource timer_source_hook;
 SleepExpiry sleep_expiry_hook;
 SensorSource sensor_source_hook;
+ClockSink clock_sink_hook;
 
 TraceSink &trace_sink()
 {
@@ -252,6 +253,11 @@ void set_sensor_source(SensorSource source)
 	sensor_source() = std::move(source);
 }
 
+void set_clock_sink(ClockSink sink)
+{
+	clock_sink_hook = std::move(sink);
+}
+
 } // namespace sh::kshim
 
 using namespace sh::kshim;
@@ -327,6 +333,12 @@ void shim_trace(const kshim_trace_event *event)
 	}
 	events().push_back({event->name, event->cpu, event->time_ns,
 			    std::vector<long long>(event->args, event->args + event->nr_args)});
+}
+
+void shim_clock_changed(const struct kshim_cpuset *cpus, unsigned long khz, unsigned long long ready_ns)
+{
+	if (clock_sink_hook)
+		clock_sink_hook(*cpus, khz, ready_ns);
 }
 
 int shim_sensor_temp(int sensor)

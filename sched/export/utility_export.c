@@ -32,3 +32,19 @@ const char *kshim_sched_feat_name(int index)
 {
 	return index >= 0 && index < __SCHED_FEAT_NR ? sched_feat_names[index] : NULL;
 }
+
+/*
+ * schedutil's rate limit on cpu's policy (µs): its tunables', which every
+ * policy shares unless the driver has a governor per policy
+ * (CPUFREQ_HAVE_GOVERNOR_PER_POLICY); 0 when schedutil does not govern it.
+ */
+unsigned int kshim_sugov_rate_limit_us(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+	struct sugov_policy *sg_policy;
+
+	if (!policy || policy->governor != &schedutil_gov || !policy->governor_data)
+		return 0;
+	sg_policy = policy->governor_data;
+	return sg_policy->tunables->rate_limit_us;
+}

@@ -71,6 +71,12 @@ void shim_trace(const struct kshim_trace_event *event);
  * as TP_fast_assign stores it; sched/glue/trace_probes.c). */
 #define KSHIM_SWITCH_PREEMPTED 0x100
 
+/* The board's clock for cpus changes to khz: the transition starts once
+ * the supplies programmed before it settle, at ready_ns (glue/clk.c;
+ * kernel.h's set_clock_sink()). */
+void shim_clock_changed(const struct kshim_cpuset *cpus, unsigned long khz,
+			unsigned long long ready_ns);
+
 /* --- device tree: the C++ loader builds the kernel's struct device_node
  * tree from the blob through these (kernel-shim/glue/of.c) ---------------- */
 
@@ -105,6 +111,15 @@ struct kshim_opp {
 int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 		     const struct kshim_opp *opps, unsigned int nr_opps,
 		     unsigned long long transition_latency_ns, int fast_switch);
+
+/* The board below the frequency path, before kshim_boot_late(): the rate
+ * the boot loader left cpu's clock at (glue/clk.c), and a firmware
+ * frequency domain ("qcom-cpufreq-hw", "scmi", "scpi") for the SoC's
+ * driver (glue/cpufreq_soc.c). */
+void kshim_set_boot_clock(unsigned int cpu, unsigned long long hz);
+int kshim_add_firmware_domain(const char *kind, const unsigned int *cpus, unsigned int nr_cpus);
+/* The rate cpu's clock runs at (Hz), 0 if nothing asked for it. */
+unsigned long long kshim_clock_rate(int cpu);
 
 /* The rest of boot, once every policy is added: initcalls, cpufreq driver
  * probe (policy notifiers, energy model), deferred work. */

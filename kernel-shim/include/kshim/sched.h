@@ -276,9 +276,29 @@ unsigned long long kshim_cpufreq_fast_switches(int cpu);
 unsigned long long kshim_cpufreq_slow_switches(int cpu);
 int kshim_cpufreq_fast_switch_enabled(int cpu);
 const char *kshim_cpufreq_governor(int cpu);
-/* cpuinfo.transition_latency of the CPU's policy (ns): how long the
- * hardware takes to reach a requested frequency. 0 if none. */
+/* cpuinfo.transition_latency of the CPU's policy (ns), as its driver set
+ * it; 0 if none or CPUFREQ_ETERNAL. */
 unsigned long long kshim_cpufreq_transition_latency(int cpu);
+/* A CPU's policy as platform show reports it (glue/cpufreq.c). */
+struct kshim_cpufreq_policy {
+	const char *driver;			/* the registered cpufreq driver */
+	unsigned int policy_cpu;
+	struct kshim_cpuset related_cpus;
+	unsigned int transition_latency_ns;	/* cpuinfo's, as the driver set it */
+	int eternal;				/* it is CPUFREQ_ETERNAL */
+	unsigned long clock_latency_ns;		/* dev_pm_opp_get_max_clock_latency() */
+	unsigned long voltage_latency_ns;	/* dev_pm_opp_get_max_volt_latency() */
+	unsigned int transition_delay_us;	/* the driver's, 0: none */
+	unsigned int rate_limit_us;		/* cpufreq_policy_transition_delay_us() */
+	int fast_switch;			/* fast_switch_enabled */
+	int governor_per_policy;		/* have_governor_per_policy() */
+	unsigned int min_khz, max_khz;
+};
+int kshim_cpufreq_policy(int cpu, struct kshim_cpufreq_policy *out);	/* -ENODEV: none */
+/* schedutil's rate_limit_us tunable for the CPU's policy; 0 if not schedutil. */
+unsigned int kshim_sugov_rate_limit_us(int cpu);
+/* How many times the hardware was asked to change the CPU's clock. */
+unsigned long long kshim_clock_changes(int cpu);
 
 #ifdef __cplusplus
 }

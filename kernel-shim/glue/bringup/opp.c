@@ -18,7 +18,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 
-#include "shim.h"
+#include "../shim.h"
 
 struct opp_table {
 	unsigned int nr;
