@@ -36,6 +36,11 @@ cat <<EOD
 		method = "smc";
 	};
 
+	/* the clocks cpufreq-dt programs, one per frequency domain */
+	cpu_clk: clock-controller {
+		#clock-cells = <1>;
+	};
+
 	cpus {
 		#address-cells = <2>;
 		#size-cells = <0>;
@@ -64,6 +69,7 @@ for ((i = 0; i < cpus; i++)); do
 			dynamic-power-coefficient = <$dpc>;
 			#cooling-cells = <2>;
 			operating-points-v2 = <&opp_cluster$c>;
+			clocks = <&cpu_clk $c>;
 			cpu-idle-states = <&cpu_sleep &cluster_sleep>;
 		};
 EOD

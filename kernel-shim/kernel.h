@@ -185,8 +185,24 @@ struct ThermalZoneState {
 	int cooling_bindings = 0;	// thermal instances bound from its cooling maps
 };
 
+// A cpufreq policy as its driver and the core set it up (scheduler builds).
+struct CpufreqPolicy {
+	std::vector<unsigned> cpus;		// related_cpus
+	std::string driver;			// the registered cpufreq driver
+	std::uint64_t transition_latency_ns = 0;	// cpuinfo's, as the driver set it
+	bool eternal = false;			// CPUFREQ_ETERNAL: the driver does not know
+	std::uint64_t clock_latency_ns = 0;	// the OPPs' clock-latency-ns (OPP library)
+	std::uint64_t voltage_latency_ns = 0;	// the supplies' ramp over the OPPs' voltages
+	unsigned transition_delay_us = 0;	// the driver's own, 0: none
+	unsigned rate_limit_us = 0;		// schedutil's rate_limit_us in use
+	unsigned policy_rate_limit_us = 0;	// cpufreq_policy_transition_delay_us() for it
+	bool fast_switch = false;
+	bool governor_per_policy = false;
+};
+
 struct Kernel {
 	std::vector<CpuState> cpus;
+	std::vector<CpufreqPolicy> cpufreq_policies;
 	std::vector<PerfDomain> perf_domains;
 	// Whether the scheduler itself (core.c, fair.c, topology.c, schedutil)
 	// is compiled in for this tree; without it, only capacities and the EM.

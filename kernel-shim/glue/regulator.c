@@ -10,10 +10,12 @@
  *  - its voltage steps: a regulator reaches any voltage within its
  *    constraints (a pwm-regulator without voltage-table is a continuous
  *    range, as pwm-regulator.c declares it);
- *  - its own ramp rate (regulator_desc.ramp_delay): without
+ *  - its own ramp rate (regulator_desc.ramp_delay), used when the DT
+ *    gives no regulator-ramp-delay: known only for the PMICs listed in
+ *    pmic_ramps[] below, from their drivers; for any other, without
  *    regulator-ramp-delay or a regulator-settling-time-* property in the
- *    DT a voltage change takes no time, which is the core's answer for
- *    such a regulator.
+ *    DT, a voltage change takes no time (the core's answer for a
+ *    regulator with neither).
  *
  * The ramp the core would wait for inside regulator_set_voltage() (its
  * _regulator_delay_helper()) takes no simulated time here: kernel code
@@ -24,6 +26,7 @@
 #include <linux/of.h>
 #include <linux/regulator/consumer.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "shim.h"
@@ -51,6 +54,29 @@ struct regulator {
 
 static struct regulator_dev *regulators;
 
+/* PMIC drivers' own ramp rates (regulator_desc.ramp_delay, uV/us), by the
+ * PMIC's compatible and the regulator node's name prefix. */
+static const struct {
+	const char *compatible, *prefix;
+	unsigned int ramp_delay;
+} pmic_ramps[] = {
+	/* drivers/regulator/s2mps11.c: S2MPS11_RAMP_DELAY for every buck */
+	{ "samsung,s2mps11-pmic", "BUCK", 25000 },
+};
+
+static unsigned int desc_ramp_delay(struct device_node *np)
+{
+	struct device_node *pmic;
+	unsigned int i;
+
+	for (pmic = np->parent; pmic; pmic = pmic->parent)
+		for (i = 0; i < ARRAY_SIZE(pmic_ramps); i++)
+			if (of_device_is_compatible(pmic, pmic_ramps[i].compatible) &&
+			    !strncmp(np->name, pmic_ramps[i].prefix, strlen(pmic_ramps[i].prefix)))
+				return pmic_ramps[i].ramp_delay;
+	return 0;
+}
+
 static u32 read_u32_or(struct device_node *np, const char *name, u32 fallback)
 {
 	u32 v;
@@ -76,6 +102,8 @@ static struct regulator_dev *regulator_dev_of(struct device_node *np)
 	rdev->continuous = of_device_is_compatible(np, "pwm-regulator") &&
 			   !of_find_property(np, "voltage-table", NULL);
 	rdev->ramp_delay = read_u32_or(np, "regulator-ramp-delay", 0);
+	if (!rdev->ramp_delay)
+		rdev->ramp_delay = desc_ramp_delay(np);
 	rdev->ramp_disable = of_property_read_bool(np, "regulator-ramp-disable");
 	rdev->settling_time = read_u32_or(np, "regulator-settling-time-us", 0);
 	rdev->settling_time_up = read_u32_or(np, "regulator-settling-time-up-us", 0);

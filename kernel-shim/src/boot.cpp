@@ -124,6 +124,25 @@ void read_scheduler(Kernel &k)
 		if (nr > 0)
 			k.cpuidle_governor = kshim_cpuidle_governor();
 	}
+	for (const auto &cpu : k.cpus) {
+		struct kshim_cpufreq_policy p{};
+		const int id = static_cast<int>(cpu.id);
+		if (kshim_cpufreq_policy(id, &p) != 0 || p.policy_cpu != cpu.id)
+			continue;
+		CpufreqPolicy policy;
+		policy.cpus = cpus_of(p.related_cpus);
+		policy.driver = p.driver ? p.driver : "";
+		policy.transition_latency_ns = p.eternal ? 0 : p.transition_latency_ns;
+		policy.eternal = p.eternal != 0;
+		policy.clock_latency_ns = p.clock_latency_ns;
+		policy.voltage_latency_ns = p.voltage_latency_ns;
+		policy.transition_delay_us = p.transition_delay_us;
+		policy.rate_limit_us = kshim_sugov_rate_limit_us(id);
+		policy.policy_rate_limit_us = p.rate_limit_us;
+		policy.fast_switch = p.fast_switch != 0;
+		policy.governor_per_policy = p.governor_per_policy != 0;
+		k.cpufreq_policies.push_back(std::move(policy));
+	}
 	std::vector<kshim_cpuset> spans(KSHIM_MAX_CPUS);
 	const int n = kshim_perf_domains(0, spans.data(), static_cast<int>(spans.size()));
 	for (int i = 0; i < n; i++)

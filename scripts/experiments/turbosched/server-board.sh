@@ -39,6 +39,11 @@ cat <<EOD
 		method = "smc";
 	};
 
+	/* the clocks cpufreq-dt programs, one per frequency domain */
+	cpu_clk: clock-controller {
+		#clock-cells = <1>;
+	};
+
 	cpus {
 		#address-cells = <2>;
 		#size-cells = <0>;
@@ -73,6 +78,7 @@ for ((c = 0; c < cores; c++)); do
 			capacity-dmips-mhz = <1024>;
 			dynamic-power-coefficient = <500>;
 			operating-points-v2 = <&opp_core$c>;
+			clocks = <&cpu_clk $c>;
 			cpu-idle-states = <&cpu_sleep>;
 		};
 EOD
