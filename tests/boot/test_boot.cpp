@@ -89,6 +89,34 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_topology_from_mpidr)
 // dmips/MHz as soon as every CPU has the property, and without a cpufreq
 // policy no frequency factor follows: 1024 and 539. (Booted as arm64,
 // where arch_topology.c wants a cpu-map, every CPU stayed at 1024.)
+#if SH_KERNEL_SCHEDULER
+// The OPP library adds the supply's ramp to the clock's latency
+// (dev_pm_opp_get_max_transition_latency()): the s2mps11 bucks ramp at
+// their driver's 25 mV/us (the DT gives no regulator-ramp-delay), over
+// 0.9-1.275 V on the A7s (15 us) and 0.9-1.5 V on the A15s (24 us), after
+// clock-latency-ns' 140 us. On 6.12 the rate limit is 1.5 x that.
+BOOST_AUTO_TEST_CASE(odroid_xu3_transition_latency_has_the_voltage_ramp)
+{
+	auto k = kshim::boot(test::load_board("odroid-xu3"));
+	BOOST_REQUIRE(k.cpufreq_policies.size() == 2u);
+	const auto &little = k.cpufreq_policies[0], &big = k.cpufreq_policies[1];
+	BOOST_TEST(little.cpus.front() == 0u);
+	BOOST_TEST(little.clock_latency_ns == 140000u);
+	BOOST_TEST(little.voltage_latency_ns == 15000u);
+	BOOST_TEST(little.transition_latency_ns == 155000u);
+	BOOST_TEST(big.voltage_latency_ns == 24000u);
+	BOOST_TEST(big.transition_latency_ns == 164000u);
+	const bool v61 = test::kernel_series() == "6.1";
+	// 6.1: min(latency x 1000, 10 ms); 6.12: latency + latency / 2. cpufreq-dt
+	// has no governor per policy, so schedutil's tunables are the first
+	// policy's (the A7s'): the A15s' own 246 us is not the one in use.
+	BOOST_TEST(!big.governor_per_policy);
+	BOOST_TEST(big.policy_rate_limit_us == (v61 ? 10000u : 246u));
+	BOOST_TEST(big.rate_limit_us == (v61 ? 10000u : 232u));
+	BOOST_TEST(little.rate_limit_us == (v61 ? 10000u : 232u));
+}
+#endif
+
 BOOST_AUTO_TEST_CASE(r8a7790_capacities_from_arm_parse_dt_topology)
 {
 	auto dts = test::kernel_tree() / "arch/arm/boot/dts/r8a7790-lager.dts";
@@ -255,6 +283,49 @@ BOOST_AUTO_TEST_CASE(zero_capacity_is_taken_as_the_kernel_takes_it)
 			   std::string::npos,
 		   run.err);
 }
+
+#if SH_KERNEL_SCHEDULER
+// The frequency path is the tree's (cpufreq.c, cpufreq-dt.c, drivers/opp):
+// a CPU whose OPPs give no clock-latency-ns gets cpufreq-dt's default of
+// that tree: 6.1 CPUFREQ_ETERNAL, which cpufreq_policy_transition_delay_us()
+// turns into 10 ms; 6.12 1 ms (CPUFREQ_DEFAULT_TRANSITION_LATENCY_NS), so
+// 1.5 ms. Before, the glue gave 6.12 CPUFREQ_ETERNAL too: a ~6.4 s rate
+// limit, under which schedutil never changed frequency.
+BOOST_AUTO_TEST_CASE(a_cpu_without_clock_latency_gets_its_trees_default)
+{
+	auto k = kshim::boot(test::load_board(test::fixture("kernel/no-coefficient.dts").string()));
+	BOOST_REQUIRE(k.cpufreq_policies.size() == 2u);
+	const bool v61 = test::kernel_series() == "6.1";
+	for (const auto &p : k.cpufreq_policies) {
+		BOOST_TEST(p.driver == "cpufreq-dt");
+		BOOST_TEST(p.clock_latency_ns == 0u);
+		BOOST_TEST(p.eternal == v61);
+		BOOST_TEST(p.transition_latency_ns == (v61 ? 0u : 1000000u));
+		BOOST_TEST(p.rate_limit_us == (v61 ? 10000u : 1500u));
+		BOOST_TEST(!p.governor_per_policy);
+		BOOST_TEST(!p.fast_switch);
+	}
+}
+
+// qcom-cpufreq-hw (firmware domains, glue/cpufreq_soc.c's stand-in with
+// the driver's flags): a governor per policy, fast switching, no latency
+// (the driver sets none: LATENCY_MULTIPLIER's 1 ms on 6.1, the 1 ms
+// default on 6.12).
+BOOST_AUTO_TEST_CASE(firmware_domains_have_a_governor_per_policy)
+{
+	auto k = kshim::boot(test::load_board("db845c"));
+	BOOST_REQUIRE(k.cpufreq_policies.size() == 2u);
+	for (const auto &p : k.cpufreq_policies) {
+		BOOST_TEST(p.driver == "qcom-cpufreq-hw");
+		BOOST_TEST(p.governor_per_policy);
+		BOOST_TEST(p.fast_switch);
+		BOOST_TEST(p.transition_latency_ns == 0u);
+		BOOST_TEST(p.rate_limit_us == 1000u);
+	}
+	BOOST_TEST(k.cpufreq_policies[0].cpus == (std::vector<unsigned>{0, 1, 2, 3}));
+	BOOST_TEST(k.cpufreq_policies[1].cpus == (std::vector<unsigned>{4, 5, 6, 7}));
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(second_boot_in_one_process_is_refused)
 {
