@@ -22,6 +22,7 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/sched/topology.h>
+#include <linux/smp.h>
 #include <linux/utsname.h>
 #include <linux/version.h>
 #include <generated/utsrelease.h>
@@ -124,6 +125,7 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 	kshim_sched_trace_attach();
 	kshim_thermal_trace_attach();
 	kshim_sched_init();
+	call_function_init();	/* start_kernel(): the call-single queues */
 	housekeeping_init();
 	sched_clock_init();	/* after time_init(): sched_clock_cpu() runs from here */
 	kshim_sched_rest_init();
@@ -134,6 +136,7 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 	kshim_stopper_create(0);
 
 	for (cpu = 1; cpu < nr_cpus; cpu++) {
+		smpcfd_prepare_cpu(cpu);	/* CPUHP_SMPCFD_PREPARE */
 		store_topology_on(cpu);
 		kshim_sched_cpu_up(cpu);
 	}

@@ -42,6 +42,8 @@
 #include <linux/mmu_context.h>
 #include <uapi/linux/sched/types.h>
 #include <linux/tick.h>
+#include <linux/irq_work.h>
+#include <linux/smp.h>
 #include <linux/version.h>
 
 /* the tree's kernel/sched/ headers: cpu_rq(), schedule_idle(), ... */
@@ -116,6 +118,39 @@ struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *ne
 void kshim_enter_cpu(int cpu)
 {
 	enter_cpu(cpu);
+}
+
+/*
+ * A CPU spinning until another has run something for it (csd_lock_wait()
+ * of a synchronous smp_call_function*(), irq_work_sync(), ...), while
+ * some CPU has an IPI no spinner has seen (the fake arch's cpu_relax()
+ * calls this only then). On hardware the other CPU takes its IPI
+ * meanwhile; here one CPU runs at a time and kernel code takes no time, so
+ * the spinner has the function calls queued on the others run there now,
+ * as nested interrupts (on a CPU in an idle state too, which on hardware
+ * would first leave it). Their IPIs stay pending: the CPUs still take them
+ * (scheduler_ipi()) when the machine settles. A spin nothing can end is
+ * left to the watchdog, which names the spinning function.
+ */
+void kshim_cpu_relax(void)
+{
+	struct task_struct *self_current = shim_current;
+	unsigned long flags = shim_irq_flags;
+	int self = shim_cpu, cpu = 0;
+
+	while ((cpu = kshim_take_unrelaxed_ipi(cpu)) >= 0) {
+		if (cpu != self && cpu_online(cpu)) {
+			switch_cpu(cpu);
+			kshim_irq_enter();
+			generic_smp_call_function_single_interrupt();
+			__preempt_count_sub(HARDIRQ_OFFSET);
+			kshim_settle_mark(cpu);
+		}
+		cpu++;
+	}
+	shim_cpu = self;
+	shim_current = self_current;
+	shim_irq_flags = flags;
 }
 
 /* ----------------------------------------------------------------------- */
@@ -343,6 +378,8 @@ static void tick_interrupt(void)
 {
 	kshim_tick_sched_timer();
 	kshim_run_hrtimers();
+	/* update_process_times(): the lazy irq_work, then the scheduler */
+	irq_work_tick();
 	kshim_sched_tick();
 	/* the user tasks' sleeps queue behind the tick's own hrtimer */
 	shim_expire_user_sleeps(smp_processor_id());
@@ -425,6 +462,7 @@ void kshim_settle(void)
 					tick_interrupt();
 				}
 				kshim_deliver_ipi();
+				kshim_deliver_irq_work();
 				kshim_irq_exit();
 				kshim_cpu_interrupt_return();
 				ran = true;

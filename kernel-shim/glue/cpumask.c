@@ -13,8 +13,11 @@
 #include <kshim/api.h>
 #include "shim.h"
 
+#ifndef KSHIM_SCHED_FULL
+/* kernel/smp.c's (compiled with the whole scheduler) */
 unsigned int nr_cpu_ids __read_mostly = NR_CPUS;
 EXPORT_SYMBOL(nr_cpu_ids);
+#endif
 
 struct cpumask __cpu_possible_mask __read_mostly;
 struct cpumask __cpu_online_mask __read_mostly;

@@ -65,10 +65,12 @@ void kshim_irq_exit(void);
 bool kshim_softirq_pending(int cpu);
 bool kshim_ipi_pending(int cpu);
 bool kshim_deliver_ipi(void);
+int kshim_take_unrelaxed_ipi(int cpu);	/* smp.c, for kshim_cpu_relax() */
 void kshim_stopper_create(int cpu);
 bool kshim_run_stopper(void);
 bool kshim_run_kthread(void);	/* kthread.c: a worker thread's next pass */
 bool kshim_irq_work_pending(int cpu);	/* softirq.c */
+bool kshim_deliver_irq_work(void);	/* softirq.c: the self-IPI taken */
 /* Something was raised for cpu (an IPI, a softirq, irq_work) or the harness
  * entered it: kshim_settle() looks at it (cpu.c). */
 void kshim_settle_mark(int cpu);

@@ -3,11 +3,14 @@
  * Inter-processor interrupts and the work they carry (kernel/smp.c), and
  * the per-CPU stopper threads (kernel/stop_machine.c).
  *
- * An IPI is a pending bit per CPU; the harness's settle loop
- * (cpu.c) delivers it on the target CPU as the interrupt
- * would: the call-single queue is flushed there (remote wake-ups queued by
- * ttwu_queue_wakelist(), asynchronous function calls), then
- * scheduler_ipi(). Nothing runs on the target CPU before it is delivered.
+ * kernel/smp.c is compiled; this is the architecture below it. An IPI is
+ * a pending bit per CPU; the harness's settle loop (cpu.c) delivers it on
+ * the target CPU as the interrupt would: the call-single queue is flushed
+ * there (generic_smp_call_function_single_interrupt(): function calls,
+ * irq_work queued from another CPU, remote wake-ups queued by
+ * ttwu_queue_wakelist()), then scheduler_ipi(). Nothing runs on the target
+ * CPU before it is delivered, unless a CPU spins waiting for it
+ * (kshim_cpu_relax()).
  *
  * A stopper is a real task of stop_sched_class (sched_set_stop_task()), so
  * that active balancing preempts the task it wants to move, as on hardware.
@@ -27,16 +30,6 @@
 
 #include "shim.h"
 
-/* kernel/sched/smp.h: what core.c offers kernel/smp.c. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-extern bool call_function_single_prep_ipi(int cpu);	/* kernel/smpboot.h */
-#else
-extern void send_call_function_single_ipi(int cpu);
-#endif
-extern void sched_ttwu_pending(void *arg);
-
-unsigned int setup_max_cpus = NR_CPUS;
-
 /*
  * kernel/cpu.c's table behind cpumask_of(): row n + 1 has only bit n of its
  * first word set; get_cpu_mask() points into it, back by cpu / BITS_PER_LONG
@@ -53,13 +46,30 @@ const unsigned long cpu_bit_bitmap[BITS_PER_LONG + 1][BITS_TO_LONGS(NR_CPUS)] = 
 /* kernel/cpu.c: no CPU is ever frozen for suspend. */
 bool cpuhp_tasks_frozen;
 
-static DEFINE_PER_CPU(struct llist_head, call_single_queue);
 static unsigned long ipi_pending[BITS_TO_LONGS(NR_CPUS)];
+
+/* IPIs whose call-single queue no spinning CPU has run yet
+ * (kshim_cpu_relax()); cpu_relax() is a plain barrier while there are none. */
+static unsigned long ipi_unrelaxed[BITS_TO_LONGS(NR_CPUS)];
+int kshim_unrelaxed_ipis;
 
 static void raise_ipi(int cpu)
 {
 	set_bit(cpu, ipi_pending);
+	if (!test_and_set_bit(cpu, ipi_unrelaxed))
+		kshim_unrelaxed_ipis++;
 	kshim_settle_mark(cpu);
+}
+
+/* The next CPU from cpu on whose IPI a spinning CPU may run, -1 if none. */
+int kshim_take_unrelaxed_ipi(int cpu)
+{
+	cpu = find_next_bit(ipi_unrelaxed, nr_cpu_ids, cpu);
+	if (cpu >= nr_cpu_ids)
+		return -1;
+	__clear_bit(cpu, ipi_unrelaxed);
+	kshim_unrelaxed_ipis--;
+	return cpu;
 }
 
 void arch_send_call_function_single_ipi(int cpu)
@@ -85,81 +95,16 @@ void smp_send_reschedule(int cpu)
 	raise_ipi(cpu);
 }
 
-/* kernel/smp.c: queue, and interrupt the CPU if the queue was empty. */
-void __smp_call_single_queue(int cpu, struct llist_node *node)
-{
-	if (!llist_add(node, &per_cpu(call_single_queue, cpu)))
-		return;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-	/* 6.12's send_call_function_single_ipi() is an inline of kernel/smp.c
-	 * over core.c's: no IPI to a polling idle CPU */
-	if (call_function_single_prep_ipi(cpu))
-		arch_send_call_function_single_ipi(cpu);
-#else
-	send_call_function_single_ipi(cpu);
-#endif
-}
-
-/* kernel/smp.c: run func on cpu, asynchronously (csd stays locked until
- * the target has run it). */
-int smp_call_function_single_async(int cpu, struct __call_single_data *csd)
-{
-	if (csd->node.u_flags & CSD_FLAG_LOCK)
-		return -EBUSY;
-	csd->node.u_flags = CSD_FLAG_LOCK;
-	if (cpu == smp_processor_id()) {
-		smp_call_func_t func = csd->func;
-		void *info = csd->info;
-
-		smp_store_release(&csd->node.u_flags, 0);
-		func(info);
-		return 0;
-	}
-	__smp_call_single_queue(cpu, &csd->node.llist);
-	return 0;
-}
-
-/*
- * kernel/smp.c's __flush_smp_call_function_queue(): function calls first,
- * then the remote wake-ups, handed to sched_ttwu_pending() as one list.
- */
-void flush_smp_call_function_queue(void)
-{
-	struct llist_node *entry, *next, *ttwu = NULL, **ttwu_tail = &ttwu;
-	struct llist_head *head = this_cpu_ptr(&call_single_queue);
-
-	entry = llist_reverse_order(llist_del_all(head));
-	for (; entry; entry = next) {
-		struct __call_single_node *node =
-			container_of(entry, struct __call_single_node, llist);
-		unsigned int type = node->u_flags & CSD_FLAG_TYPE_MASK;
-
-		next = entry->next;
-		if (type == CSD_TYPE_TTWU) {
-			entry->next = NULL;
-			*ttwu_tail = entry;
-			ttwu_tail = &entry->next;
-		} else if (type == CSD_TYPE_SYNC || type == CSD_TYPE_ASYNC) {
-			struct __call_single_data *csd = (struct __call_single_data *)node;
-			smp_call_func_t func = csd->func;
-			void *info = csd->info;
-
-			smp_store_release(&csd->node.u_flags, 0);	/* csd_unlock() */
-			func(info);
-		} else {
-			WARN(1, "IPI work of type %#x is not modelled\n", type);
-		}
-	}
-	if (ttwu)
-		sched_ttwu_pending(ttwu);
-}
-
 /* Delivers this CPU's IPI, if one is pending; returns whether it was. */
 bool kshim_deliver_ipi(void)
 {
 	if (!test_and_clear_bit(smp_processor_id(), ipi_pending))
 		return false;
-	flush_smp_call_function_queue();
+	if (test_and_clear_bit(smp_processor_id(), ipi_unrelaxed))
+		kshim_unrelaxed_ipis--;
+	/* arm64's handle_IPI(): IPI_CALL_FUNC, then IPI_RESCHEDULE (one
+	 * pending bit carries both) */
+	generic_smp_call_function_single_interrupt();
 	scheduler_ipi();
 	return true;
 }
@@ -241,33 +186,20 @@ bool kshim_run_stopper(void)
 }
 
 /*
- * kernel/smp.c: func on each CPU of mask for which cond says so, at once
- * (the callers, cpuidle's broadcast-timer setup, wait for it), with
- * smp_processor_id() that CPU's; current stays the caller's, as nothing
- * the callers run reads it.
+ * smp_init() (kernel/smp.c) is not run: glue/boot.c brings the CPUs up as
+ * the architecture's SMP boot does. What it would call is unreachable.
  */
-void on_each_cpu_cond_mask(smp_cond_func_t cond_func, smp_call_func_t func,
-			   void *info, bool wait, const struct cpumask *mask)
+void bringup_nonboot_cpus(unsigned int setup_max_cpus)
 {
-	int this_cpu = shim_cpu, cpu;
-
-	for_each_cpu_and(cpu, mask, cpu_online_mask) {
-		if (cond_func && !cond_func(cpu, info))
-			continue;
-		shim_cpu = cpu;
-		func(info);
-	}
-	shim_cpu = this_cpu;
+	BUG();
 }
 
-void wake_up_all_idle_cpus(void)
+void __init smp_cpus_done(unsigned int max_cpus)
 {
-	int cpu;
+	BUG();
+}
 
-	for_each_possible_cpu(cpu) {
-		preempt_disable();
-		if (cpu != smp_processor_id() && cpu_online(cpu))
-			wake_up_if_idle(cpu);
-		preempt_enable();
-	}
+void __init cpuhp_threads_init(void)
+{
+	BUG();
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Interrupt context, softirqs (kernel/softirq.c) and irq_work
- * (kernel/irq_work.c). An interrupt here is a call: kshim_irq_enter() and
- * kshim_irq_exit() bracket it with the HARDIRQ count in preempt_count, as
- * irq_enter()/irq_exit() do, and irq_exit() runs the softirqs raised in it
- * with the SOFTIRQ count held, as __do_softirq() does. irq_work queued in
- * any context runs at the next interrupt exit of its CPU.
+ * Interrupt context, softirqs (kernel/softirq.c) and the architecture's
+ * irq_work interrupt (kernel/irq_work.c is compiled). An interrupt here is
+ * a call: kshim_irq_enter() and kshim_irq_exit() bracket it with the
+ * HARDIRQ count in preempt_count, as irq_enter()/irq_exit() do, and
+ * irq_exit() runs the softirqs raised in it with the SOFTIRQ count held,
+ * as __do_softirq() does. irq_work raised in any context is a self-IPI the
+ * CPU takes once its current interrupt has returned.
  */
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
@@ -21,8 +22,8 @@
 DEFINE_PER_CPU(struct pt_regs *, __irq_regs);
 
 static struct softirq_action softirq_vec[NR_SOFTIRQS];
-static DEFINE_PER_CPU(unsigned long, softirq_pending);
-static DEFINE_PER_CPU(struct llist_head, raised_irq_work);
+/* kernel/softirq.c: the pending word local_softirq_pending() reads */
+DEFINE_PER_CPU_ALIGNED(irq_cpustat_t, irq_stat);
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 void open_softirq(int nr, void (*action)(void))	/* no argument since 6.9 */
@@ -35,7 +36,7 @@ void open_softirq(int nr, void (*action)(struct softirq_action *))
 
 void __raise_softirq_irqoff(unsigned int nr)
 {
-	__this_cpu_or(softirq_pending, 1UL << nr);
+	or_softirq_pending(1UL << nr);
 	kshim_settle_mark(smp_processor_id());
 }
 
@@ -56,7 +57,7 @@ void raise_softirq(unsigned int nr)
 
 bool kshim_softirq_pending(int cpu)
 {
-	return per_cpu(softirq_pending, cpu) != 0;
+	return per_cpu(local_softirq_pending_ref, cpu) != 0;
 }
 
 static void do_softirq_pending(void)
@@ -64,10 +65,10 @@ static void do_softirq_pending(void)
 	unsigned long pending;
 
 	__preempt_count_add(SOFTIRQ_OFFSET);
-	while ((pending = __this_cpu_read(softirq_pending))) {
+	while ((pending = local_softirq_pending())) {
 		unsigned int nr = __ffs(pending);
 
-		__this_cpu_and(softirq_pending, ~(1UL << nr));
+		set_softirq_pending(pending & ~(1UL << nr));
 		if (WARN_ONCE(!softirq_vec[nr].action, "softirq %u raised, none registered\n", nr))
 			continue;
 		local_irq_enable();
@@ -81,41 +82,45 @@ static void do_softirq_pending(void)
 	__preempt_count_sub(SOFTIRQ_OFFSET);
 }
 
-bool irq_work_queue(struct irq_work *work)
+/*
+ * arm64's arch_irq_work_raise(): a self-IPI (IPI_IRQ_WORK), taken once the
+ * CPU's current interrupt returns, whose handler is kernel/irq_work.c's
+ * irq_work_run() (kshim_deliver_irq_work()).
+ */
+static DEFINE_PER_CPU(bool, irq_work_raised);
+
+void arch_irq_work_raise(void)
 {
-	if (atomic_fetch_or(IRQ_WORK_CLAIMED | CSD_TYPE_IRQ_WORK, &work->node.a_flags) &
-	    IRQ_WORK_PENDING)
-		return false;
-	llist_add(&work->node.llist, this_cpu_ptr(&raised_irq_work));
+	__this_cpu_write(irq_work_raised, true);
 	kshim_settle_mark(smp_processor_id());
+}
+
+bool kshim_irq_work_pending(int cpu)
+{
+	return per_cpu(irq_work_raised, cpu);
+}
+
+bool kshim_deliver_irq_work(void)
+{
+	if (!__this_cpu_read(irq_work_raised))
+		return false;
+	__this_cpu_write(irq_work_raised, false);
+	irq_work_run();
 	return true;
 }
 
-/* Raised irq_work is an interrupt the CPU takes as soon as it can (the
- * harness delivers it when the CPUs settle). */
-bool kshim_irq_work_pending(int cpu)
+/* kernel/softirq.c: process context running what is pending (after the
+ * idle task flushed its call-single queue) */
+asmlinkage __visible void do_softirq(void)
 {
-	return !llist_empty(per_cpu_ptr(&raised_irq_work, cpu));
-}
+	unsigned long flags;
 
-/* Everything queued runs at the next interrupt exit: nothing is in flight
- * once the caller could wait for it. */
-void irq_work_sync(struct irq_work *work)
-{
-	WARN_ON_ONCE(irq_work_is_busy(work));
-}
-
-static void run_irq_work(void)
-{
-	struct llist_node *list = llist_del_all(this_cpu_ptr(&raised_irq_work));
-	struct irq_work *work, *tmp;
-
-	list = llist_reverse_order(list);
-	llist_for_each_entry_safe(work, tmp, list, node.llist) {
-		atomic_andnot(IRQ_WORK_PENDING, &work->node.a_flags);
-		work->func(work);
-		atomic_andnot(IRQ_WORK_BUSY, &work->node.a_flags);
-	}
+	if (in_interrupt())
+		return;
+	local_irq_save(flags);
+	if (local_softirq_pending())
+		do_softirq_pending();
+	local_irq_restore(flags);
 }
 
 void kshim_irq_enter(void)
@@ -126,9 +131,8 @@ void kshim_irq_enter(void)
 
 void kshim_irq_exit(void)
 {
-	run_irq_work();
 	__preempt_count_sub(HARDIRQ_OFFSET);
-	if (!in_interrupt() && __this_cpu_read(softirq_pending))
+	if (!in_interrupt() && local_softirq_pending())
 		do_softirq_pending();
 	local_irq_enable();
 }

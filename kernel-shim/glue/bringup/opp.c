@@ -139,3 +139,34 @@ int kshim_em_status(unsigned int cpu)
 
 	return table ? table->em_status : -ENODEV;
 }
+
+#include <linux/clk.h>
+#include <linux/pm_opp.h>
+#include <linux/version.h>
+
+/*
+ * The bring-up build has no clock provider and no OPP library (glue/clk.c
+ * and drivers/opp come with the whole scheduler): arch_topology.c finds
+ * no CPU clock, and energy_model.c's chip-binning update (6.9+), which
+ * nothing calls here, finds no OPP.
+ */
+struct clk *of_clk_get(struct device_node *np, int index)
+{
+	return ERR_PTR(-ENOENT);
+}
+
+unsigned long clk_get_rate(struct clk *clk)
+{
+	return 0;
+}
+
+void clk_put(struct clk *clk)
+{
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+int dev_pm_opp_calc_power(struct device *dev, unsigned long *uW, unsigned long *kHz)
+{
+	return -ENODEV;
+}
+#endif

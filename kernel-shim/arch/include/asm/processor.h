@@ -14,7 +14,20 @@ struct thread_struct {
 #define STACK_TOP	TASK_SIZE
 #define STACK_TOP_MAX	STACK_TOP
 
+/* A CPU spinning until another makes progress (csd_lock_wait(), ...):
+ * the CPU driver lets the others take their IPIs (glue/cpu.c). */
+#ifdef KSHIM_SCHED_FULL
+extern int kshim_unrelaxed_ipis;
+void kshim_cpu_relax(void);
+#define cpu_relax()						\
+do {								\
+	barrier();						\
+	if (__builtin_expect(kshim_unrelaxed_ipis, 0))		\
+		kshim_cpu_relax();				\
+} while (0)
+#else
 #define cpu_relax()	barrier()
+#endif
 #define task_pt_regs(tsk)	((struct pt_regs *)0)
 #define KSTK_EIP(tsk)	0UL
 #define KSTK_ESP(tsk)	0UL
