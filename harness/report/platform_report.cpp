@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iterator>
+#include <span>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -221,6 +222,28 @@ void write_missing(fmt::memory_buffer &out, const Platform &p)
 			       m.where);
 }
 
+// Each cpufreq policy: its driver, transition latency and its parts,
+// schedutil's rate limit in use, its switching path and whether the
+// governor's tunables are the policy's own.
+void write_cpufreq_policies(fmt::memory_buffer &out, std::span<const kshim::CpufreqPolicy> policies)
+{
+	for (const auto &p : policies) {
+		const auto latency = p.eternal ? std::string("CPUFREQ_ETERNAL (the driver knows none)")
+					       : fmt::format("{} us", p.transition_latency_ns / 1000);
+		fmt::format_to(std::back_inserter(out),
+			       "  policy CPUs {}: {}, transition latency {} (OPPs: clock {} us + voltage ramp {} us), "
+			       "schedutil rate limit {} us{}, {}, {}\n",
+			       cpu_list(p.cpus), p.driver, latency, p.clock_latency_ns / 1000,
+			       p.voltage_latency_ns / 1000, p.rate_limit_us,
+			       p.rate_limit_us == p.policy_rate_limit_us
+				       ? std::string()
+				       : fmt::format(" (the first policy's tunables; its own would be {} us)",
+						     p.policy_rate_limit_us),
+			       p.fast_switch ? "fast switch" : "sugov kthread",
+			       p.governor_per_policy ? "governor per policy" : "governor tunables shared by all policies");
+	}
+}
+
 // The sched-domain hierarchy as /proc/sys/kernel/sched_domain and
 // sched_domain_debug() show it: per CPU, each level's name, span, groups
 // and SD_* flags; then the root domain's perf domains and the governors.
@@ -271,21 +294,7 @@ void write_scheduler(fmt::memory_buffer &out, const kshim::Kernel &k)
 		fmt::format_to(std::back_inserter(out), "schedutil switches: {}\n", fmt::join(switching, ", "));
 	fmt::format_to(std::back_inserter(out), "cpufreq: {}\n",
 		       policies.empty() ? "no policies" : fmt::format("{}", fmt::join(policies, ", ")));
-	for (const auto &p : k.cpufreq_policies) {
-		const auto latency = p.eternal ? std::string("CPUFREQ_ETERNAL (the driver knows none)")
-					       : fmt::format("{} us", p.transition_latency_ns / 1000);
-		fmt::format_to(std::back_inserter(out),
-			       "  policy CPUs {}: {}, transition latency {} (OPPs: clock {} us + voltage ramp {} us), "
-			       "schedutil rate limit {} us{}, {}, {}\n",
-			       cpu_list(p.cpus), p.driver, latency, p.clock_latency_ns / 1000,
-			       p.voltage_latency_ns / 1000, p.rate_limit_us,
-			       p.rate_limit_us == p.policy_rate_limit_us
-				       ? std::string()
-				       : fmt::format(" (the first policy's tunables; its own would be {} us)",
-						     p.policy_rate_limit_us),
-			       p.fast_switch ? "fast switch" : "sugov kthread",
-			       p.governor_per_policy ? "governor per policy" : "governor tunables shared by all policies");
-	}
+	write_cpufreq_policies(out, k.cpufreq_policies);
 	// cpuidle: CPUs with the same states listed once
 	std::vector<std::pair<std::vector<unsigned>, std::string>> idle;
 	for (const auto &c : k.cpus) {
@@ -555,6 +564,31 @@ void write_zone(Writer &w, const dts::ThermalZone &z)
 	w.EndObject();
 }
 
+// The policies of write_cpufreq_policies(), as JSON.
+void write_cpufreq_policies_json(Writer &w, std::span<const kshim::CpufreqPolicy> policies)
+{
+	key(w, "cpufreq_policies");
+	w.StartArray();
+	for (const auto &p : policies) {
+		w.StartObject();
+		key(w, "cpus"), w.StartArray();
+		for (unsigned c : p.cpus)
+			w.Uint(c);
+		w.EndArray();
+		key(w, "driver"), str(w, p.driver);
+		key(w, "transition_latency_ns"), w.Uint64(p.transition_latency_ns);
+		key(w, "eternal"), w.Bool(p.eternal);
+		key(w, "clock_latency_ns"), w.Uint64(p.clock_latency_ns);
+		key(w, "voltage_latency_ns"), w.Uint64(p.voltage_latency_ns);
+		key(w, "transition_delay_us"), w.Uint(p.transition_delay_us);
+		key(w, "rate_limit_us"), w.Uint(p.rate_limit_us);
+		key(w, "fast_switch"), w.Bool(p.fast_switch);
+		key(w, "governor_per_policy"), w.Bool(p.governor_per_policy);
+		w.EndObject();
+	}
+	w.EndArray();
+}
+
 void write_kernel_json(Writer &w, const kshim::Kernel &k)
 {
 	key(w, "kernel");
@@ -598,26 +632,7 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 		// CPUs whose policy switches through schedutil's kthread
 		numbers(w, "sugov_kthread_cpus", sugov);
 		key(w, "cpuidle_governor"), str(w, k.cpuidle_governor);
-		key(w, "cpufreq_policies");
-		w.StartArray();
-		for (const auto &p : k.cpufreq_policies) {
-			w.StartObject();
-			key(w, "cpus"), w.StartArray();
-			for (unsigned c : p.cpus)
-				w.Uint(c);
-			w.EndArray();
-			key(w, "driver"), str(w, p.driver);
-			key(w, "transition_latency_ns"), w.Uint64(p.transition_latency_ns);
-			key(w, "eternal"), w.Bool(p.eternal);
-			key(w, "clock_latency_ns"), w.Uint64(p.clock_latency_ns);
-			key(w, "voltage_latency_ns"), w.Uint64(p.voltage_latency_ns);
-			key(w, "transition_delay_us"), w.Uint(p.transition_delay_us);
-			key(w, "rate_limit_us"), w.Uint(p.rate_limit_us);
-			key(w, "fast_switch"), w.Bool(p.fast_switch);
-			key(w, "governor_per_policy"), w.Bool(p.governor_per_policy);
-			w.EndObject();
-		}
-		w.EndArray();
+		write_cpufreq_policies_json(w, k.cpufreq_policies);
 		key(w, "idle_states");
 		w.StartObject();
 		for (const auto &c : k.cpus) {

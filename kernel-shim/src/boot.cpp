@@ -290,6 +290,50 @@ void check_policies(const dts::Platform &platform)
 }
 #endif
 
+#if !SH_KERNEL_SCHEDULER
+// The PELT-only bring-up build has no cpufreq core: one policy per
+// frequency domain through glue/bringup/cpufreq.c's stand-in.
+void add_policies(const dts::Platform &platform)
+{
+	for (const auto &domain : platform.frequency_domains) {
+		if (!domain.opp_table)
+			continue;
+		const auto &table = platform.opp_tables[*domain.opp_table];
+		if (table.opps.empty())
+			continue;
+		std::vector<kshim_opp> opps;
+		std::uint64_t latency_ns = 0;	// dev_pm_opp_get_max_clock_latency()
+		for (const auto &opp : table.opps) {
+			opps.push_back({opp.hz, opp.target_microvolt().value_or(0), opp.turbo,
+					static_cast<unsigned long>(opp.microwatt)});
+			latency_ns = std::max(latency_ns, opp.clock_latency_ns.value_or(0));
+		}
+		const int err = kshim_add_policy(domain.cpus.data(), static_cast<unsigned>(domain.cpus.size()),
+						 opps.data(), static_cast<unsigned>(opps.size()), latency_ns,
+						 domain.fast_switch ? 1 : 0);
+		if (err == -EINVAL) {
+			// cpufreq_table_validate_and_sort() refused the table the
+			// DT gives: bad input, with the kernel's reason when it
+			// printed one
+			const auto &log = kernel_log();
+			const bool duplicate = !log.empty() &&
+					       log.back().text.find("Duplicate freq-table entries") != std::string::npos;
+			throw BadParameter(fmt::format(
+				"{}: {}: the kernel's cpufreq refuses this OPP table for CPUs {} "
+				"(cpufreq_table_validate_and_sort(): -EINVAL): {}",
+				platform.source, table.node_path, fmt::join(domain.cpus, ","),
+				duplicate ? fmt::format("the kernel says \"{}\" (two OPPs with one frequency in kHz)",
+							log.back().text.substr(0, log.back().text.find_last_not_of(" \n") + 1))
+					  : std::string("no frequency is left once the turbo-mode OPPs are left out "
+							"(boost is off)")));
+		}
+		if (err)
+			throw KernelFault(fmt::format("cpufreq policy for CPUs {} failed: {}",
+						      fmt::join(domain.cpus, ","), err));
+	}
+}
+#endif
+
 } // namespace
 
 Kernel snapshot()
@@ -515,42 +559,7 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 	kshim_boot_late();
 	check_policies(platform);
 #else
-	for (const auto &domain : platform.frequency_domains) {
-		if (!domain.opp_table)
-			continue;
-		const auto &table = platform.opp_tables[*domain.opp_table];
-		if (table.opps.empty())
-			continue;
-		std::vector<kshim_opp> opps;
-		std::uint64_t latency_ns = 0;	// dev_pm_opp_get_max_clock_latency()
-		for (const auto &opp : table.opps) {
-			opps.push_back({opp.hz, opp.target_microvolt().value_or(0), opp.turbo,
-					static_cast<unsigned long>(opp.microwatt)});
-			latency_ns = std::max(latency_ns, opp.clock_latency_ns.value_or(0));
-		}
-		const int err = kshim_add_policy(domain.cpus.data(), static_cast<unsigned>(domain.cpus.size()),
-						 opps.data(), static_cast<unsigned>(opps.size()), latency_ns,
-						 domain.fast_switch ? 1 : 0);
-		if (err == -EINVAL) {
-			// cpufreq_table_validate_and_sort() refused the table the
-			// DT gives: bad input, with the kernel's reason when it
-			// printed one
-			const auto &log = kernel_log();
-			const bool duplicate = !log.empty() &&
-					       log.back().text.find("Duplicate freq-table entries") != std::string::npos;
-			throw BadParameter(fmt::format(
-				"{}: {}: the kernel's cpufreq refuses this OPP table for CPUs {} "
-				"(cpufreq_table_validate_and_sort(): -EINVAL): {}",
-				platform.source, table.node_path, fmt::join(domain.cpus, ","),
-				duplicate ? fmt::format("the kernel says \"{}\" (two OPPs with one frequency in kHz)",
-							log.back().text.substr(0, log.back().text.find_last_not_of(" \n") + 1))
-					  : std::string("no frequency is left once the turbo-mode OPPs are left out "
-							"(boost is off)")));
-		}
-		if (err)
-			throw KernelFault(fmt::format("cpufreq policy for CPUs {} failed: {}",
-						      fmt::join(domain.cpus, ","), err));
-	}
+	add_policies(platform);
 	kshim_boot_late();
 #endif
 
