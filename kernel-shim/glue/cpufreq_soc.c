@@ -336,6 +336,9 @@ static int __init soc_cpufreq_init(void)
 	of_node_put(root);
 	if (mtk)
 		return cpufreq_register_driver(&mtk_driver);
+	/* cpufreq-dt-platdev made it, and cpufreq-dt refused the board */
+	if (kshim_platform_device_registered("cpufreq-dt"))
+		return 0;
 	return PTR_ERR_OR_ZERO(platform_device_register_simple("cpufreq-dt", -1, NULL, 0));
 }
 late_initcall(soc_cpufreq_init);

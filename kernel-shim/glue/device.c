@@ -181,8 +181,10 @@ struct kobject *kobject_create_and_add(const char *name, struct kobject *parent)
 {
 	struct kobject *kobj = kzalloc(sizeof(*kobj), GFP_KERNEL);
 
-	if (kobj)
-		kobject_init_and_add(kobj, &dynamic_kobj_ktype, parent, "%s", name);
+	if (kobj && kobject_init_and_add(kobj, &dynamic_kobj_ktype, parent, "%s", name)) {
+		kobject_put(kobj);
+		return NULL;
+	}
 	return kobj;
 }
 
@@ -236,6 +238,17 @@ void platform_driver_unregister(struct platform_driver *drv)
 }
 
 static void devres_release_all(struct device *dev);
+
+/* Whether a platform device of this name was registered (bound or not). */
+bool kshim_platform_device_registered(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(platform_devices); i++)
+		if (platform_devices[i] && !strcmp(platform_devices[i]->name, name))
+			return true;
+	return false;
+}
 
 /* really_probe(): a failed probe leaves nothing managed */
 static void platform_probe(struct platform_driver *drv, struct platform_device *pdev)

@@ -25,6 +25,7 @@ void kshim_init_workqueues(void);
 bool kshim_work_pending(void);
 void kshim_rcu_free_deferred(void);
 void kshim_init_cpu_devices(unsigned int nr_cpus);
+bool kshim_platform_device_registered(const char *name);	/* device.c */
 
 struct cpufreq_policy;
 void kshim_opp_set_table(struct cpufreq_policy *policy, const struct kshim_opp *opps,

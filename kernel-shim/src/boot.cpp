@@ -223,13 +223,32 @@ std::string why_no_em(const dts::Platform &platform, const CpuState &cpu)
 	k.eas = true;
 }
 
+// An OPP table the kernel's cpufreq refuses (cpufreq_table_validate_and_sort():
+// -EINVAL) is bad input: duplicate is the kernel's message about two OPPs
+// with one frequency in kHz, empty when no frequency is left once the
+// boost ones are left out.
+BadParameter refused_opp_table(const dts::Platform &platform, const dts::OppTable &table,
+			       std::span<const unsigned> cpus, std::string_view duplicate)
+{
+	return BadParameter(fmt::format(
+		"{}: {}: the kernel's cpufreq refuses this OPP table for CPUs {} "
+		"(cpufreq_table_validate_and_sort(): -EINVAL): {}",
+		platform.source, table.node_path, fmt::join(cpus, ","),
+		duplicate.empty() ? std::string("no frequency is left once the turbo-mode OPPs are left out "
+						"(boost is off)")
+				  : fmt::format("the kernel says \"{}\" (two OPPs with one frequency in kHz)", duplicate)));
+}
+
+std::string trimmed(std::string_view text)
+{
+	return std::string(text.substr(0, text.find_last_not_of(" \n") + 1));
+}
+
 #if SH_KERNEL_SCHEDULER
-// The board below the kernel's frequency path, before the drivers probe:
-// the rate each CPU's clock was left at by the boot loader (the highest
-// OPP of its table that is not a boost frequency, for want of a boot
-// loader), and the firmware frequency domains the SoC's driver finds.
-// (The boot rates before boot: arch_topology.c reads them for the early
-// capacities.)
+// The board below the kernel's frequency path, before boot: the rate each
+// CPU's clock was left at by the boot loader (the highest OPP of its table
+// that is not a boost frequency, for want of a boot loader), which
+// arch_topology.c reads for the early capacities.
 void set_boot_clocks(const dts::Platform &platform)
 {
 	for (const auto &domain : platform.frequency_domains) {
@@ -243,7 +262,9 @@ void set_boot_clocks(const dts::Platform &platform)
 	}
 }
 
-void describe_frequency_hardware(const dts::Platform &platform)
+// The firmware frequency domains the SoC's driver finds (glue/cpufreq_soc.c),
+// before the drivers probe.
+void add_firmware_domains(const dts::Platform &platform)
 {
 	for (const auto &domain : platform.frequency_domains) {
 		const auto &fw = platform.cpus[domain.cpus.front()].firmware_dvfs;
@@ -273,19 +294,11 @@ void check_policies(const dts::Platform &platform)
 		std::string duplicate;
 		for (const auto &line : kernel_log())
 			if (line.text.find("Duplicate freq-table entries") != std::string::npos)
-				duplicate = line.text.substr(0, line.text.find_last_not_of(" \n") + 1);
+				duplicate = trimmed(line.text);
 		const bool turbo_only = std::all_of(table.opps.begin(), table.opps.end(),
 						    [](const dts::Opp &opp) { return opp.turbo; });
-		if (duplicate.empty() && !turbo_only)
-			continue;
-		throw BadParameter(fmt::format(
-			"{}: {}: the kernel's cpufreq refuses this OPP table for CPUs {} "
-			"(cpufreq_table_validate_and_sort(): -EINVAL): {}",
-			platform.source, table.node_path, fmt::join(domain.cpus, ","),
-			duplicate.empty() ? std::string("no frequency is left once the turbo-mode OPPs are left out "
-							"(boost is off)")
-					  : fmt::format("the kernel says \"{}\" (two OPPs with one frequency in kHz)",
-							duplicate)));
+		if (!duplicate.empty() || turbo_only)
+			throw refused_opp_table(platform, table, domain.cpus, duplicate);
 	}
 }
 #endif
@@ -318,14 +331,7 @@ void add_policies(const dts::Platform &platform)
 			const auto &log = kernel_log();
 			const bool duplicate = !log.empty() &&
 					       log.back().text.find("Duplicate freq-table entries") != std::string::npos;
-			throw BadParameter(fmt::format(
-				"{}: {}: the kernel's cpufreq refuses this OPP table for CPUs {} "
-				"(cpufreq_table_validate_and_sort(): -EINVAL): {}",
-				platform.source, table.node_path, fmt::join(domain.cpus, ","),
-				duplicate ? fmt::format("the kernel says \"{}\" (two OPPs with one frequency in kHz)",
-							log.back().text.substr(0, log.back().text.find_last_not_of(" \n") + 1))
-					  : std::string("no frequency is left once the turbo-mode OPPs are left out "
-							"(boost is off)")));
+			throw refused_opp_table(platform, table, domain.cpus, duplicate ? trimmed(log.back().text) : "");
 		}
 		if (err)
 			throw KernelFault(fmt::format("cpufreq policy for CPUs {} failed: {}",
@@ -555,7 +561,7 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 	}
 
 #if SH_KERNEL_SCHEDULER
-	describe_frequency_hardware(platform);
+	add_firmware_domains(platform);
 	kshim_boot_late();
 	check_policies(platform);
 #else
