@@ -23,6 +23,7 @@
  * (glue/clk.c) reaches the hardware only once the voltage has settled.
  */
 #include <linux/device.h>
+#include <linux/list.h>
 #include <linux/of.h>
 #include <linux/regulator/consumer.h>
 #include <linux/slab.h>
@@ -50,7 +51,10 @@ struct regulator {
 	struct device *dev;
 	int min_uV, max_uV;		/* this consumer's request */
 	bool enabled;
+	struct list_head node;		/* consumers */
 };
+
+static LIST_HEAD(consumers);
 
 static struct regulator_dev *regulators;
 
@@ -135,6 +139,7 @@ struct regulator *regulator_get_optional(struct device *dev, const char *id)
 		return ERR_PTR(-ENOMEM);
 	}
 	regulator->dev = dev;
+	list_add_tail(&regulator->node, &consumers);
 	return regulator;
 }
 
@@ -144,6 +149,7 @@ void regulator_put(struct regulator *regulator)
 		return;
 	if (regulator->enabled)
 		regulator->rdev->use_count--;
+	list_del(&regulator->node);
 	kfree(regulator);
 }
 
@@ -239,24 +245,17 @@ int regulator_sync_voltage(struct regulator *regulator)
 }
 
 /*
- * When the supplies of dev (a CPU) are settled: the time the clock
- * programmed after a voltage change waits for. 0 when none is changing.
+ * When the supplies a device (a CPU's node) consumes have settled: the time
+ * the clock programmed after a voltage change waits for; 0 when none is
+ * changing.
  */
 u64 kshim_supply_settled_at(struct device_node *consumer)
 {
-	struct regulator_dev *rdev;
-	struct device_node *supply;
+	struct regulator *regulator;
 	u64 settled = 0;
-	int i;
 
-	for (i = 0; i < 2; i++) {
-		supply = of_parse_phandle(consumer, i ? "cpu0-supply" : "cpu-supply", 0);
-		if (!supply)
-			continue;
-		for (rdev = regulators; rdev; rdev = rdev->next)
-			if (rdev->np == supply)
-				settled = max(settled, rdev->settled_at_ns);
-		of_node_put(supply);
-	}
+	list_for_each_entry(regulator, &consumers, node)
+		if (regulator->dev->of_node == consumer)
+			settled = max(settled, regulator->rdev->settled_at_ns);
 	return settled;
 }
