@@ -43,6 +43,11 @@ struct uts_namespace init_uts_ns = {
 };
 
 enum system_states system_state __read_mostly = SYSTEM_BOOTING;
+
+/* init/main.c: true only while start_kernel() runs with interrupts off
+ * before local_irq_enable(); boot here never reads it as set (smp.c tests
+ * it for a lockdep assertion, which is empty without LOCKDEP). */
+bool early_boot_irqs_disabled __read_mostly;
 EXPORT_SYMBOL(system_state);
 
 /* kernel/jump_label.c: static keys are plain atomics (no JUMP_LABEL), and
