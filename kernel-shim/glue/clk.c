@@ -192,17 +192,6 @@ unsigned long long kshim_clock_changes(int cpu)
 	return cpu >= 0 && cpu < NR_CPUS ? rate_changes[cpu] : 0;
 }
 
-/* The rate cpu's clock runs at (Hz), 0 if no consumer asked for it. */
-unsigned long long kshim_clock_rate(int cpu)
-{
-	struct clk *clk;
-
-	for (clk = clocks; clk; clk = clk->next)
-		if (cpu >= 0 && cpu < nr_cpu_ids && cpumask_test_cpu(cpu, &clk->cpus))
-			return clk->rate;
-	return 0;
-}
-
 /* The rate the boot loader left cpu's clock at (Hz). */
 unsigned long long kshim_boot_clock(unsigned int cpu)
 {

@@ -66,17 +66,6 @@ unsigned int kshim_cpufreq_max(int cpu)
 	return policy ? policy->cpuinfo.max_freq : 0;
 }
 
-/* policy->cpuinfo.transition_latency; 0 for CPUFREQ_ETERNAL and without
- * a policy */
-unsigned long long kshim_cpufreq_transition_latency(int cpu)
-{
-	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
-
-	if (!policy || policy->cpuinfo.transition_latency == CPUFREQ_ETERNAL)
-		return 0;
-	return policy->cpuinfo.transition_latency;
-}
-
 const char *kshim_cpufreq_governor(int cpu)
 {
 	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);

@@ -118,8 +118,6 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
  * driver (glue/cpufreq_soc.c). */
 void kshim_set_boot_clock(unsigned int cpu, unsigned long long hz);
 int kshim_add_firmware_domain(const char *kind, const unsigned int *cpus, unsigned int nr_cpus);
-/* The rate cpu's clock runs at (Hz), 0 if nothing asked for it. */
-unsigned long long kshim_clock_rate(int cpu);
 
 /* The rest of boot, once every policy is added: initcalls, cpufreq driver
  * probe (policy notifiers, energy model), deferred work. */

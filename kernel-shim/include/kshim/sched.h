@@ -276,9 +276,6 @@ unsigned long long kshim_cpufreq_fast_switches(int cpu);
 unsigned long long kshim_cpufreq_slow_switches(int cpu);
 int kshim_cpufreq_fast_switch_enabled(int cpu);
 const char *kshim_cpufreq_governor(int cpu);
-/* cpuinfo.transition_latency of the CPU's policy (ns), as its driver set
- * it; 0 if none or CPUFREQ_ETERNAL. */
-unsigned long long kshim_cpufreq_transition_latency(int cpu);
 /* A CPU's policy as platform show reports it (glue/cpufreq.c). */
 struct kshim_cpufreq_policy {
 	const char *driver;			/* the registered cpufreq driver */
