@@ -91,15 +91,17 @@ static struct soc_domain *domain_of(unsigned int cpu)
 	return NULL;
 }
 
-/* The level the firmware sets: the hardware follows at once. */
-static void firmware_set(struct cpufreq_policy *policy, unsigned int khz)
+/* The level the firmware sets: the hardware follows at once. Whether it
+ * changed. */
+static bool firmware_set(struct cpufreq_policy *policy, unsigned int khz)
 {
 	struct soc_domain *d = policy->driver_data;
 
 	if (d->cur == khz)
-		return;
+		return false;
 	d->cur = khz;
 	kshim_clock_reaches(&d->cpus, khz);
+	return true;
 }
 
 static int fw_init(struct cpufreq_policy *policy)
@@ -172,8 +174,8 @@ static unsigned int fw_fast_switch(struct cpufreq_policy *policy, unsigned int t
 
 	if (soc_kind == SOC_QCOM_HW)
 		freq = policy->freq_table[policy->cached_resolved_idx].frequency;
-	firmware_set(policy, freq);
-	d->fast_switches++;
+	if (firmware_set(policy, freq))
+		d->fast_switches++;	/* of the clock changes kshim_clock_changes() counts */
 	return freq;
 }
 

@@ -270,9 +270,10 @@ const char *kshim_sched_feat_name(int index);
 unsigned int kshim_cpufreq_cur(int cpu);
 /* cpuinfo.max_freq of the CPU's policy (kHz), 0 if none. */
 unsigned int kshim_cpufreq_max(int cpu);
-/* How many frequency requests reached the driver's fast switch. */
+/* Clock changes the driver's fast switch made (firmware domains). */
 unsigned long long kshim_cpufreq_fast_switches(int cpu);
-/* Frequency changes through schedutil's sugov kthread (the slow path). */
+/* The other clock changes: the driver's ->target_index(), from schedutil's
+ * sugov kthread (the slow path) or boot's initial frequency check. */
 unsigned long long kshim_cpufreq_slow_switches(int cpu);
 int kshim_cpufreq_fast_switch_enabled(int cpu);
 const char *kshim_cpufreq_governor(int cpu);
