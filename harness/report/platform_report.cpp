@@ -567,14 +567,9 @@ void write_zone(Writer &w, const dts::ThermalZone &z)
 // The policies of write_cpufreq_policies(), as JSON.
 void write_cpufreq_policies_json(Writer &w, std::span<const kshim::CpufreqPolicy> policies)
 {
-	key(w, "cpufreq_policies");
-	w.StartArray();
-	for (const auto &p : policies) {
+	array(w, "cpufreq_policies", policies, [&](const kshim::CpufreqPolicy &p) {
 		w.StartObject();
-		key(w, "cpus"), w.StartArray();
-		for (unsigned c : p.cpus)
-			w.Uint(c);
-		w.EndArray();
+		numbers(w, "cpus", p.cpus);
 		key(w, "driver"), str(w, p.driver);
 		key(w, "transition_latency_ns"), w.Uint64(p.transition_latency_ns);
 		key(w, "eternal"), w.Bool(p.eternal);
@@ -585,8 +580,7 @@ void write_cpufreq_policies_json(Writer &w, std::span<const kshim::CpufreqPolicy
 		key(w, "fast_switch"), w.Bool(p.fast_switch);
 		key(w, "governor_per_policy"), w.Bool(p.governor_per_policy);
 		w.EndObject();
-	}
-	w.EndArray();
+	});
 }
 
 void write_kernel_json(Writer &w, const kshim::Kernel &k)

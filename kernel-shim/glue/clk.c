@@ -49,7 +49,16 @@ static bool same_spec(const struct of_phandle_args *a, const struct of_phandle_a
 	       !memcmp(a->args, b->args, a->args_count * sizeof(a->args[0]));
 }
 
-/* of_clk_get_hw(): the specifier of node's clock con_id */
+/* of_clk_get_hw(): the specifier of node's clock at index */
+static int clock_spec_at(struct device_node *np, int index, struct of_phandle_args *spec)
+{
+	if (!np || of_parse_phandle_with_args(np, "clocks", "#clock-cells", index, spec))
+		return -ENOENT;
+	of_node_put(spec->np);	/* the node lives as long as the tree */
+	return 0;
+}
+
+/* the specifier of node's clock con_id (the first without a name) */
 static int clock_spec(struct device_node *np, const char *con_id, struct of_phandle_args *spec)
 {
 	int index = 0;
@@ -59,10 +68,7 @@ static int clock_spec(struct device_node *np, const char *con_id, struct of_phan
 		if (index < 0)
 			return -ENOENT;
 	}
-	if (of_parse_phandle_with_args(np, "clocks", "#clock-cells", index, spec))
-		return -ENOENT;
-	of_node_put(spec->np);	/* the node lives as long as the tree */
-	return 0;
+	return clock_spec_at(np, index, spec);
 }
 
 /* The CPUs whose clock (their node's first) this specifier is. */
@@ -129,9 +135,8 @@ struct clk *of_clk_get(struct device_node *np, int index)
 	struct of_phandle_args spec;
 	struct clk *clk;
 
-	if (!np || of_parse_phandle_with_args(np, "clocks", "#clock-cells", index, &spec))
+	if (clock_spec_at(np, index, &spec))
 		return ERR_PTR(-ENOENT);
-	of_node_put(spec.np);
 	clk = clock_of(&spec);
 	if (!IS_ERR(clk) && !clk->rate) {
 		clk_put(clk);
