@@ -233,6 +233,10 @@ po::options_description run_options()
 		 "run-to-run variation, drawn from --seed: each activation's work varies (sd 1%), threads "
 		 "start 0-200 us late, timer interrupts arrive late (mean 2 us); X scales all three, 0 "
 		 "gives the exact run")
+		("kernel-cycles-per-block", po::value<double>()->value_name("X"),
+		 "what a basic block of the tree's code costs, in cycles, on the CPUs of the highest "
+		 "per-MHz performance (others in proportion to their capacity-dmips-mhz); 0: kernel code "
+		 "takes no time (docs/kernel-time.md)")
 		("thermal-cap", po::value<std::vector<std::string>>()->value_name("CPUS=KHZ@T")->composing(),
 		 "from time T the CPUs' clocks run at most at KHZ (the highest OPP not above it; 'off' lifts "
 		 "the cap), as a SoC's hardware throttles, and the kernel's thermal pressure follows "
@@ -361,6 +365,12 @@ sim::Options simulation_options(const po::variables_map &vm, const dts::Platform
 	options.jitter = vm["jitter"].as<double>();
 	if (!(options.jitter >= 0 && options.jitter <= 100))
 		throw UsageError{fmt::format("--jitter {}: a scale from 0 (none) to 100", options.jitter)};
+	if (vm.count("kernel-cycles-per-block")) {
+		options.kernel_cycles_per_block = vm["kernel-cycles-per-block"].as<double>();
+		if (!(options.kernel_cycles_per_block >= 0 && options.kernel_cycles_per_block <= 1000))
+			throw UsageError{fmt::format("--kernel-cycles-per-block {}: from 0 (untimed) to 1000",
+						     options.kernel_cycles_per_block)};
+	}
 	if (vm.count("idle-power"))
 		for (const auto &p : vm["idle-power"].as<std::vector<std::string>>())
 			idle_power_option(p, platform.frequency_domains.size(), options.idle_power_uw);

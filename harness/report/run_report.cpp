@@ -236,6 +236,39 @@ void append_scheduler(std::string &s, const sim::Result &r)
 			 r.calibration_cpu);
 }
 
+// What the kernel's code cost: basic blocks (deterministic, independent of
+// the clocks) and their time at the clocks they ran at.
+void append_kernel_time(std::string &s, const sim::Result &r)
+{
+	std::uint64_t blocks = 0;
+	std::int64_t ns = 0;
+	for (const auto &k : r.kernel_cost) {
+		blocks += k.blocks;
+		ns += k.ns;
+	}
+	s += fmt::format("\nKernel code (basic blocks of the tree's code executed; {}):\n",
+			 r.kernel_cycles_per_block > 0
+				 ? fmt::format("{:g} cycles per block on the fastest CPUs", r.kernel_cycles_per_block)
+				 : std::string("untimed: --kernel-cycles-per-block 0"));
+	const double cpu_ns = static_cast<double>(r.simulated_ns) * static_cast<double>(r.cpus.size());
+	s += fmt::format("  {} blocks, {:.3f} ms on the CPUs ({:.3f}% of their time)\n", blocks,
+			 static_cast<double>(ns) / 1e6, cpu_ns > 0 ? 100.0 * static_cast<double>(ns) / cpu_ns : 0.0);
+	std::string per;
+	for (const auto &o : sim::kernel_overhead(r))
+		if (o.blocks)
+			per += fmt::format("{}{} {:.0f} ({:.2f} us)", per.empty() ? "" : ", ", o.what, *o.blocks,
+					   *o.ns / 1e3);
+	if (!per.empty())
+		s += fmt::format("  per {}\n", per);
+	std::string kinds;
+	for (const auto &k : r.kernel_cost)
+		if (k.blocks)
+			kinds += fmt::format("{}{} {} ({:.3f} ms)", kinds.empty() ? "" : ", ", k.kind, k.blocks,
+					     static_cast<double>(k.ns) / 1e6);
+	if (!kinds.empty())
+		s += fmt::format("  by kind: {}\n", kinds);
+}
+
 // Only on boards with a cpuidle driver.
 void append_idle_states(std::string &s, const sim::Result &r)
 {
@@ -292,6 +325,7 @@ std::string run_text(const sim::Result &r)
 	append_energy(s, r);
 	append_thermal(s, r);
 	append_scheduler(s, r);
+	append_kernel_time(s, r);
 	if (!r.cpuidle_governor.empty())
 		append_idle_states(s, r);
 	append_tasks(s, r);
@@ -500,6 +534,61 @@ void json_cpu(Writer &w, const sim::CpuResult &c)
 	w.Uint64(c.cpufreq_pressure_end);
 	key(w, "idle_states");
 	json_array(w, c.idle_states, json_idle_state);
+	key(w, "kernel_blocks");
+	w.Uint64(c.kernel_blocks);
+	key(w, "kernel_ns");
+	w.Int64(c.kernel_ns);
+	w.EndObject();
+}
+
+void optional_number(Writer &w, const std::optional<double> &v)
+{
+	v ? w.Double(*v) : w.Null();
+}
+
+void json_kernel_time(Writer &w, const sim::Result &r)
+{
+	key(w, "kernel_time");
+	w.StartObject();
+	key(w, "cycles_per_block");
+	w.Double(r.kernel_cycles_per_block);
+	std::uint64_t blocks = 0;
+	std::int64_t ns = 0;
+	for (const auto &k : r.kernel_cost) {
+		blocks += k.blocks;
+		ns += k.ns;
+	}
+	key(w, "blocks");
+	w.Uint64(blocks);
+	key(w, "ns");
+	w.Int64(ns);
+	key(w, "per_event");
+	w.StartObject();
+	for (const auto &o : sim::kernel_overhead(r)) {
+		key(w, o.name);
+		w.StartObject();
+		key(w, "blocks");
+		optional_number(w, o.blocks);
+		key(w, "ns");
+		optional_number(w, o.ns);
+		w.EndObject();
+	}
+	w.EndObject();
+	key(w, "kinds");
+	w.StartArray();
+	for (const auto &k : r.kernel_cost) {
+		w.StartObject();
+		key(w, "kind");
+		str(w, k.kind);
+		key(w, "entries");
+		w.Uint64(k.entries);
+		key(w, "blocks");
+		w.Uint64(k.blocks);
+		key(w, "ns");
+		w.Int64(k.ns);
+		w.EndObject();
+	}
+	w.EndArray();
 	w.EndObject();
 }
 
@@ -531,6 +620,7 @@ void json_scheduler(Writer &w, const sim::Result &r)
 	w.Double(r.throughput);
 	key(w, "wakeup_latency_ns");
 	distribution(w, r.wakeup_latency_ns);
+	json_kernel_time(w, r);
 }
 
 void json_task(Writer &w, const sim::TaskResult &t)

@@ -3,6 +3,7 @@
 
 #include "harness/sim/simulator.h"
 
+#include <kshim/cost.h>
 #include <kshim/sched.h>
 
 #include <fmt/format.h>
@@ -236,6 +237,24 @@ unsigned Board::limited(const Cpu &cpu, unsigned khz) const
 	return above == cpu.freqs.begin() ? (cpu.freqs.empty() ? limit : cpu.freqs.front()) : *(above - 1);
 }
 
+void Board::set_kernel_cycles_per_block(std::vector<double> cycles)
+{
+	kernel_cycles_ = std::move(cycles);
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		tell_kernel_rate(c);
+}
+
+// ps = cycles / (kHz x 10^3) s x 10^12; a CPU without a clock (no
+// cpufreq) is taken to run at the highest rate it reports, or 1 GHz.
+void Board::tell_kernel_rate(std::size_t c) const
+{
+	const auto &cpu = cpus_[c];
+	const double cycles = c < kernel_cycles_.size() ? kernel_cycles_[c] : 0;
+	const unsigned khz = cpu.khz ? cpu.khz : cpu.max_khz ? cpu.max_khz : 1'000'000;
+	kshim_cost_set_rate(static_cast<int>(c),
+			    static_cast<unsigned long long>(std::llround(cycles * 1e9 / static_cast<double>(khz))));
+}
+
 bool Board::set_clock(std::size_t c, unsigned khz, std::int64_t t)
 {
 	auto &cpu = cpus_[c];
@@ -244,6 +263,8 @@ bool Board::set_clock(std::size_t c, unsigned khz, std::int64_t t)
 		return false;
 	account(c, t);
 	cpu.khz = khz;
+	if (!kernel_cycles_.empty())
+		tell_kernel_rate(c);
 	cpu.busy_power = busy_power_at(cpu, cpu.power);
 	cpu.busy_bucket = &cpu.busy_at[khz];
 	if (power_observer_ && cpu.busy)

@@ -93,6 +93,11 @@ public:
 	Board(const Board &) = delete;
 	Board &operator=(const Board &) = delete;
 
+	// The cycles a basic block of kernel code takes on each CPU (kshim/
+	// cost.h; empty: kernel code takes no time): the kernel is told the
+	// time per block at each CPU's clock, now and at every change.
+	void set_kernel_cycles_per_block(std::vector<double> cycles);
+
 	std::size_t size() const { return cpus_.size(); }
 	const Cpu &cpu(std::size_t c) const { return cpus_[c]; }
 	bool power_in_microwatts() const { return power_in_microwatts_; }
@@ -211,6 +216,8 @@ public:
 
 private:
 	bool set_clock(std::size_t c, unsigned khz, std::int64_t t);
+	std::vector<double> kernel_cycles_;	// by CPU; empty: untimed
+	void tell_kernel_rate(std::size_t c) const;
 	// The OPP the CPU runs at when asked for khz: the highest not above
 	// its cap and the package's ceiling (the lowest if none is).
 	unsigned limited(const Cpu &cpu, unsigned khz) const;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/sim/executor.h"
+#include "harness/sim/kernel_entry.h"
 
 #include "harness/sim/metrics.h"
 
@@ -273,6 +274,7 @@ void Executor::fork_all()
 			th.index = threads_.size();
 			threads_.push_back(std::move(th));
 			auto &t = threads_.back();
+			const KernelEntry entry(KSHIM_COST_OTHER);
 			const int pid = kshim_task_fork(t.comm.c_str(), static_cast<int>(options_.fork_cpu),
 							task.cpus.empty() ? nullptr : &allowed);
 			if (pid < 0)
@@ -311,6 +313,7 @@ void Executor::block(Thread &th, int cpu, const char *why, int resource)
 	th.blocked_on = why;
 	th.blocked_resource = resource;
 	th.armed_cpu = cpu;
+	const KernelEntry entry(KSHIM_COST_SCHEDULE);
 	if (const int ret = kshim_task_sleep(th.pid))
 		throw kshim::KernelFault(fmt::format("{} could not block: {}", th.comm, ret));
 	kshim_settle();
@@ -332,6 +335,8 @@ void Executor::wake(std::size_t index, int waker_cpu, bool in_interrupt)
 	} else if (eas_ && options_.count_eas_decisions) {
 		// select_task_rq_fair() asks find_energy_efficient_cpu() first; the
 		// same call on the same state, just before, says whether it chose.
+		// The harness asks: not the kernel's time.
+		const KernelEntry report_only(KSHIM_COST_NONE);
 		struct kshim_task_info info {};
 		kshim_task_info(th.pid, &info);
 		// Still queued (6.12's delayed dequeue): ttwu_runnable() puts it
@@ -352,6 +357,7 @@ void Executor::wake(std::size_t index, int waker_cpu, bool in_interrupt)
 	} else {
 		non_eas_wakeups_++;
 	}
+	const KernelEntry entry(KSHIM_COST_WAKEUP);
 	if (in_interrupt) {
 		if (const int ret = kshim_task_wake_in_irq(th.pid); ret < 0)
 			throw kshim::KernelFault(fmt::format("{} could not be woken by its timer on CPU {}: {}",
@@ -368,6 +374,7 @@ void Executor::finish(Thread &th)
 	th.state = Thread::State::exited;
 	metrics_.on_exit(th.index, host_.now() - host_.start());
 	live_--;
+	const KernelEntry entry(KSHIM_COST_SCHEDULE);
 	if (const int ret = kshim_task_exit(th.pid))
 		throw kshim::KernelFault(fmt::format("{} could not exit: {}", th.comm, ret));
 	kshim_settle();
@@ -584,8 +591,11 @@ bool Executor::launch(Thread &th, int cpu)
 		break;
 	case EventKind::yield:
 		next_event(th);
-		kshim_task_yield(th.pid);
-		kshim_settle();
+		{
+			const KernelEntry entry(KSHIM_COST_SCHEDULE);
+			kshim_task_yield(th.pid);
+			kshim_settle();
+		}
 		break;
 	case EventKind::send:
 		next_event(th);

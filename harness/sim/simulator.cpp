@@ -13,9 +13,11 @@
 #include "harness/sim/board.h"
 #include "harness/sim/cpu_times.h"
 #include "harness/sim/executor.h"
+#include "harness/sim/kernel_entry.h"
 #include "harness/sim/metrics.h"
 
 #include <kshim/api.h>
+#include <kshim/cost.h>
 #include <kshim/sched.h>
 
 #include <algorithm>
@@ -34,6 +36,25 @@
 namespace sh::sim {
 
 namespace {
+
+// The cycles a basic block of kernel code takes on each CPU: `fastest` on
+// the CPUs of the highest per-MHz performance the kernel gave (capacity /
+// highest frequency: capacity-dmips-mhz, as the kernel normalised it),
+// more in proportion on the others. 0: kernel code takes no time.
+std::vector<double> kernel_cycles_per_block(const kshim::Kernel &kernel, double fastest)
+{
+	std::vector<double> per_mhz(kernel.cpus.size());
+	for (std::size_t c = 0; c < per_mhz.size(); c++) {
+		const auto khz = kshim_cpufreq_max(static_cast<int>(c));
+		per_mhz[c] = static_cast<double>(kernel.cpus[c].capacity) / (khz ? static_cast<double>(khz) : 1.0);
+	}
+	const double best = per_mhz.empty() ? 0 : *std::max_element(per_mhz.begin(), per_mhz.end());
+	std::vector<double> cycles(per_mhz.size(), fastest);
+	for (std::size_t c = 0; c < per_mhz.size(); c++)
+		if (per_mhz[c] > 0)
+			cycles[c] = fastest * best / per_mhz[c];
+	return cycles;
+}
 
 // The hottest a thermal zone of the model may get: beyond it, its
 // parameters are wrong (docs/thermal.md).
@@ -126,6 +147,7 @@ struct Cpu {
 	std::int64_t curr_since = 0;	// curr_thread's CPU time is accounted up to
 	bool idle_reported = false;
 	std::vector<kshim_idle_state> idle_at_start;	// the kernel's counters
+	kshim_cost_counts cost_at_start{};		// kshim/cost.h's
 };
 
 class Simulator final : Executor::Host {
@@ -284,6 +306,7 @@ private:
 	void run_kernel_hrtimers();
 	void tick();
 	void detach_from_kernel();
+	void collect_kernel_cost(Result &r) const;
 
 	// Executor::Host
 	std::int64_t now() const override { return now_; }
@@ -320,6 +343,7 @@ void Simulator::setup()
 	}
 	board_.emplace(platform_, kernel_, options_.idle_power_uw,
 		       options_.power_model ? &*options_.power_model : nullptr);
+	board_->set_kernel_cycles_per_block(kernel_cycles_per_block(kernel_, options_.kernel_cycles_per_block));
 	metrics_.emplace(n);
 	cpus_.resize(n);
 	// SMT threads and a package budget change other CPUs' speed as one
@@ -846,6 +870,7 @@ void Simulator::read_start_state()
 {
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		cpus_[c].idle_at_start = idle_states_of(static_cast<int>(c));
+		kshim_cost_read(static_cast<int>(c), &cpus_[c].cost_at_start);
 		read_kernel_state(c);
 	}
 	kshim_cpuset ignored;
@@ -932,7 +957,10 @@ void Simulator::tick()
 		metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
 	}
 	// the timer softirq (delayed work: thermal polling), the sensors' alarms
-	kshim_run_timers();
+	{
+		const KernelEntry entry(KSHIM_COST_SOFTIRQ);
+		kshim_run_timers();
+	}
 	if (!zones_.empty())
 		check_sensors();
 	kshim_settle();
@@ -946,6 +974,8 @@ void Simulator::tick()
 // idle states, work that ran out, the threads' timers, the kernel's, the tick.
 void Simulator::run_instant()
 {
+	// what no narrower kind claims (the glue and the executor name theirs)
+	const KernelEntry entry(KSHIM_COST_OTHER);
 	done_times_.each_until(now_, [&](std::size_t c) { to_dispatch_.mark(c); });
 	run_hardware_events();
 	// CPUs now out of an idle state take the interrupts that woke them
@@ -999,9 +1029,12 @@ Result Simulator::run()
 	setup_thermal();
 	if (options_.series_period_ns > 0)
 		start_series();
-	executor_->fork_all();
-	to_dispatch_.mark_all(cpus_.size());
-	dispatch();
+	{
+		const KernelEntry entry(KSHIM_COST_OTHER);
+		executor_->fork_all();
+		to_dispatch_.mark_all(cpus_.size());
+		dispatch();
+	}
 	run_until_end();
 	if (executor_->live() == 0)
 		result_.completion_ns = now_ - start_;
@@ -1121,10 +1154,63 @@ Result Simulator::collect()
 	r.context_switches = metrics_->context_switches();
 	r.migrations = metrics_->migrations();
 	r.kernel_warnings = kshim::kernel_warnings().size();
+	collect_kernel_cost(r);
 	return r;
 }
 
+void Simulator::collect_kernel_cost(Result &r) const
+{
+	static constexpr std::array<const char *, KSHIM_COST_NR> kinds = {
+		"none", "other", "wakeup", "schedule", "tick", "ipi", "balance", "softirq", "idle", "kthread"};
+	r.kernel_cycles_per_block = options_.kernel_cycles_per_block;
+	r.kernel_cost.clear();
+	for (std::size_t k = KSHIM_COST_OTHER; k < KSHIM_COST_NR; k++)
+		r.kernel_cost.push_back({kinds[k]});
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		kshim_cost_counts now{};
+		kshim_cost_read(static_cast<int>(c), &now);
+		const auto &start = cpus_[c].cost_at_start;
+		for (std::size_t k = KSHIM_COST_OTHER; k < KSHIM_COST_NR; k++) {
+			auto &kind = r.kernel_cost[k - KSHIM_COST_OTHER];
+			const auto blocks = now.blocks[k] - start.blocks[k];
+			// ps summed per CPU, rounded once per CPU and kind
+			const auto ns = static_cast<std::int64_t>((now.ps[k] - start.ps[k] + 500) / 1000);
+			kind.entries += now.entries[k] - start.entries[k];
+			kind.blocks += blocks;
+			kind.ns += ns;
+			r.cpus[c].kernel_blocks += blocks;
+			r.cpus[c].kernel_ns += ns;
+		}
+	}
+}
+
 } // namespace
+
+std::vector<KernelOverhead> kernel_overhead(const Result &r)
+{
+	const auto find = [&](std::string_view kind) -> const KernelCost * {
+		for (const auto &k : r.kernel_cost)
+			if (k.kind == kind)
+				return &k;
+		return nullptr;
+	};
+	const auto per = [&](const char *name, const char *what, std::string_view kind,
+			     std::optional<std::uint64_t> events) {
+		KernelOverhead o{name, what, std::nullopt, std::nullopt};
+		const auto *k = find(kind);
+		if (!k)
+			return o;
+		const auto n = events.value_or(k->entries);
+		if (n == 0)
+			return o;
+		o.blocks = static_cast<double>(k->blocks) / static_cast<double>(n);
+		o.ns = static_cast<double>(k->ns) / static_cast<double>(n);
+		return o;
+	};
+	return {per("wakeup", "wake-up", "wakeup", r.wakeups), per("tick", "tick", "tick", r.ticks),
+		per("context_switch", "context switch", "schedule", r.context_switches),
+		per("balance", "load balance", "balance", std::nullopt)};
+}
 
 Result simulate(const dts::Platform &platform, const kshim::Kernel &kernel, const workload::Workload &workload,
 		const Options &options, EventSink *sink)

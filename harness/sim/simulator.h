@@ -40,6 +40,9 @@ constexpr std::string_view to_string(IdleTick policy)
 	return "kernel";
 }
 
+// Options::kernel_cycles_per_block's default (docs/kernel-time.md).
+inline constexpr double default_kernel_cycles_per_block = 0;
+
 struct Options {
 	std::int64_t duration_ns = 10'000'000'000;
 	// Idle power per CPU of each frequency domain (µW), index as
@@ -89,6 +92,10 @@ struct Options {
 	// The board's power model (--board-power); none: the energy model's
 	// busy power and idle_power_uw.
 	std::optional<PowerModel> power_model;
+	// What a basic block of kernel code costs on the CPUs of the highest
+	// per-MHz performance (the kernel's capacity / max frequency), in
+	// cycles; the others take proportionally more (docs/kernel-time.md).
+	double kernel_cycles_per_block = default_kernel_cycles_per_block;
 };
 
 // The levels of Options::jitter at 1 (README, docs/architecture.md).
@@ -186,6 +193,8 @@ struct CpuResult {
 	unsigned long thermal_load_end = 0;
 	unsigned long cpufreq_pressure_end = 0;	// 6.12's cpufreq_get_pressure() at the end
 	std::vector<IdleStateResult> idle_states;	// empty: no cpuidle driver
+	std::uint64_t kernel_blocks = 0;	// kernel code it executed (kshim/cost.h)
+	std::int64_t kernel_ns = 0;
 };
 
 // A trip of a zone and the time the model's temperature spent at or above it.
@@ -240,6 +249,29 @@ struct Series {
 	std::vector<Cpu> cpus;
 	std::vector<std::vector<double>> zone_temperature_c;	// as Result::thermal_zones
 };
+
+// Kernel code the run executed, of one kind (kshim/cost.h): how often the
+// glue entered code of that kind (0 for the kinds the harness enters: see
+// the event counts), its basic blocks and their time at the clocks of the
+// moment.
+struct KernelCost {
+	std::string kind;
+	std::uint64_t entries = 0;
+	std::uint64_t blocks = 0;
+	std::int64_t ns = 0;
+};
+
+// Kernel code per event of its kind: per wake-up (try_to_wake_up() on the
+// waker's CPU), per tick, per context switch (schedule() calls, newidle
+// balancing included, over the switches), per load balance (SCHED_SOFTIRQ
+// runs); nullopt when no such event happened.
+struct KernelOverhead {
+	const char *name;	// the metric's name (wakeup, tick, ...)
+	const char *what;	// for a text report
+	std::optional<double> blocks, ns;
+};
+struct Result;
+std::vector<KernelOverhead> kernel_overhead(const Result &r);
 
 struct Result {
 	std::string board;		// as named on the command line (filled by the caller)
@@ -301,6 +333,10 @@ struct Result {
 	std::vector<ThermalZoneResult> thermal_zones;
 	std::vector<CoolingResult> cooling_devices;
 	Series series;				// empty unless asked for
+	// Kernel code executed, by kind, summed over the CPUs; the cycles a
+	// block takes on the fastest CPUs (Options::kernel_cycles_per_block).
+	std::vector<KernelCost> kernel_cost;
+	double kernel_cycles_per_block = 0;
 };
 
 // Runs `workload` on the booted kernel for options.duration_ns, or until

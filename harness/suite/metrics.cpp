@@ -44,6 +44,17 @@ std::optional<double> over_cpus(const rapidjson::Document &r, const char *key)
 	return sum;
 }
 
+// Kernel code per event (run report's kernel_time.per_event).
+std::optional<double> kernel_per_event(const rapidjson::Document &r, const char *event)
+{
+	if (!r.HasMember("kernel_time"))
+		return std::nullopt;
+	const auto &per = r["kernel_time"]["per_event"];
+	if (!per.HasMember(event))
+		return std::nullopt;
+	return number(per[event]["blocks"]);
+}
+
 constexpr const char *no_energy_model = "CPUs without an energy model";
 constexpr const char *no_wakeups = "no wake-ups";
 
@@ -77,6 +88,26 @@ const Metric metrics[] = {
 	 false, nullptr},
 	{"ticks", "", "scheduler ticks taken (idle CPUs stop theirs)",
 	 [](const rapidjson::Document &r) { return number(r["ticks"]); }, false, false, nullptr},
+	{"kernel_blocks_per_wakeup", "blocks",
+	 "kernel code per wake-up: basic blocks of the tree's code in try_to_wake_up() on the waker's CPU",
+	 [](const rapidjson::Document &r) { return kernel_per_event(r, "wakeup"); }, true, false, no_wakeups},
+	{"kernel_blocks_per_tick", "blocks", "kernel code per tick (hrtimers and the scheduler's tick)",
+	 [](const rapidjson::Document &r) { return kernel_per_event(r, "tick"); }, true, false, "no ticks"},
+	{"kernel_blocks_per_switch", "blocks",
+	 "kernel code in schedule() per context switch (newidle balancing included)",
+	 [](const rapidjson::Document &r) { return kernel_per_event(r, "context_switch"); }, true, false,
+	 "no context switches"},
+	{"kernel_blocks_per_balance", "blocks", "kernel code per load balance (SCHED_SOFTIRQ run)",
+	 [](const rapidjson::Document &r) { return kernel_per_event(r, "balance"); }, true, false,
+	 "no load balancing softirq"},
+	{"kernel_time_percent", "%", "share of the CPUs' time spent in kernel code",
+	 [](const rapidjson::Document &r) -> std::optional<double> {
+		 if (!r.HasMember("kernel_time"))
+			 return std::nullopt;
+		 const double cpu_ns = r["simulated_ns"].GetDouble() * r["cpus"].Size();
+		 return cpu_ns > 0 ? 100.0 * r["kernel_time"]["ns"].GetDouble() / cpu_ns : 0.0;
+	 },
+	 true, false, nullptr},
 	{"overutilized_percent", "%", "share of the time the root domain was overutilized (EAS off)",
 	 [](const rapidjson::Document &r) -> std::optional<double> {
 		 const double simulated = r["simulated_ns"].GetDouble();

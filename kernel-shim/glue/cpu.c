@@ -50,6 +50,7 @@
 #include "sched.h"
 #include "smp.h"
 
+#include <kshim/cost.h>
 #include <kshim/sched.h>
 #include "shim.h"
 
@@ -98,6 +99,7 @@ int kshim_take_touched_cpus(struct kshim_cpuset *out)
 
 static void switch_cpu(int cpu)
 {
+	kshim_cost_mark();
 	shim_cpu = cpu;
 	shim_current = cpu_rq(cpu)->curr;
 }
@@ -137,6 +139,7 @@ void kshim_cpu_relax(void)
 	struct task_struct *self_current = shim_current;
 	unsigned long flags = shim_irq_flags;
 	int self = shim_cpu, cpu = 0;
+	int cost = kshim_cost_enter(KSHIM_COST_IPI);
 
 	while ((cpu = kshim_take_unrelaxed_ipi(cpu)) >= 0) {
 		if (cpu != self && cpu_online(cpu)) {
@@ -148,9 +151,11 @@ void kshim_cpu_relax(void)
 		}
 		cpu++;
 	}
+	kshim_cost_mark();
 	shim_cpu = self;
 	shim_current = self_current;
 	shim_irq_flags = flags;
+	kshim_cost_leave(cost);
 }
 
 /* ----------------------------------------------------------------------- */
@@ -167,14 +172,18 @@ static bool need_resched_on(int cpu)
  */
 static void resched_if_needed(void)
 {
+	int cost;
+
 	if (!need_resched())
 		return;
+	cost = kshim_cost_enter(KSHIM_COST_SCHEDULE);
 	if (is_idle_task(current)) {
 		flush_smp_call_function_queue();
 		schedule_idle();
 	} else {
 		schedule();
 	}
+	kshim_cost_leave(cost);
 }
 
 unsigned long long kshim_tick_nsec(void)
@@ -269,16 +278,18 @@ void noinstr cpu_do_idle(void)
 static void idle_loop_pass(int cpu)
 {
 	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
-
 	unsigned long flags;
+	int cost;
 
 	if (need_resched())
 		return;
 	flags = arch_local_save_flags();
+	cost = kshim_cost_enter(KSHIM_COST_IDLE);
 	local_irq_disable();
 	arch_cpu_idle_enter();
 	il->waiting = false;
 	shim_idle_stack_call(cpu, idle_call, il);
+	kshim_cost_leave(cost);
 	enter_cpu(cpu);
 	/* the interrupt state is each stack's own */
 	arch_local_irq_restore(flags);
@@ -319,6 +330,7 @@ bool kshim_cpu_interrupt_ready(int cpu)
 {
 	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
 	unsigned long flags;
+	int cost;
 
 	if (!il->waiting)
 		return true;
@@ -326,8 +338,10 @@ bool kshim_cpu_interrupt_ready(int cpu)
 		return false;
 	enter_cpu(cpu);
 	flags = arch_local_save_flags();
+	cost = kshim_cost_enter(KSHIM_COST_IDLE);
 	if (shim_idle_stack_resume(cpu))
 		shim_fatal("the idle call waited again before the interrupt that woke it");
+	kshim_cost_leave(cost);
 	enter_cpu(cpu);
 	arch_local_irq_restore(flags);
 	return true;
@@ -339,18 +353,24 @@ void kshim_cpu_interrupt_return(void)
 {
 	struct idle_loop *il = this_cpu_ptr(&idle_loop);
 
+	int cost;
+
 	if (!il->in_loop || !is_idle_task(current))
 		return;
+	cost = kshim_cost_enter(KSHIM_COST_IDLE);
 	il->got_tick = tick_nohz_idle_got_tick();
 	arch_cpu_idle_exit();
 	idle_loop_pass(smp_processor_id());
+	kshim_cost_leave(cost);
 }
 
 void kshim_cpu_idle(int cpu, int entering, int tick_policy)
 {
 	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+	int cost;
 
 	enter_cpu(cpu);
+	cost = kshim_cost_enter(KSHIM_COST_IDLE);
 	if (entering) {
 		/* its last idle call ended with the interrupt that woke it */
 		WARN_ON_ONCE(il->waiting);
@@ -369,6 +389,7 @@ void kshim_cpu_idle(int cpu, int entering, int tick_policy)
 		il->in_loop = false;
 		tick_nohz_idle_exit();
 	}
+	kshim_cost_leave(cost);
 }
 
 /* ----------------------------------------------------------------------- */
@@ -376,6 +397,8 @@ void kshim_cpu_idle(int cpu, int entering, int tick_policy)
 /* tick_handle_periodic() / tick_sched_timer(), as the scheduler sees them */
 static void tick_interrupt(void)
 {
+	int cost = kshim_cost_enter(KSHIM_COST_TICK);
+
 	kshim_tick_sched_timer();
 	kshim_run_hrtimers();
 	/* update_process_times(): the lazy irq_work, then the scheduler */
@@ -383,6 +406,7 @@ static void tick_interrupt(void)
 	kshim_sched_tick();
 	/* the user tasks' sleeps queue behind the tick's own hrtimer */
 	shim_expire_user_sleeps(smp_processor_id());
+	kshim_cost_leave(cost);
 }
 
 void kshim_cpu_tick(int cpu)
@@ -403,13 +427,17 @@ void kshim_cpu_tick(int cpu)
 
 void kshim_cpu_timers(int cpu)
 {
+	int cost;
+
 	enter_cpu(cpu);
 	if (!kshim_cpu_interrupt_ready(cpu))
 		return;
+	cost = kshim_cost_enter(KSHIM_COST_TICK);
 	kshim_irq_enter();
 	kshim_run_hrtimers();
 	shim_expire_user_sleeps(cpu);
 	kshim_irq_exit();
+	kshim_cost_leave(cost);
 	kshim_cpu_interrupt_return();
 	resched_if_needed();
 }

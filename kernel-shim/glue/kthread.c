@@ -16,6 +16,7 @@
 #include <linux/workqueue.h>
 #include <uapi/linux/sched.h>
 
+#include <kshim/cost.h>
 #include "shim.h"
 
 #define KSHIM_NO_TEARDOWN() \
@@ -174,7 +175,10 @@ bool kshim_run_kthread(void)
 			continue;
 		if (kthreads[i].threadfn != kthread_worker_fn)
 			shim_fatal("a kernel thread with a function the harness cannot run became current");
+		int cost = kshim_cost_enter(KSHIM_COST_KTHREAD);
+
 		worker_pass(kthreads[i].data);
+		kshim_cost_leave(cost);
 		return true;
 	}
 	return false;

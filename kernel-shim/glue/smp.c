@@ -28,6 +28,7 @@
 
 #include <linux/version.h>
 
+#include <kshim/cost.h>
 #include "shim.h"
 
 /*
@@ -98,14 +99,18 @@ void smp_send_reschedule(int cpu)
 /* Delivers this CPU's IPI, if one is pending; returns whether it was. */
 bool kshim_deliver_ipi(void)
 {
+	int cost;
+
 	if (!test_and_clear_bit(smp_processor_id(), ipi_pending))
 		return false;
 	if (test_and_clear_bit(smp_processor_id(), ipi_unrelaxed))
 		kshim_unrelaxed_ipis--;
 	/* arm64's handle_IPI(): IPI_CALL_FUNC, then IPI_RESCHEDULE (one
 	 * pending bit carries both) */
+	cost = kshim_cost_enter(KSHIM_COST_IPI);
 	generic_smp_call_function_single_interrupt();
 	scheduler_ipi();
+	kshim_cost_leave(cost);
 	return true;
 }
 
@@ -171,8 +176,11 @@ bool kshim_run_stopper(void)
 {
 	struct cpu_stopper *stopper = &stoppers[smp_processor_id()];
 
+	int cost;
+
 	if (current != stopper->thread)
 		return false;
+	cost = kshim_cost_enter(KSHIM_COST_KTHREAD);
 	while (!list_empty(&stopper->works)) {
 		struct cpu_stop_work *work =
 			list_first_entry(&stopper->works, struct cpu_stop_work, list);
@@ -181,7 +189,9 @@ bool kshim_run_stopper(void)
 		work->fn(work->arg);
 	}
 	set_current_state(TASK_INTERRUPTIBLE);
+	kshim_cost_enter(KSHIM_COST_SCHEDULE);
 	schedule();
+	kshim_cost_leave(cost);
 	return true;
 }
 

@@ -17,6 +17,7 @@
 
 #include <linux/version.h>
 
+#include <kshim/cost.h>
 #include "shim.h"
 
 DEFINE_PER_CPU(struct pt_regs *, __irq_regs);
@@ -63,6 +64,7 @@ bool kshim_softirq_pending(int cpu)
 static void do_softirq_pending(void)
 {
 	unsigned long pending;
+	int cost;
 
 	__preempt_count_add(SOFTIRQ_OFFSET);
 	while ((pending = local_softirq_pending())) {
@@ -72,11 +74,13 @@ static void do_softirq_pending(void)
 		if (WARN_ONCE(!softirq_vec[nr].action, "softirq %u raised, none registered\n", nr))
 			continue;
 		local_irq_enable();
+		cost = kshim_cost_enter(nr == SCHED_SOFTIRQ ? KSHIM_COST_BALANCE : KSHIM_COST_SOFTIRQ);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 		softirq_vec[nr].action();
 #else
 		softirq_vec[nr].action(&softirq_vec[nr]);
 #endif
+		kshim_cost_leave(cost);
 		local_irq_disable();
 	}
 	__preempt_count_sub(SOFTIRQ_OFFSET);
@@ -102,10 +106,14 @@ bool kshim_irq_work_pending(int cpu)
 
 bool kshim_deliver_irq_work(void)
 {
+	int cost;
+
 	if (!__this_cpu_read(irq_work_raised))
 		return false;
 	__this_cpu_write(irq_work_raised, false);
+	cost = kshim_cost_enter(KSHIM_COST_IPI);
 	irq_work_run();
+	kshim_cost_leave(cost);
 	return true;
 }
 

@@ -19,6 +19,7 @@
 #include <linux/jiffies.h>
 #include <linux/smp.h>
 
+#include <kshim/cost.h>
 #include "shim.h"
 #ifdef KSHIM_SCHED_FULL
 #include <kshim/sched.h>
@@ -236,6 +237,8 @@ bool kshim_work_pending(void)
 
 void kshim_run_pending_work(void)
 {
+	int cost = kshim_cost_enter(KSHIM_COST_KTHREAD);
+
 	while (!list_empty(&pending)) {
 		struct work_struct *work = list_first_entry(&pending, struct work_struct, entry);
 
@@ -244,4 +247,5 @@ void kshim_run_pending_work(void)
 		work->func(work);
 	}
 	kshim_rcu_free_deferred();
+	kshim_cost_leave(cost);
 }
