@@ -233,6 +233,12 @@ po::options_description run_options()
 		 "run-to-run variation, drawn from --seed: each activation's work varies (sd 1%), threads "
 		 "start 0-200 us late, timer interrupts arrive late (mean 2 us); X scales all three, 0 "
 		 "gives the exact run")
+		("kernel-time", po::value<std::string>()->default_value("on")->value_name("on|off"),
+		 "kernel code takes simulated time on the CPU that runs it (on: the default), or none "
+		 "(off: --kernel-cycles-per-block 0 --ipi-latency 0, the model before kernel time)")
+		("ipi-latency", po::value<std::string>()->value_name("T"),
+		 "an IPI's delivery from the sender's clock to the target's handler (default 0: no sourced "
+		 "figure; the handler's own code takes its time)")
 		("kernel-cycles-per-block", po::value<double>()->value_name("X"),
 		 "what a basic block of the tree's code costs, in cycles, on the CPUs of the highest "
 		 "per-MHz performance (others in proportion to their capacity-dmips-mhz); 0: kernel code "
@@ -365,6 +371,23 @@ sim::Options simulation_options(const po::variables_map &vm, const dts::Platform
 	options.jitter = vm["jitter"].as<double>();
 	if (!(options.jitter >= 0 && options.jitter <= 100))
 		throw UsageError{fmt::format("--jitter {}: a scale from 0 (none) to 100", options.jitter)};
+	const auto kernel_time = vm["kernel-time"].as<std::string>();
+	if (kernel_time != "on" && kernel_time != "off")
+		throw UsageError{fmt::format("--kernel-time {}: say on or off", kernel_time)};
+	if (vm.count("ipi-latency"))
+	{
+		options.ipi_latency_ns = duration_option(vm["ipi-latency"].as<std::string>(), "--ipi-latency");
+		if (options.ipi_latency_ns > 10'000'000)
+			throw UsageError{fmt::format("--ipi-latency {}: at most 10ms",
+						     vm["ipi-latency"].as<std::string>())};
+	}
+	if (kernel_time == "off") {
+		if (vm.count("kernel-cycles-per-block") || vm.count("ipi-latency"))
+			throw UsageError{"--kernel-time off with --kernel-cycles-per-block or --ipi-latency: off "
+					 "means neither"};
+		options.kernel_cycles_per_block = 0;
+		options.ipi_latency_ns = 0;
+	}
 	if (vm.count("kernel-cycles-per-block")) {
 		options.kernel_cycles_per_block = vm["kernel-cycles-per-block"].as<double>();
 		if (!(options.kernel_cycles_per_block >= 0 && options.kernel_cycles_per_block <= 1000))

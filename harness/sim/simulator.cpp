@@ -138,6 +138,9 @@ struct Cpu {
 	// the sums do not depend on how often they are read.
 	std::int64_t work_anchor = 0;
 	std::int64_t work_counted = 0;
+	// The CPU's clock as last read (kshim_cpu_clock()): until then it ran
+	// kernel code, and its thread's work waits.
+	std::int64_t kernel_until = 0;
 	std::int64_t next_hrtimer = 0;		// earliest kernel hrtimer, 0: none (this instant's)
 	// The kernel's state of the CPU as last read: refreshed only when the
 	// kernel says it may have changed (kshim_take_touched_cpus()).
@@ -148,6 +151,7 @@ struct Cpu {
 	bool idle_reported = false;
 	std::vector<kshim_idle_state> idle_at_start;	// the kernel's counters
 	kshim_cost_counts cost_at_start{};		// kshim/cost.h's
+	unsigned long long spin_at_start = 0;
 };
 
 class Simulator final : Executor::Host {
@@ -246,7 +250,7 @@ private:
 	// starts (what was done until now accounted first: account_work()).
 	void rebase_work(std::size_t c)
 	{
-		cpus_[c].work_anchor = now_;
+		cpus_[c].work_anchor = std::max(now_, cpus_[c].kernel_until);
 		cpus_[c].work_counted = 0;
 		cpus_[c].done_at.reset();
 		stale_.mark(c);
@@ -260,6 +264,14 @@ private:
 		const auto waking = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
 		cpus_[c].waking_cached = waking;
 		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
+		// kernel code ran on it: its thread resumes once that is done
+		if (const auto until = static_cast<std::int64_t>(kshim_cpu_clock(static_cast<int>(c)));
+		    until > now_ && until > cpus_[c].kernel_until) {
+			account_work(c);
+			cpus_[c].kernel_until = until;
+			if (until > cpus_[c].work_anchor)
+				rebase_work(c);
+		}
 		wake_times_.set(c, waking ? waking : CpuTimes::none);
 		stale_.mark(c);
 		if (board_->tracks_idle_states()) [[unlikely]]
@@ -344,6 +356,7 @@ void Simulator::setup()
 	board_.emplace(platform_, kernel_, options_.idle_power_uw,
 		       options_.power_model ? &*options_.power_model : nullptr);
 	board_->set_kernel_cycles_per_block(kernel_cycles_per_block(kernel_, options_.kernel_cycles_per_block));
+	kshim_ipi_latency_ns = static_cast<unsigned long long>(options_.ipi_latency_ns);
 	metrics_.emplace(n);
 	cpus_.resize(n);
 	// SMT threads and a package budget change other CPUs' speed as one
@@ -489,6 +502,8 @@ void Simulator::account_work(std::size_t c)
 	auto &cpu = cpus_[c];
 	auto *th = cpu.curr_thread;
 	if (!th || th->state != Thread::State::computing || th->runtime_end)
+		return;
+	if (now_ <= cpu.work_anchor)	// still in kernel code
 		return;
 	const u128 total = board_->work_in(c, now_ - cpu.work_anchor);
 	const u128 done = total - static_cast<u128>(cpu.work_counted);
@@ -871,6 +886,7 @@ void Simulator::read_start_state()
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
 		cpus_[c].idle_at_start = idle_states_of(static_cast<int>(c));
 		kshim_cost_read(static_cast<int>(c), &cpus_[c].cost_at_start);
+		cpus_[c].spin_at_start = kshim_cpu_spin_ns(static_cast<int>(c));
 		read_kernel_state(c);
 	}
 	kshim_cpuset ignored;
@@ -1163,6 +1179,7 @@ void Simulator::collect_kernel_cost(Result &r) const
 	static constexpr std::array<const char *, KSHIM_COST_NR> kinds = {
 		"none", "other", "wakeup", "schedule", "tick", "ipi", "balance", "softirq", "idle", "kthread"};
 	r.kernel_cycles_per_block = options_.kernel_cycles_per_block;
+	r.ipi_latency_ns = options_.ipi_latency_ns;
 	r.kernel_cost.clear();
 	for (std::size_t k = KSHIM_COST_OTHER; k < KSHIM_COST_NR; k++)
 		r.kernel_cost.push_back({kinds[k]});
@@ -1181,6 +1198,7 @@ void Simulator::collect_kernel_cost(Result &r) const
 			r.cpus[c].kernel_blocks += blocks;
 			r.cpus[c].kernel_ns += ns;
 		}
+		r.lock_spin_ns += static_cast<std::int64_t>(kshim_cpu_spin_ns(static_cast<int>(c)) - cpus_[c].spin_at_start);
 	}
 }
 

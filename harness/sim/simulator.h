@@ -41,7 +41,7 @@ constexpr std::string_view to_string(IdleTick policy)
 }
 
 // Options::kernel_cycles_per_block's default (docs/kernel-time.md).
-inline constexpr double default_kernel_cycles_per_block = 0;
+inline constexpr double default_kernel_cycles_per_block = 6;
 
 struct Options {
 	std::int64_t duration_ns = 10'000'000'000;
@@ -96,6 +96,8 @@ struct Options {
 	// per-MHz performance (the kernel's capacity / max frequency), in
 	// cycles; the others take proportionally more (docs/kernel-time.md).
 	double kernel_cycles_per_block = default_kernel_cycles_per_block;
+	// An IPI's delivery from its sender's clock to its target's handler.
+	std::int64_t ipi_latency_ns = 0;
 };
 
 // The levels of Options::jitter at 1 (README, docs/architecture.md).
@@ -337,6 +339,8 @@ struct Result {
 	// block takes on the fastest CPUs (Options::kernel_cycles_per_block).
 	std::vector<KernelCost> kernel_cost;
 	double kernel_cycles_per_block = 0;
+	std::int64_t ipi_latency_ns = 0;
+	std::int64_t lock_spin_ns = 0;		// CPUs waiting for spinlocks others held
 };
 
 // Runs `workload` on the booted kernel for options.duration_ns, or until

@@ -9,14 +9,24 @@
 #include <linux/compiler.h>
 #include <linux/threads.h>
 #include <linux/types.h>
+#include <linux/math64.h>
 #include <linux/stdarg.h>
 
 #include <kshim/cost.h>
+#include <kshim/sched.h>
 #include "shim.h"
 
 struct cpu_cost {
 	u64 ps_per_block;
 	struct kshim_cost_counts counts;
+	/*
+	 * The CPU's own clock (kshim_cpu_clock()): clock_ns when its counted
+	 * code had taken clock_ps, advancing with what it takes since; never
+	 * behind the harness's time.
+	 */
+	u64 ps_total;
+	u64 clock_ns, clock_ps;
+	u64 spin_ns;		/* waiting for locks others held (kshim_lock_wait()) */
 } ____cacheline_aligned;
 
 static struct cpu_cost cpu_cost[NR_CPUS];
@@ -36,18 +46,91 @@ void notrace __sanitizer_cov_trace_pc(void)
 	blocks_executed++;
 }
 
+static u64 clock_of(struct cpu_cost *c)
+{
+	return c->clock_ns + div_u64(c->ps_total - c->clock_ps, 1000);
+}
+
+/* A CPU that runs kernel code now starts no earlier than the harness's time. */
+static void catch_up(struct cpu_cost *c)
+{
+	u64 now = kshim_now();
+
+	if (clock_of(c) < now) {
+		c->clock_ns = now;
+		c->clock_ps = c->ps_total;
+	}
+}
+
 void kshim_cost_mark(void)
 {
 	u64 n = blocks_executed - credited;
 
 	if (n && cost_kind != KSHIM_COST_NONE) {
 		struct cpu_cost *c = &cpu_cost[credit_cpu];
+		u64 ps = n * c->ps_per_block;
 
 		c->counts.blocks[cost_kind] += n;
-		c->counts.ps[cost_kind] += n * c->ps_per_block;
+		c->counts.ps[cost_kind] += ps;
+		c->ps_total += ps;
 	}
 	credited = blocks_executed;
 	credit_cpu = shim_cpu;
+	catch_up(&cpu_cost[credit_cpu]);
+}
+
+unsigned long long kshim_cpu_clock(int cpu)
+{
+	struct cpu_cost *c = &cpu_cost[cpu];
+
+	kshim_cost_mark();
+	catch_up(c);
+	return clock_of(c);
+}
+
+/* The CPU cannot go on before t (an IPI sent at t reaches it; a lock is
+ * free at t): its clock moves there, if it is behind. */
+static u64 wait_until(int cpu, u64 t)
+{
+	struct cpu_cost *c = &cpu_cost[cpu];
+	u64 now = kshim_cpu_clock(cpu);
+
+	if (now >= t)
+		return 0;
+	c->clock_ns = t;
+	c->clock_ps = c->ps_total;
+	return t - now;
+}
+
+void kshim_cpu_clock_raise(int cpu, unsigned long long t)
+{
+	wait_until(cpu, t);
+}
+
+/*
+ * Spinlocks in simulated time (the fake arch's arch_spin_lock()): each
+ * CPU's kernel code runs to the end of its entry before another's, so a
+ * lock is never found held; but when the last holder let it go at a time
+ * later than the taker's clock, the taker spins until then. The first to
+ * run (in the harness's order) wins.
+ */
+void kshim_lock_wait(const unsigned long long *free_at)
+{
+	if (cost_kind == KSHIM_COST_NONE)
+		return;
+	cpu_cost[shim_cpu].spin_ns += wait_until(shim_cpu, *free_at);
+}
+
+void kshim_lock_release(unsigned long long *free_at)
+{
+	if (cost_kind == KSHIM_COST_NONE)
+		return;
+	*free_at = kshim_cpu_clock(shim_cpu);
+}
+
+unsigned long long kshim_cpu_spin_ns(int cpu)
+{
+	return cpu_cost[cpu].spin_ns;
 }
 
 int kshim_cost_enter(int kind)

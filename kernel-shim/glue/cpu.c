@@ -143,7 +143,10 @@ void kshim_cpu_relax(void)
 
 	while ((cpu = kshim_take_unrelaxed_ipi(cpu)) >= 0) {
 		if (cpu != self && cpu_online(cpu)) {
+			unsigned long long sent = kshim_cpu_clock(self);
+
 			switch_cpu(cpu);
+			kshim_cpu_clock_raise(cpu, sent + kshim_ipi_latency_ns);
 			kshim_irq_enter();
 			generic_smp_call_function_single_interrupt();
 			__preempt_count_sub(HARDIRQ_OFFSET);
@@ -298,7 +301,7 @@ static void idle_loop_pass(int cpu)
 unsigned long long kshim_cpu_interrupt_at(int cpu)
 {
 	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
-	u64 now = ktime_get_ns();
+	u64 now = kshim_now();	/* the harness's: cpu's interrupt arrives now */
 
 	if (!il->waiting)
 		return now;
@@ -334,7 +337,7 @@ bool kshim_cpu_interrupt_ready(int cpu)
 
 	if (!il->waiting)
 		return true;
-	if (kshim_cpu_interrupt_at(cpu) > ktime_get_ns())
+	if (kshim_cpu_interrupt_at(cpu) > kshim_now())
 		return false;
 	enter_cpu(cpu);
 	flags = arch_local_save_flags();
@@ -383,7 +386,7 @@ void kshim_cpu_idle(int cpu, int entering, int tick_policy)
 	} else {
 		/* leaving the loop ends the wait it was in, as an interrupt does */
 		if (il->waiting) {
-			il->awake_at = ktime_get_ns();
+			il->awake_at = kshim_now();
 			kshim_cpu_interrupt_ready(cpu);
 		}
 		il->in_loop = false;

@@ -29,6 +29,7 @@
 #include <linux/version.h>
 
 #include <kshim/cost.h>
+#include <kshim/sched.h>
 #include "shim.h"
 
 /*
@@ -54,8 +55,21 @@ static unsigned long ipi_pending[BITS_TO_LONGS(NR_CPUS)];
 static unsigned long ipi_unrelaxed[BITS_TO_LONGS(NR_CPUS)];
 int kshim_unrelaxed_ipis;
 
+/*
+ * When each CPU's pending IPI reaches it: its sender's clock when sent,
+ * plus the interconnect's delivery time (kshim_ipi_latency_ns, set by the
+ * board). One handler runs everything queued for the CPU, so it starts no
+ * earlier than the last of the IPIs it answers was sent.
+ */
+static u64 ipi_arrives_at[NR_CPUS];
+unsigned long long kshim_ipi_latency_ns;
+
 static void raise_ipi(int cpu)
 {
+	u64 at = kshim_cpu_clock(smp_processor_id()) + kshim_ipi_latency_ns;
+
+	if (!test_bit(cpu, ipi_pending) || at > ipi_arrives_at[cpu])
+		ipi_arrives_at[cpu] = at;
 	set_bit(cpu, ipi_pending);
 	if (!test_and_set_bit(cpu, ipi_unrelaxed))
 		kshim_unrelaxed_ipis++;
@@ -103,6 +117,7 @@ bool kshim_deliver_ipi(void)
 
 	if (!test_and_clear_bit(smp_processor_id(), ipi_pending))
 		return false;
+	kshim_cpu_clock_raise(smp_processor_id(), ipi_arrives_at[smp_processor_id()]);
 	if (test_and_clear_bit(smp_processor_id(), ipi_unrelaxed))
 		kshim_unrelaxed_ipis--;
 	/* arm64's handle_IPI(): IPI_CALL_FUNC, then IPI_RESCHEDULE (one

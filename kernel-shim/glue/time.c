@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Time: one simulated clock in nanoseconds that every CPU reads
- * (sched_clock(), ktime_get()), jiffies derived from it at CONFIG_HZ as the
+ * Time: one simulated clock in nanoseconds, which each CPU reads ahead by
+ * what its kernel code has taken so far (sched_clock(), ktime_get():
+ * kshim/cost.h's kshim_cpu_clock()), jiffies derived from it at CONFIG_HZ as the
  * tick would advance them, and high-resolution timers (kernel/time/
  * hrtimer.c) kept per CPU in the tree's own timerqueue and fired by the
  * harness when simulated time reaches them.
@@ -13,6 +14,7 @@
 #include <linux/time64.h>
 #include <linux/timerqueue.h>
 
+#include <kshim/cost.h>
 #include "shim.h"
 
 static u64 now_ns;
@@ -34,14 +36,16 @@ void kshim_set_now(unsigned long long ns)
 	jiffies = (unsigned long)jiffies_64;
 }
 
+/* The running CPU's clock: the harness's time, plus what the kernel code
+ * the CPU is still running has taken (kshim/cost.h). */
 unsigned long long notrace sched_clock(void)
 {
-	return now_ns;
+	return kshim_cpu_clock(shim_cpu);
 }
 
 ktime_t ktime_get(void)
 {
-	return ns_to_ktime(now_ns);
+	return ns_to_ktime(kshim_cpu_clock(shim_cpu));
 }
 
 unsigned long __msecs_to_jiffies(const unsigned int m)

@@ -61,6 +61,20 @@ void kshim_cost_read(int cpu, struct kshim_cost_counts *out);
 /* The glue changes the CPU kernel code runs on (shim_cpu): what ran
  * before is credited to the CPU it ran on. */
 void kshim_cost_mark(void);
+/* The CPU's clock: the harness's time, or later while the CPU is still
+ * running kernel code it started before (what that code takes, at the
+ * rate above). sched_clock() and ktime_get() read the running CPU's. */
+unsigned long long kshim_cpu_clock(int cpu);
+/* The CPU can go on no earlier than t (an IPI's arrival). */
+void kshim_cpu_clock_raise(int cpu, unsigned long long t);
+/* Spinlocks in simulated time (the fake arch's): the taker waits until the
+ * holder's release (*free_at); the release records its time. */
+void kshim_lock_wait(const unsigned long long *free_at);
+void kshim_lock_release(unsigned long long *free_at);
+/* The time an IPI takes from its sender to its target (the board's). */
+extern unsigned long long kshim_ipi_latency_ns;
+/* Time the CPU spent waiting for locks. */
+unsigned long long kshim_cpu_spin_ns(int cpu);
 /* Every block the tree's code executed, counted or not (tests). */
 unsigned long long kshim_cost_blocks_executed(void);
 
