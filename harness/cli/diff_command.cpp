@@ -162,7 +162,7 @@ std::string parting(const Traced &traced, std::size_t i, std::size_t context, st
 // none.
 std::string metrics_table(const rapidjson::Document &a, const rapidjson::Document &b)
 {
-	std::string out = fmt::format("    {:<22} {:>14} {:>14} {:>14}\n", "metric", "A", "B", "B - A");
+	std::string out = fmt::format("    {:<25} {:>14} {:>14} {:>14}\n", "metric", "A", "B", "B - A");
 	auto cell = [](std::optional<double> v) { return v ? fmt::format("{:.4f}", *v) : std::string("n/a"); };
 	for (const auto &m : suite::run_metrics()) {
 		if (!m.compared)
@@ -172,7 +172,7 @@ std::string metrics_table(const rapidjson::Document &a, const rapidjson::Documen
 			continue;
 		if (!va && !vb && !m.absent)
 			continue;	// not a metric of this workload (completion of an endless one)
-		out += fmt::format("    {:<22} {:>14} {:>14} {:>14}\n", m.name, cell(va), cell(vb),
+		out += fmt::format("    {:<25} {:>14} {:>14} {:>14}\n", m.name, cell(va), cell(vb),
 				   va && vb ? fmt::format("{:+.4f}", *vb - *va) : std::string("n/a"));
 	}
 	return out;
@@ -192,10 +192,23 @@ bool diff_scenario(const Context &ctx, const po::variables_map &vm, const std::a
 			   reports[0]["workload"].GetString(), reports[0]["board"].GetString(),
 			   reports[0]["duration_ns"].GetDouble() / 1e9);
 	const std::size_t i = experiment::first_difference(traced.decisions[0], traced.decisions[1]);
-	const bool differ = i != traced.decisions[0].size() || i != traced.decisions[1].size();
-	if (!differ) {
+	const std::size_t timing = experiment::first_timing_difference(traced.decisions[0], traced.decisions[1]);
+	const bool decide_alike = i == traced.decisions[0].size() && i == traced.decisions[1].size();
+	const bool differ = !decide_alike || timing != i;
+	// kernel code takes time: the same decisions can come at other times
+	const auto timing_line = [&] {
+		return fmt::format("event {} ({:.6f} s in A, {:.6f} s in B)", timing,
+				   static_cast<double>(traced.decisions[0][timing].time_ns) / 1e9,
+				   static_cast<double>(traced.decisions[1][timing].time_ns) / 1e9);
+	};
+	if (decide_alike && !differ) {
 		out += fmt::format("  the same {} decisions: the runs are identical\n", traced.decisions[0].size());
+	} else if (decide_alike) {
+		out += fmt::format("  the same {} decisions, at other times: the first at {}\n",
+				   traced.decisions[0].size(), timing_line());
 	} else {
+		if (timing < i)
+			out += fmt::format("  the times part first, at {}\n", timing_line());
 		const std::size_t stack = bounded_option(vm, "stack", 1000);
 		if (stack) {
 			// again, up to just after the first difference, with the

@@ -30,6 +30,19 @@ std::int64_t timestamp_ns(const std::string &line)
 	return seconds * 1000000000LL + micros * 1000;
 }
 
+// the line without the timestamp's digits
+std::string without_timestamp(const std::string &line)
+{
+	auto at = line.find("] ");
+	if (at == std::string::npos)
+		return line;
+	at = line.find(' ', at + 2);
+	const auto end = at == std::string::npos ? at : line.find(": ", at);
+	if (end == std::string::npos)
+		return line;
+	return line.substr(0, at) + line.substr(end);
+}
+
 } // namespace
 
 std::vector<Decision> decisions(const std::filesystem::path &trace)
@@ -51,7 +64,7 @@ std::vector<Decision> decisions(const std::filesystem::path &trace)
 		for (const char *name : {": sched_switch: ", ": sched_wakeup: ", ": sched_wakeup_new: ",
 					 ": sched_migrate_task: ", ": cpu_frequency: "}) {
 			if (line.find(name) != std::string::npos) {
-				events.push_back({line, timestamp_ns(line), {}});
+				events.push_back({line, without_timestamp(line), timestamp_ns(line), {}});
 				stack_of_last = true;
 				break;
 			}
@@ -61,6 +74,14 @@ std::vector<Decision> decisions(const std::filesystem::path &trace)
 }
 
 std::size_t first_difference(std::span<const Decision> a, std::span<const Decision> b)
+{
+	std::size_t i = 0;
+	while (i < a.size() && i < b.size() && a[i].what == b[i].what)
+		i++;
+	return i;
+}
+
+std::size_t first_timing_difference(std::span<const Decision> a, std::span<const Decision> b)
 {
 	std::size_t i = 0;
 	while (i < a.size() && i < b.size() && a[i].line == b[i].line)

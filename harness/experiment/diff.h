@@ -23,6 +23,7 @@ inline constexpr const char *decision_events =
 
 struct Decision {
 	std::string line;			// as the trace has it
+	std::string what;			// the line without its timestamp: the decision
 	std::int64_t time_ns = 0;		// its timestamp (microseconds, as ftrace prints them)
 	std::vector<std::string> stack;		// the kernel functions, innermost first (--trace-stacktrace)
 };
@@ -31,9 +32,13 @@ struct Decision {
 // lines, each with the stack the trace gives after it.
 std::vector<Decision> decisions(const std::filesystem::path &trace);
 
-// The index of the first decision where a and b differ; their common
-// length when one is a prefix of the other (identical: a.size() ==
-// b.size() == the index).
+// The index of the first decision where a and b differ (what was decided,
+// whenever it was); their common length when one is a prefix of the other
+// (identical: a.size() == b.size() == the index).
 std::size_t first_difference(std::span<const Decision> a, std::span<const Decision> b);
+// The same, where the decisions or their times differ: kernel code takes
+// time (docs/kernel-time.md), so two kernels can decide alike at
+// different times.
+std::size_t first_timing_difference(std::span<const Decision> a, std::span<const Decision> b);
 
 } // namespace sh::experiment

@@ -96,7 +96,7 @@ std::string metric_line(const ComparedMetric &row)
 	auto cell = [](const stats::Summary &s) {
 		return fmt::format("{} ± {} ({:.1f}%)", format_value(s.mean), format_value(s.sd), s.rsd_percent());
 	};
-	return fmt::format("  {:<22} {:>26} {:>26} {} {:>8}  {}{}\n", row.metric->name, cell(row.c.a), cell(row.c.b),
+	return fmt::format("  {:<25} {:>26} {:>26} {} {:>8}  {}{}\n", row.metric->name, cell(row.c.a), cell(row.c.b),
 			   format_delta_percent(row.c), format_p(row.c.p), stats::to_string(row.c.verdict),
 			   absolute_delta_note(row.c));
 }
@@ -167,7 +167,7 @@ std::string comparison_text(const ComparisonPlan &plan, std::span<const Scenario
 				    result.name.empty() ? "" : result.name + ": ", result.workload, result.board,
 				    result.seconds, decisions(result, plan.repeat), result.fingerprints[0].size(),
 				    result.fingerprints[1].size());
-		text += fmt::format("  {:<22} {:>26} {:>26} {:>9} {:>8}  {}\n", "metric", "A mean ± sd (RSD)",
+		text += fmt::format("  {:<25} {:>26} {:>26} {:>9} {:>8}  {}\n", "metric", "A mean ± sd (RSD)",
 				    "B mean ± sd (RSD)", "delta", "p", "verdict");
 		for (const auto &row : result.metrics) {
 			text += metric_line(row);
@@ -177,7 +177,7 @@ std::string comparison_text(const ComparisonPlan &plan, std::span<const Scenario
 		}
 		for (const auto *m : result.not_measured)
 			if (m->absent)
-				text += fmt::format("  {:<22} {:>26}\n", m->name, fmt::format("n/a ({})", m->absent));
+				text += fmt::format("  {:<25} {:>26}\n", m->name, fmt::format("n/a ({})", m->absent));
 	}
 	if (!warnings.empty()) {
 		text += "\nWarnings (a variant whose seeds all give one value has no noise to test against; Welch's t "

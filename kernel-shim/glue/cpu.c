@@ -134,6 +134,18 @@ void kshim_enter_cpu(int cpu)
  * (scheduler_ipi()) when the machine settles. A spin nothing can end is
  * left to the watchdog, which names the spinning function.
  */
+/* cpu takes the call-function part of its IPI at `at` on its clock, nested
+ * in what the running CPU runs (which the caller restores). */
+static void run_call_queue_on(int cpu, unsigned long long at)
+{
+	switch_cpu(cpu);
+	kshim_cpu_clock_raise(cpu, at);
+	kshim_irq_enter();
+	generic_smp_call_function_single_interrupt();
+	__preempt_count_sub(HARDIRQ_OFFSET);
+	kshim_settle_mark(cpu);
+}
+
 void kshim_cpu_relax(void)
 {
 	struct task_struct *self_current = shim_current;
@@ -142,16 +154,8 @@ void kshim_cpu_relax(void)
 	int cost = kshim_cost_enter(KSHIM_COST_IPI);
 
 	while ((cpu = kshim_take_unrelaxed_ipi(cpu)) >= 0) {
-		if (cpu != self && cpu_online(cpu)) {
-			unsigned long long sent = kshim_cpu_clock(self);
-
-			switch_cpu(cpu);
-			kshim_cpu_clock_raise(cpu, sent + kshim_ipi_latency_ns);
-			kshim_irq_enter();
-			generic_smp_call_function_single_interrupt();
-			__preempt_count_sub(HARDIRQ_OFFSET);
-			kshim_settle_mark(cpu);
-		}
+		if (cpu != self && cpu_online(cpu))
+			run_call_queue_on(cpu, kshim_ipi_arrival(cpu));
 		cpu++;
 	}
 	kshim_cost_mark();
@@ -160,6 +164,7 @@ void kshim_cpu_relax(void)
 	shim_irq_flags = flags;
 	kshim_cost_leave(cost);
 }
+
 
 /* ----------------------------------------------------------------------- */
 
@@ -322,6 +327,52 @@ unsigned long long kshim_cpu_waking_at(int cpu)
 bool kshim_cpu_in_idle_wait(int cpu)
 {
 	return per_cpu_ptr(&idle_loop, cpu)->waiting;
+}
+
+/*
+ * Kernel code of two CPUs interleaved at lock acquisitions (kernel time,
+ * docs/kernel-time.md): each CPU's entry runs to its end before another's,
+ * but before a CPU that holds no spinlock takes one at time t on its
+ * clock, the other CPUs whose IPIs reached them by t (and that are not
+ * still running kernel code of their own past t, nor still leaving an
+ * idle state) run their handler's call queue: the wake-ups queued on their
+ * lists by ttwu_queue_wakelist(), the function calls. So a CPU waking
+ * tasks one after another sees the earlier wakees on their runqueues once
+ * their CPUs have taken them, as on hardware, rather than only after its
+ * whole interrupt. Holding no spinlock, the running CPU cannot be in the
+ * way of what the handlers lock. Their IPIs stay pending for the rest
+ * (scheduler_ipi(), the reschedule), taken when the machine settles.
+ */
+void kshim_take_due_interrupts(unsigned long long t)
+{
+	static bool taking;
+	struct task_struct *self_current = shim_current;
+	unsigned long flags = shim_irq_flags;
+	int self = shim_cpu, cpu = 0, cost;
+
+	if (taking || !kshim_unrelaxed_ipis)
+		return;
+	taking = true;
+	cost = kshim_cost_enter(KSHIM_COST_IPI);
+	for (; (cpu = kshim_ipi_queue_due(cpu, t)) >= 0; cpu++) {
+		struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+		u64 at = max(kshim_ipi_arrival(cpu), kshim_cpu_clock(cpu));
+
+		if (cpu == self || !cpu_online(cpu))
+			continue;
+		if (il->waiting)
+			at = max(at, il->entered_at) + il->exit_ns;
+		if (at > t)
+			continue;
+		kshim_take_ipi_queue(cpu);
+		run_call_queue_on(cpu, at);
+	}
+	kshim_cost_mark();
+	shim_cpu = self;
+	shim_current = self_current;
+	shim_irq_flags = flags;
+	kshim_cost_leave(cost);
+	taking = false;
 }
 
 /*

@@ -67,6 +67,14 @@ bool kshim_softirq_pending(int cpu);
 bool kshim_ipi_pending(int cpu);
 bool kshim_deliver_ipi(void);
 int kshim_take_unrelaxed_ipi(int cpu);	/* smp.c, for kshim_cpu_relax() */
+/* smp.c, for kshim_take_due_interrupts(): IPIs with a call queue not yet
+ * run that have reached their CPU by t, when each arrives, and taking one */
+int kshim_ipi_queue_due(int cpu, unsigned long long t);
+unsigned long long kshim_ipi_arrival(int cpu);
+void kshim_take_ipi_queue(int cpu);
+/* cpu.c: before the running CPU, holding no spinlock, takes one at t on
+ * its clock, the other CPUs take the IPIs that reached them by then. */
+void kshim_take_due_interrupts(unsigned long long t);
 void kshim_stopper_create(int cpu);
 bool kshim_run_stopper(void);
 bool kshim_run_kthread(void);	/* kthread.c: a worker thread's next pass */

@@ -76,6 +76,28 @@ static void raise_ipi(int cpu)
 	kshim_settle_mark(cpu);
 }
 
+/* The next CPU from cpu whose IPI, with a call queue no CPU has run yet,
+ * reached it by t; -1 if none. Not taken: kshim_take_ipi_queue(). */
+int kshim_ipi_queue_due(int cpu, unsigned long long t)
+{
+	for (cpu = find_next_bit(ipi_unrelaxed, nr_cpu_ids, cpu); cpu < nr_cpu_ids;
+	     cpu = find_next_bit(ipi_unrelaxed, nr_cpu_ids, cpu + 1))
+		if (ipi_arrives_at[cpu] <= t)
+			return cpu;
+	return -1;
+}
+
+unsigned long long kshim_ipi_arrival(int cpu)
+{
+	return ipi_arrives_at[cpu];
+}
+
+void kshim_take_ipi_queue(int cpu)
+{
+	if (test_and_clear_bit(cpu, ipi_unrelaxed))
+		kshim_unrelaxed_ipis--;
+}
+
 /* The next CPU from cpu on whose IPI a spinning CPU may run, -1 if none. */
 int kshim_take_unrelaxed_ipi(int cpu)
 {

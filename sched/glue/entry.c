@@ -368,11 +368,22 @@ int kshim_fair_select_task_rq(struct task_struct *p, int prev_cpu, int wake_flag
 int kshim_feec(int pid, int prev_cpu, int this_cpu)
 {
 	struct task_struct *p = kshim_find_task(pid);
+	struct sched_avg synced_from;
+	int cpu;
 
 	if (!p)
 		return -ESRCH;
 	kshim_enter_cpu(this_cpu);
-	return kshim_fair_find_energy_efficient_cpu(p, prev_cpu);
+	/*
+	 * The call syncs the task's PELT signal (sync_entity_load_avg()),
+	 * which select_task_rq_fair() then does again: undone, so that the
+	 * kernel's own sync does the same work, and takes the same time,
+	 * whether the harness asked or not.
+	 */
+	synced_from = p->se.avg;
+	cpu = kshim_fair_find_energy_efficient_cpu(p, prev_cpu);
+	p->se.avg = synced_from;
+	return cpu;
 }
 
 int kshim_select_task_rq_fair(int pid, int prev_cpu, int this_cpu)

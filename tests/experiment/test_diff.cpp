@@ -36,7 +36,7 @@ BOOST_AUTO_TEST_CASE(diff_finds_the_first_difference)
 	// or a migration's under try_to_wake_up()
 	BOOST_TEST(eas.out.substr(a, b - a + 1).find("\n       => try_to_wake_up\n") != std::string::npos, eas.out);
 	BOOST_TEST(eas.out.substr(b).find("\n       => try_to_wake_up\n") != std::string::npos, eas.out);
-	BOOST_TEST(eas.out.find("    metric                              A              B          B - A\n") !=
+	BOOST_TEST(eas.out.find("    metric                                 A              B          B - A\n") !=
 			   std::string::npos,
 		   eas.out);
 	BOOST_TEST(eas.out.find("\n    overutilized_percent ") != std::string::npos, eas.out);

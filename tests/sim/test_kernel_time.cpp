@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Kernel code takes simulated time (docs/kernel-time.md): the basic blocks
+// of the tree's code each CPU executes, at its clock. A run reports them
+// per event; a kernel that does more on a path shows it; the time moves
+// the timestamps the kernel itself reads; --kernel-time off is the model
+// before, and bad options are bad input.
+#include "run_json.h"
+#include "support.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace sh;
+using test::run_json;
+
+namespace {
+
+const rapidjson::Value &kernel_time_of(const test::Run &r)
+{
+	return r.json["kernel_time"];
+}
+
+double per(const test::Run &r, const char *event, const char *what = "blocks")
+{
+	const auto &v = kernel_time_of(r)["per_event"][event][what];
+	BOOST_REQUIRE_MESSAGE(v.IsNumber(), event << " has no " << what);
+	return v.GetDouble();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(kernel_time)
+
+// The default scenario: every kind of event costs blocks and time, the
+// minimum wake-up latency is no longer 0, and some CPU waited for a lock
+// another held on its own clock.
+BOOST_AUTO_TEST_CASE(default_scenario_reports_kernel_time_per_event)
+{
+	const auto r = run_json({"--duration", "2s"});
+	for (const char *event : {"wakeup", "tick", "context_switch", "balance"}) {
+		BOOST_TEST(per(r, event) > 10.0, event);
+		BOOST_TEST(per(r, event, "ns") > 0.0, event);
+	}
+	BOOST_TEST(kernel_time_of(r)["ns"].GetInt64() > 0);
+	BOOST_TEST(kernel_time_of(r)["cycles_per_block"].GetDouble() == 6.0);
+	BOOST_TEST(r.json["wakeup_latency_ns"]["min"].GetInt64() > 0);
+	BOOST_TEST(kernel_time_of(r)["lock_spin_ns"].GetInt64() > 0);
+	std::int64_t cpus_ns = 0;
+	for (const auto &c : r.json["cpus"].GetArray())
+		cpus_ns += c["kernel_ns"].GetInt64();
+	BOOST_TEST(cpus_ns == kernel_time_of(r)["ns"].GetInt64());
+}
+
+// Off: the blocks are still counted (the same image), they take no time,
+// and the wake-ups the jitter-free run makes on idle CPUs come at the
+// instant of their cause again.
+BOOST_AUTO_TEST_CASE(kernel_time_off_counts_blocks_but_takes_no_time)
+{
+	const auto off = run_json({"--duration", "2s", "--kernel-time", "off", "--jitter", "0"});
+	BOOST_TEST(kernel_time_of(off)["ns"].GetInt64() == 0);
+	BOOST_TEST(kernel_time_of(off)["lock_spin_ns"].GetInt64() == 0);
+	BOOST_TEST(per(off, "wakeup") > 10.0);
+	BOOST_TEST(off.json["wakeup_latency_ns"]["min"].GetInt64() == 0);
+	const auto zero = run_json({"--duration", "2s", "--kernel-cycles-per-block", "0", "--jitter", "0"});
+	BOOST_TEST(zero.json["fingerprint"].GetString() == std::string(off.json["fingerprint"].GetString()));
+	const auto on = run_json({"--duration", "2s", "--jitter", "0"});
+	BOOST_TEST(on.json["fingerprint"].GetString() != std::string(off.json["fingerprint"].GetString()));
+}
+
+// find_energy_efficient_cpu() is most of an EAS wake-up: without EAS the
+// wake-up path executes far fewer blocks, and compare gives the metric a
+// verdict.
+BOOST_AUTO_TEST_CASE(work_on_the_wakeup_path_shows_per_wakeup)
+{
+	const auto eas = run_json({"--duration", "2s"});
+	const auto no_eas = run_json({"--duration", "2s", "--sysctl", "kernel.sched_energy_aware=0"});
+	BOOST_TEST_MESSAGE("blocks per wake-up: EAS " << per(eas, "wakeup") << ", without " << per(no_eas, "wakeup"));
+	BOOST_TEST(per(eas, "wakeup") > 2 * per(no_eas, "wakeup"));
+	const auto compared = test::run_cli({"compare", "--repeat", "3", "--duration", "1s", "--b-sysctl",
+					     "kernel.sched_energy_aware=0"});
+	BOOST_REQUIRE_MESSAGE(compared.exit_status == 0, compared.err);
+	const auto row = compared.out.find("kernel_blocks_per_wakeup");
+	BOOST_REQUIRE_MESSAGE(row != std::string::npos, compared.out);
+	const auto line = compared.out.substr(row, compared.out.find('\n', row) - row);
+	BOOST_TEST(line.find("changed") != std::string::npos, line);
+}
+
+// The cycles a block takes scale its time, not its count: twice the cycles,
+// twice the time per block.
+BOOST_AUTO_TEST_CASE(cycles_per_block_scale_the_time)
+{
+	const auto six = run_json({"--duration", "1s"});
+	const auto twelve = run_json({"--duration", "1s", "--kernel-cycles-per-block", "12"});
+	const auto ns_per_block = [](const test::Run &r) {
+		return kernel_time_of(r)["ns"].GetDouble() / kernel_time_of(r)["blocks"].GetDouble();
+	};
+	BOOST_TEST(ns_per_block(twelve) / ns_per_block(six) > 1.8);
+	BOOST_TEST(ns_per_block(twelve) / ns_per_block(six) < 2.2);
+}
+
+// An IPI's delivery time delays the wake-ups that go through one (a remote
+// wake-up queued on the target's list, a reschedule of an idle CPU).
+BOOST_AUTO_TEST_CASE(ipi_latency_delays_remote_wakeups)
+{
+	const auto none = run_json({"--duration", "2s"});
+	const auto slow = run_json({"--duration", "2s", "--ipi-latency", "200us"});
+	BOOST_TEST(slow.json["kernel_time"]["ipi_latency_ns"].GetInt64() == 200'000);
+	BOOST_TEST(slow.json["wakeup_latency_ns"]["p50"].GetInt64() > none.json["wakeup_latency_ns"]["p50"].GetInt64());
+}
+
+BOOST_AUTO_TEST_CASE(bad_kernel_time_options_are_bad_input)
+{
+	for (const auto &args : std::vector<std::vector<std::string>>{
+		     {"run", "--kernel-time", "maybe"},
+		     {"run", "--kernel-cycles-per-block", "-1"},
+		     {"run", "--kernel-cycles-per-block", "5000"},
+		     {"run", "--ipi-latency", "1s"},
+		     {"run", "--kernel-time", "off", "--ipi-latency", "1us"},
+	     }) {
+		const auto r = test::run_cli(std::span<const std::string>(args));
+		BOOST_TEST(r.exit_status == 2, args[1] << " " << args[2] << ": " << r.err);
+		BOOST_TEST(r.err.find(args[1]) != std::string::npos, r.err);
+	}
+}
+
+BOOST_AUTO_TEST_SUITE_END()
