@@ -61,7 +61,9 @@ BOOST_AUTO_TEST_CASE(sweep_compares_each_point_with_the_baseline)
 	BOOST_TEST(points[1]["values"]["eas"].GetString() == std::string("0"));
 	BOOST_TEST(metric(points[0], "energy_j")["verdict"].GetString() == std::string("baseline"));
 	BOOST_TEST(metric(points[0], "energy_j")["values"].Size() == 4u);
-	for (const auto *name : {"energy_j", "overutilized_percent"}) {
+	// (energy no longer: with kernel time, EAS's saving on 2 s of the
+	// default scenario is within the seeds' noise; docs/kernel-time.md)
+	for (const auto *name : {"kernel_blocks_per_wakeup", "overutilized_percent"}) {
 		const auto &m = metric(points[1], name);
 		BOOST_TEST(m["verdict"].GetString() == std::string("changed"), name);
 		BOOST_TEST(m["p"].GetDouble() < 0.01, name);
