@@ -73,11 +73,12 @@ int idle_tick_policy(IdleTick policy)
 	return KSHIM_IDLE_TICK_KERNEL;
 }
 
-enum class Timed { frequency, wake, cap };
+// kernel_done: an idle CPU's kernel code ends (it was busy running it)
+enum class Timed { frequency, wake, cap, kernel_done };
 
 bool is_hardware(Timed kind)
 {
-	return kind == Timed::frequency || kind == Timed::cap;
+	return kind != Timed::wake;
 }
 
 // The tracepoints the simulator follows. Probes name events with string
@@ -267,6 +268,11 @@ private:
 		// kernel code ran on it: its thread resumes once that is done
 		if (const auto until = static_cast<std::int64_t>(kshim_cpu_clock(static_cast<int>(c)));
 		    until > now_ && until > cpus_[c].kernel_until) {
+			// the idle task's code keeps the CPU busy until it is done
+			if (cpus_[c].curr == 0) {
+				board_->set_busy(c, true, now_);
+				push(Timed::kernel_done, until, static_cast<int>(c));
+			}
 			account_work(c);
 			cpus_[c].kernel_until = until;
 			if (until > cpus_[c].work_anchor)
@@ -319,6 +325,7 @@ private:
 	void tick();
 	void detach_from_kernel();
 	void collect_kernel_cost(Result &r) const;
+	void collect_idle_states(Result &r) const;
 
 	// Executor::Host
 	std::int64_t now() const override { return now_; }
@@ -406,7 +413,7 @@ void Simulator::on_event(const kshim_trace_event &ev)
 			metrics_->on_cpu_time(running->index, static_cast<std::size_t>(ev.cpu), now_ - cpu.curr_since);
 		cpu.curr_since = now_;
 		account_work(static_cast<std::size_t>(ev.cpu));
-		board_->set_busy(static_cast<std::size_t>(ev.cpu), next != 0, now_);
+		board_->set_busy(static_cast<std::size_t>(ev.cpu), next != 0 || cpu.kernel_until > now_, now_);
 		cpu.curr = next;
 		switched_.mark(static_cast<std::size_t>(ev.cpu));
 		to_dispatch_.mark(static_cast<std::size_t>(ev.cpu));
@@ -567,12 +574,13 @@ void Simulator::refresh(std::size_t c)
 
 std::int64_t Simulator::next_event_time()
 {
+	// first: an idle CPU's kernel code queues when it ends (kernel_done)
+	read_touched_cpus();
 	while (!queue_.empty() && is_stale_wake(queue_.top()))
 		queue_.pop();
 	std::int64_t t = std::min(end_, next_tick_);
 	if (!queue_.empty())
 		t = std::min(t, queue_.top().time);
-	read_touched_cpus();
 	for (auto c = stale_.take_from(0); c != CpuMarks::end; c = stale_.take_from(c + 1))
 		refresh(c);
 	// work that ran out and was not stepped (none expected): estimated again
@@ -913,6 +921,12 @@ void Simulator::run_hardware_events()
 			apply_cap(options_.thermal_caps[static_cast<std::size_t>(ev.index)]);
 			continue;
 		}
+		if (ev.kind == Timed::kernel_done) {
+			const auto c = static_cast<std::size_t>(ev.index);
+			if (cpus_[c].curr == 0 && cpus_[c].kernel_until <= now_)
+				board_->set_busy(c, false, now_);
+			continue;
+		}
 		const auto c = static_cast<std::size_t>(ev.index);
 		account_work(c);
 		if (board_->set_frequency(c, ev.khz, now_))
@@ -1137,21 +1151,7 @@ Result Simulator::collect()
 	}
 	for (auto &cooling : metrics_->cooling_devices(now_))
 		r.cooling_devices.push_back({cooling.id, cooling.cpus, cooling.max_state, cooling.state_ns, cooling.updates});
-	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		const auto &cpu = cpus_[c];
-		const auto now = idle_states_of(static_cast<int>(c));
-		for (std::size_t i = 0; i < now.size(); i++) {
-			const auto &n = now[i];
-			const kshim_idle_state zero{};
-			const auto &s0 = i < cpu.idle_at_start.size() ? cpu.idle_at_start[i] : zero;
-			r.cpus[c].idle_states.push_back({n.name, n.exit_latency_ns, n.target_residency_ns,
-							 n.usage - s0.usage, n.time_ns - s0.time_ns, n.above - s0.above,
-							 n.below - s0.below});
-		}
-	}
-	r.cpuidle_governor = kshim_cpuidle_governor();
-	if (std::all_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) { return c.idle_states.empty(); }))
-		r.cpuidle_governor.clear();
+	collect_idle_states(r);
 	for (const auto &th : executor_->threads()) {
 		TaskResult t;
 		t.name = th.comm;
@@ -1172,6 +1172,26 @@ Result Simulator::collect()
 	r.kernel_warnings = kshim::kernel_warnings().size();
 	collect_kernel_cost(r);
 	return r;
+}
+
+// The kernel's cpuidle counters over the run.
+void Simulator::collect_idle_states(Result &r) const
+{
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		const auto &cpu = cpus_[c];
+		const auto now = idle_states_of(static_cast<int>(c));
+		for (std::size_t i = 0; i < now.size(); i++) {
+			const auto &n = now[i];
+			const kshim_idle_state zero{};
+			const auto &s0 = i < cpu.idle_at_start.size() ? cpu.idle_at_start[i] : zero;
+			r.cpus[c].idle_states.push_back({n.name, n.exit_latency_ns, n.target_residency_ns,
+							 n.usage - s0.usage, n.time_ns - s0.time_ns, n.above - s0.above,
+							 n.below - s0.below});
+		}
+	}
+	r.cpuidle_governor = kshim_cpuidle_governor();
+	if (std::all_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) { return c.idle_states.empty(); }))
+		r.cpuidle_governor.clear();
 }
 
 void Simulator::collect_kernel_cost(Result &r) const
