@@ -251,11 +251,12 @@ void append_kernel_time(std::string &s, const sim::Result &r)
 				 ? fmt::format("{:g} cycles per block on the fastest CPUs", r.kernel_cycles_per_block)
 				 : std::string("untimed: --kernel-cycles-per-block 0"));
 	const double cpu_ns = static_cast<double>(r.simulated_ns) * static_cast<double>(r.cpus.size());
-	s += fmt::format("  {} blocks, {:.3f} ms on the CPUs ({:.3f}% of their time); spinning on locks {:.3f} ms; "
-			 "IPI delivery {} ns\n",
+	s += fmt::format("  {} blocks, {:.3f} ms on the CPUs ({:.3f}% of their time); spinning on locks {:.3f} ms\n",
 			 blocks, static_cast<double>(ns) / 1e6,
 			 cpu_ns > 0 ? 100.0 * static_cast<double>(ns) / cpu_ns : 0.0,
-			 static_cast<double>(r.lock_spin_ns) / 1e6, r.ipi_latency_ns);
+			 static_cast<double>(r.lock_spin_ns) / 1e6);
+	s += fmt::format("  IPI delivery {} ns; {} IPIs taken while another CPU's code ran (at its lock acquisitions)\n",
+			 r.ipi_latency_ns, r.ipis_taken_at_locks);
 	std::string per;
 	for (const auto &o : sim::kernel_overhead(r))
 		if (o.blocks)
@@ -569,6 +570,8 @@ void json_kernel_time(Writer &w, const sim::Result &r)
 	w.Int64(r.lock_spin_ns);
 	key(w, "ipi_latency_ns");
 	w.Int64(r.ipi_latency_ns);
+	key(w, "ipis_taken_at_locks");
+	w.Uint64(r.ipis_taken_at_locks);
 	key(w, "per_event");
 	w.StartObject();
 	for (const auto &o : sim::kernel_overhead(r)) {

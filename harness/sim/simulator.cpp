@@ -195,6 +195,7 @@ private:
 	bool overutilized_ = false;
 	std::int64_t overutilized_since_ = 0;
 	bool eas_enabled_ = false;
+	unsigned long long ipis_taken_at_start_ = 0;
 
 	Result result_;
 
@@ -897,6 +898,7 @@ void Simulator::read_start_state()
 		cpus_[c].spin_at_start = kshim_cpu_spin_ns(static_cast<int>(c));
 		read_kernel_state(c);
 	}
+	ipis_taken_at_start_ = kshim_ipis_taken_at_locks();
 	kshim_cpuset ignored;
 	kshim_take_touched_cpus(&ignored);
 	for (auto &cpu : cpus_)
@@ -1200,6 +1202,7 @@ void Simulator::collect_kernel_cost(Result &r) const
 		"none", "other", "wakeup", "schedule", "tick", "ipi", "balance", "softirq", "idle", "kthread"};
 	r.kernel_cycles_per_block = options_.kernel_cycles_per_block;
 	r.ipi_latency_ns = options_.ipi_latency_ns;
+	r.ipis_taken_at_locks = kshim_ipis_taken_at_locks() - ipis_taken_at_start_;
 	r.kernel_cost.clear();
 	for (std::size_t k = KSHIM_COST_OTHER; k < KSHIM_COST_NR; k++)
 		r.kernel_cost.push_back({kinds[k]});

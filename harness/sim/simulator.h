@@ -341,6 +341,7 @@ struct Result {
 	double kernel_cycles_per_block = 0;
 	std::int64_t ipi_latency_ns = 0;
 	std::int64_t lock_spin_ns = 0;		// CPUs waiting for spinlocks others held
+	std::uint64_t ipis_taken_at_locks = 0;	// call queues run at another CPU's lock acquisition
 };
 
 // Runs `workload` on the booted kernel for options.duration_ns, or until

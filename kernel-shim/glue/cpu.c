@@ -343,6 +343,13 @@ bool kshim_cpu_in_idle_wait(int cpu)
  * way of what the handlers lock. Their IPIs stay pending for the rest
  * (scheduler_ipi(), the reschedule), taken when the machine settles.
  */
+static unsigned long long taken_at_locks;
+
+unsigned long long kshim_ipis_taken_at_locks(void)
+{
+	return taken_at_locks;
+}
+
 void kshim_take_due_interrupts(unsigned long long t)
 {
 	static bool taking;
@@ -366,6 +373,7 @@ void kshim_take_due_interrupts(unsigned long long t)
 			continue;
 		kshim_take_ipi_queue(cpu);
 		run_call_queue_on(cpu, at);
+		taken_at_locks++;
 	}
 	kshim_cost_mark();
 	shim_cpu = self;

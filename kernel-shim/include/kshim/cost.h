@@ -73,6 +73,9 @@ void kshim_lock_wait(const unsigned long long *free_at);
 void kshim_lock_release(unsigned long long *free_at);
 /* The time an IPI takes from its sender to its target (the board's). */
 extern unsigned long long kshim_ipi_latency_ns;
+/* How many IPIs' call queues CPUs took at another CPU's lock acquisition
+ * (kernel-shim/glue/cpu.c's kshim_take_due_interrupts()). */
+unsigned long long kshim_ipis_taken_at_locks(void);
 /* Time the CPU spent waiting for locks. */
 unsigned long long kshim_cpu_spin_ns(int cpu);
 /* Every block the tree's code executed, counted or not (tests). */
