@@ -26,18 +26,6 @@ scenarios=(
 	"hackbench on hikey960 (4 groups x 10 fds, 1000 loops)|run --board hikey960 --workload hackbench:groups=4,fds=10,loops=1000"
 )
 
-# Best of five CPU times (user + sys) of a command, in seconds: the machine
-# is noisy, and CPU time does not count waiting for it (the instruction
-# counts below are the stable figure).
-cpu_time() {
-	local best= t TIMEFORMAT='%U %S'
-	for _ in 1 2 3 4 5; do
-		t=$({ time "$@" >/dev/null; } 2>&1 | awk '{ print $1 + $2 }')
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
-	done
-	echo "$best"
-}
-
 printf "sched-harness bench: %s\n\n" "$("$harness" kernel info | awk '/^Version/ { $1 = ""; print }' | sed 's/^ //')"
 printf "%-58s %9s %9s %11s %11s %9s\n" "scenario" "simulated" "CPU" "sim s/CPU s" "x CPUs" "kernel"
 for entry in "${scenarios[@]}"; do

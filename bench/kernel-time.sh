@@ -25,15 +25,6 @@ scenarios=(
 	"hackbench on hikey960 (4 groups x 10 fds, 1000 loops)|run --board hikey960 --workload hackbench:groups=4,fds=10,loops=1000"
 )
 
-cpu_time() {
-	local best= t TIMEFORMAT='%U %S'
-	for _ in 1 2 3 4 5; do
-		t=$({ time "$@" >/dev/null; } 2>&1 | awk '{ print $1 + $2 }')
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
-	done
-	echo "$best"
-}
-
 # counting CMD...: instructions in the block counter, of the simulating process
 counting() {
 	local out="$tmp/cc.$RANDOM"

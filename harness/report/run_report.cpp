@@ -550,6 +550,20 @@ void optional_number(Writer &w, const std::optional<double> &v)
 	v ? w.Double(*v) : w.Null();
 }
 
+void json_kernel_cost(Writer &w, const sim::KernelCost &k)
+{
+	w.StartObject();
+	key(w, "kind");
+	str(w, k.kind);
+	key(w, "entries");
+	w.Uint64(k.entries);
+	key(w, "blocks");
+	w.Uint64(k.blocks);
+	key(w, "ns");
+	w.Int64(k.ns);
+	w.EndObject();
+}
+
 void json_kernel_time(Writer &w, const sim::Result &r)
 {
 	key(w, "kernel_time");
@@ -585,20 +599,7 @@ void json_kernel_time(Writer &w, const sim::Result &r)
 	}
 	w.EndObject();
 	key(w, "kinds");
-	w.StartArray();
-	for (const auto &k : r.kernel_cost) {
-		w.StartObject();
-		key(w, "kind");
-		str(w, k.kind);
-		key(w, "entries");
-		w.Uint64(k.entries);
-		key(w, "blocks");
-		w.Uint64(k.blocks);
-		key(w, "ns");
-		w.Int64(k.ns);
-		w.EndObject();
-	}
-	w.EndArray();
+	json_array(w, r.kernel_cost, json_kernel_cost);
 	w.EndObject();
 }
 

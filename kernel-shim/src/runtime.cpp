@@ -141,11 +141,16 @@ void watchdog_handler(int, siginfo_t *, void *context)
 	// signal frame, found by the interrupted address)
 	void *frames[32];
 	const int n = backtrace(frames, 32);
-	std::string callers;
 	int found = -1;
 	for (int i = 0; i < n; i++)
 		if (frames[i] == pc)
 			found = i;
+	std::string where = pc ? symbol_of(static_cast<char *>(pc) + 1) : std::string("?");
+	// a spin in instrumented code is most often caught counting its
+	// basic blocks (kshim/cost.h): the spinning function is the caller
+	if (where == "__sanitizer_cov_trace_pc" && found >= 0 && found + 1 < n)
+		where = symbol_of(static_cast<char *>(frames[++found]));
+	std::string callers;
 	for (int i = found + 1; found >= 0 && i < n && i <= found + 3; i++)
 		callers += fmt::format("{}{}", callers.empty() ? " (called from " : " < ",
 				       symbol_of(static_cast<char *>(frames[i])));
@@ -154,7 +159,7 @@ void watchdog_handler(int, siginfo_t *, void *context)
 	const std::string line = fmt::format(
 		"sched-harness: kernel fault: kernel hang in {}{}: no return to the simulator for {} s "
 		"(simulated time {:.6f} s, after {} events)\n",
-		pc ? symbol_of(static_cast<char *>(pc) + 1) : std::string("?"), callers, watchdog_seconds,
+		where, callers, watchdog_seconds,
 		static_cast<double>(beat_now_ns.load(std::memory_order_relaxed)) / 1e9, seen);
 	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
 	sh::support::remove_temporary_dirs();
