@@ -10,20 +10,8 @@
 #   BUILD_DIR=other bench/kernel-time.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_dir=${BUILD_DIR:-build}
-harness="$build_dir/harness/sched-harness"
-[ -x "$harness" ] || { echo "bench: build first (scripts/build.sh)" >&2; exit 1; }
-command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
-	{ echo "bench: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . bench/lib.sh
-bench_init "$build_dir" "$tmp"
-
-scenarios=(
-	"default (odroid-xu3, 24 x periodic 16 ms 10%, 10 s)|run"
-	"hackbench on hikey960 (4 groups x 10 fds, 1000 loops)|run --board hikey960 --workload hackbench:groups=4,fds=10,loops=1000"
-)
+bench_start
 
 # counting CMD...: instructions in the block counter, of the simulating process
 counting() {
@@ -35,7 +23,7 @@ counting() {
 }
 
 printf "%-56s %14s %14s %7s %7s %9s\n" "scenario" "instr timed" "instr off" "ratio" "CPU" "counting"
-for entry in "${scenarios[@]}"; do
+for entry in "${bench_scenarios[@]}"; do
 	name=${entry%%|*}
 	read -r -a args <<<"${entry#*|}"
 	read -r on_total _ <<<"$(instructions "$harness" "${args[@]}")"

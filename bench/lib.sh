@@ -7,6 +7,25 @@
 # the shim links that section apart (.kshim.sched.text), and callgrind
 # cannot map its lines, so it shows them as "???:__schedule [???]".
 
+# bench_start: the build's harness (build/, or $BUILD_DIR), valgrind, a
+# temporary directory removed on exit, then bench_init. Sets build_dir,
+# harness, tmp, tree; bench_scenarios lists the scenarios the speed figures
+# are measured on ("name|sched-harness arguments").
+bench_start() {
+	build_dir=${BUILD_DIR:-build}
+	harness="$build_dir/harness/sched-harness"
+	[ -x "$harness" ] || { echo "bench: build first (scripts/build.sh)" >&2; exit 1; }
+	command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
+		{ echo "bench: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	bench_init "$build_dir" "$tmp"
+}
+bench_scenarios=(
+	"default (odroid-xu3, 24 x periodic 16 ms 10%, 10 s)|run"
+	"hackbench on hikey960 (4 groups x 10 fds, 1000 loops)|run --board hikey960 --workload hackbench:groups=4,fds=10,loops=1000"
+)
+
 # bench_init BUILD_DIR TMPDIR: sets harness, tree, and the section's names.
 bench_init() {
 	bench_build=$1

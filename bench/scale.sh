@@ -11,14 +11,8 @@
 #   bench/scale.sh              # build/ (6.1); needs valgrind
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_dir=${BUILD_DIR:-build}
-harness="$build_dir/harness/sched-harness"
-[ -x "$harness" ] || { echo "bench: build first (scripts/build.sh)" >&2; exit 1; }
-command -v valgrind >/dev/null || { echo "bench: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . bench/lib.sh
-bench_init "$build_dir" "$tmp"
+bench_start
 bench/synthetic-board.sh 8 > "$tmp/synthetic-8.dts"
 bench/synthetic-board.sh 64 > "$tmp/synthetic-64.dts"
 

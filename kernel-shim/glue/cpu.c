@@ -134,8 +134,31 @@ void kshim_enter_cpu(int cpu)
  * (scheduler_ipi()) when the machine settles. A spin nothing can end is
  * left to the watchdog, which names the spinning function.
  */
+/* What the running CPU runs, kept while others' IPIs run nested in it. */
+struct running_cpu {
+	int cpu;
+	struct task_struct *current;
+	unsigned long irq_flags;
+	int cost_kind;
+};
+
+static struct running_cpu nest_interrupts(void)
+{
+	return (struct running_cpu){ shim_cpu, shim_current, shim_irq_flags,
+				     kshim_cost_enter(KSHIM_COST_IPI) };
+}
+
+static void unnest_interrupts(const struct running_cpu *running)
+{
+	kshim_cost_mark();
+	shim_cpu = running->cpu;
+	shim_current = running->current;
+	shim_irq_flags = running->irq_flags;
+	kshim_cost_leave(running->cost_kind);
+}
+
 /* cpu takes the call-function part of its IPI at `at` on its clock, nested
- * in what the running CPU runs (which the caller restores). */
+ * in what the running CPU runs (nest_interrupts()). */
 static void run_call_queue_on(int cpu, unsigned long long at)
 {
 	switch_cpu(cpu);
@@ -148,21 +171,15 @@ static void run_call_queue_on(int cpu, unsigned long long at)
 
 void kshim_cpu_relax(void)
 {
-	struct task_struct *self_current = shim_current;
-	unsigned long flags = shim_irq_flags;
-	int self = shim_cpu, cpu = 0;
-	int cost = kshim_cost_enter(KSHIM_COST_IPI);
+	const struct running_cpu running = nest_interrupts();
+	int cpu = 0;
 
 	while ((cpu = kshim_take_unrelaxed_ipi(cpu)) >= 0) {
-		if (cpu != self && cpu_online(cpu))
+		if (cpu != running.cpu && cpu_online(cpu))
 			run_call_queue_on(cpu, kshim_ipi_arrival(cpu));
 		cpu++;
 	}
-	kshim_cost_mark();
-	shim_cpu = self;
-	shim_current = self_current;
-	shim_irq_flags = flags;
-	kshim_cost_leave(cost);
+	unnest_interrupts(&running);
 }
 
 
@@ -353,19 +370,18 @@ unsigned long long kshim_ipis_taken_at_locks(void)
 void kshim_take_due_interrupts(unsigned long long t)
 {
 	static bool taking;
-	struct task_struct *self_current = shim_current;
-	unsigned long flags = shim_irq_flags;
-	int self = shim_cpu, cpu = 0, cost;
+	struct running_cpu running;
+	int cpu = 0;
 
 	if (taking || !kshim_unrelaxed_ipis)
 		return;
 	taking = true;
-	cost = kshim_cost_enter(KSHIM_COST_IPI);
+	running = nest_interrupts();
 	for (; (cpu = kshim_ipi_queue_due(cpu, t)) >= 0; cpu++) {
 		struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
 		u64 at = max(kshim_ipi_arrival(cpu), kshim_cpu_clock(cpu));
 
-		if (cpu == self || !cpu_online(cpu))
+		if (cpu == running.cpu || !cpu_online(cpu))
 			continue;
 		if (il->waiting)
 			at = max(at, il->entered_at) + il->exit_ns;
@@ -375,11 +391,7 @@ void kshim_take_due_interrupts(unsigned long long t)
 		run_call_queue_on(cpu, at);
 		taken_at_locks++;
 	}
-	kshim_cost_mark();
-	shim_cpu = self;
-	shim_current = self_current;
-	shim_irq_flags = flags;
-	kshim_cost_leave(cost);
+	unnest_interrupts(&running);
 	taking = false;
 }
 
