@@ -137,7 +137,7 @@ void kshim_enter_cpu(int cpu)
 /* What the running CPU runs, kept while others' IPIs run nested in it. */
 struct running_cpu {
 	int cpu;
-	struct task_struct *current;
+	struct task_struct *curr;
 	unsigned long irq_flags;
 	int cost_kind;
 };
@@ -152,7 +152,7 @@ static void unnest_interrupts(const struct running_cpu *running)
 {
 	kshim_cost_mark();
 	shim_cpu = running->cpu;
-	shim_current = running->current;
+	shim_current = running->curr;
 	shim_irq_flags = running->irq_flags;
 	kshim_cost_leave(running->cost_kind);
 }
