@@ -127,10 +127,10 @@ void kshim_enter_cpu(int cpu)
  * of a synchronous smp_call_function*(), irq_work_sync(), ...), while
  * some CPU has an IPI no spinner has seen (the fake arch's cpu_relax()
  * calls this only then). On hardware the other CPU takes its IPI
- * meanwhile; here one CPU runs at a time and kernel code takes no time, so
- * the spinner has the function calls queued on the others run there now,
- * as nested interrupts (on a CPU in an idle state too, which on hardware
- * would first leave it). Their IPIs stay pending: the CPUs still take them
+ * meanwhile; here one CPU's code runs at a time, so the spinner has the
+ * function calls queued on the others run there now, as nested interrupts
+ * at the IPIs' arrival on the other CPUs' clocks (on a CPU in an idle state
+ * too, which on hardware would first leave it). Their IPIs stay pending: the CPUs still take them
  * (scheduler_ipi()) when the machine settles. A spin nothing can end is
  * left to the watchdog, which names the spinning function.
  */

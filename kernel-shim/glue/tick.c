@@ -128,8 +128,7 @@ ktime_t tick_nohz_get_next_hrtimer(void)
  * tick (until its next timer), and in *delta_next until the tick device's
  * next event (the tick, or an earlier timer). The cpuidle governor's
  * prediction starts from them. Differs from kernel/time/tick-sched.c:
- * "now" is the present rather than the idle entry time (no time passes in
- * kernel code here); the do_timer CPU's timekeeping max deferment (an hour
+ * "now" is the CPU's clock (kshim/cost.h) rather than the idle entry time; the do_timer CPU's timekeeping max deferment (an hour
  * or more with the arch timer) is not applied; there is no timer wheel
  * (hrtimers are high-resolution, and the compiled code arms no wheel timer).
  */
