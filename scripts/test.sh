@@ -8,8 +8,10 @@
 #   SH_SANITIZE_KERNELS="6.1"  these series' passes under ASan+UBSan, kernel
 #                              code included (scripts/sanitize.sh, in
 #                              build-asan/; a report fails the run). 6.1 by
-#                              default, in place of its plain pass (build/,
-#                              which scripts/run.sh builds); "" for none
+#                              default, in place of its plain pass, whose
+#                              build (build/, which scripts/run.sh makes)
+#                              then runs only the tests labelled plain-build
+#                              (figures of the plain build); "" for none
 #   KERNEL_SRC=/path           only this tree (in $BUILD_DIR, default build/)
 #   FUZZ_SECONDS=0             no fuzzing
 set -euo pipefail
@@ -41,6 +43,16 @@ for series in ${SH_KERNELS:-6.1 6.12}; do
 		echo "=== Linux $series under ASan+UBSan ($dir)"
 		BUILD_DIR=$dir KERNEL_TARBALL=$tarball scripts/sanitize.sh "${ctest_args[@]}"
 		done_in "Linux $series under ASan+UBSan, built and tested,"
+		# the tests whose figures are the plain build's (label
+		# plain-build), against the build scripts/run.sh makes
+		if [ ${#ctest_args[@]} -eq 0 ]; then
+			dir=build
+			[ "$series" = 6.1 ] || dir=build-$series
+			echo "=== Linux $series, the plain build's figures ($dir)"
+			env BUILD_DIR="$dir" KERNEL_TARBALL="$tarball" scripts/build.sh
+			ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" -L plain-build
+			done_in "Linux $series plain, built, its plain-build tests run,"
+		fi
 		continue
 	fi
 	dir=build
