@@ -196,8 +196,3 @@ void kshim_cost_read(int cpu, struct kshim_cost_counts *out)
 	out->blocks[KSHIM_COST_NONE] = 0;
 	out->ps[KSHIM_COST_NONE] = 0;
 }
-
-unsigned long long kshim_cost_blocks_executed(void)
-{
-	return blocks_executed;
-}

@@ -78,8 +78,6 @@ extern unsigned long long kshim_ipi_latency_ns;
 unsigned long long kshim_ipis_taken_at_locks(void);
 /* Time the CPU spent waiting for locks. */
 unsigned long long kshim_cpu_spin_ns(int cpu);
-/* Every block the tree's code executed, counted or not (tests). */
-unsigned long long kshim_cost_blocks_executed(void);
 
 #ifdef __cplusplus
 }
