@@ -78,30 +78,46 @@ std::string_view ElfSymbols::function_at(std::uint64_t offset) const
 	return it->name;
 }
 
+namespace {
+
+// One table per object, read once: a trace asks for thousands of stacks.
+// Called with the lock held.
+const ElfSymbols &symbols_of(const char *object)
+{
+	static std::map<std::string, std::unique_ptr<ElfSymbols>> tables;
+	auto &table = tables[object];
+	if (!table)
+		table = std::make_unique<ElfSymbols>(object);
+	return *table;
+}
+
+std::mutex symbols_lock;
+
+} // namespace
+
+std::optional<std::string> function_at_address(std::uintptr_t address, std::string_view object_prefix)
+{
+	Dl_info info;
+	if (!dladdr(reinterpret_cast<void *>(address), &info) || !info.dli_fname)
+		return std::nullopt;
+	if (!std::filesystem::path(info.dli_fname).filename().string().starts_with(object_prefix))
+		return std::nullopt;
+	const auto offset = address - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+	const std::lock_guard guard(symbols_lock);
+	const auto name = symbols_of(info.dli_fname).function_at(offset);
+	return name.empty() ? offset_text(offset) : std::string(name);
+}
+
 std::vector<std::string> stack_functions(std::string_view object_prefix, std::size_t max)
 {
-	// one table per object, read once: a trace asks for thousands of stacks
-	static std::mutex lock;
-	static std::map<std::string, std::unique_ptr<ElfSymbols>> tables;
 	void *frames[64];
 	const int depth = backtrace(frames, 64);
 	std::vector<std::string> out;
-	const std::lock_guard guard(lock);
 	for (int i = 1; i < depth && out.size() < max; i++) {
-		Dl_info info;
 		// a return address: the call is the byte before it
 		const auto address = reinterpret_cast<std::uintptr_t>(frames[i]) - 1;
-		if (!dladdr(reinterpret_cast<void *>(address), &info) || !info.dli_fname)
-			continue;
-		const std::filesystem::path object(info.dli_fname);
-		if (!object.filename().string().starts_with(object_prefix))
-			continue;
-		auto &table = tables[info.dli_fname];
-		if (!table)
-			table = std::make_unique<ElfSymbols>(object);
-		const auto offset = address - reinterpret_cast<std::uintptr_t>(info.dli_fbase);
-		const auto name = table->function_at(offset);
-		out.emplace_back(name.empty() ? offset_text(offset) : std::string(name));
+		if (auto name = function_at_address(address, object_prefix))
+			out.push_back(std::move(*name));
 	}
 	return out;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,11 @@ private:
 	};
 	std::vector<Function> functions_;	// by start
 };
+
+// The function holding `address` in a loaded shared object whose file name
+// starts with `object_prefix`, or the offset in it that no symbol covers;
+// nothing when no such object holds the address.
+std::optional<std::string> function_at_address(std::uintptr_t address, std::string_view object_prefix);
 
 // The functions of the calling thread's stack, innermost first, of the
 // frames inside shared objects whose file name starts with `object_prefix`

@@ -239,6 +239,10 @@ po::options_description run_options()
 		("ipi-latency", po::value<std::string>()->value_name("T"),
 		 "an IPI's delivery from the sender's clock to the target's handler (default 0: no sourced "
 		 "figure; the handler's own code takes its time)")
+		("kernel-profile", po::value<Unsigned>()->implicit_value(Unsigned{10}, "10")->value_name("N"),
+		 "profile the kernel code the run executes and print the N functions (default 10) that "
+		 "ran most basic blocks, as compiled: code inlined into a function counts as its own "
+		 "(docs/kernel-time.md); the profile makes the run slower, not different")
 		("kernel-cycles-per-block", po::value<double>()->value_name("X"),
 		 "what a basic block of the tree's code costs, in cycles, on the CPUs of the highest "
 		 "per-MHz performance (others in proportion to their capacity-dmips-mhz); 0: kernel code "
@@ -368,6 +372,11 @@ sim::Options simulation_options(const po::variables_map &vm, const dts::Platform
 					     platform.cpus.size() - 1)};
 	options.duration_ns = duration.value_or(workload.duration_ns.value_or(default_duration_ns));
 	options.count_eas_decisions = vm["count-eas"].as<bool>();
+	if (vm.count("kernel-profile")) {
+		options.kernel_profile_functions = bounded_option(vm, "kernel-profile", 100000);
+		if (!options.kernel_profile_functions)
+			throw UsageError{"--kernel-profile 0: say how many functions to print, at least 1"};
+	}
 	options.jitter = vm["jitter"].as<double>();
 	if (!(options.jitter >= 0 && options.jitter <= 100))
 		throw UsageError{fmt::format("--jitter {}: a scale from 0 (none) to 100", options.jitter)};

@@ -271,6 +271,15 @@ void append_kernel_time(std::string &s, const sim::Result &r)
 					     static_cast<double>(k.ns) / 1e6);
 	if (!kinds.empty())
 		s += fmt::format("  by kind: {}\n", kinds);
+	if (r.kernel_functions.empty())
+		return;
+	s += fmt::format("  the {} functions that ran most blocks, of the {} that ran any (code inlined into a "
+			 "function counts as its own):\n",
+			 r.kernel_functions.size(), r.kernel_functions_found);
+	for (const auto &f : r.kernel_functions)
+		s += fmt::format("    {:>12} {:6.2f}%  {}\n", f.blocks,
+				 blocks ? 100.0 * static_cast<double>(f.blocks) / static_cast<double>(blocks) : 0.0,
+				 f.function);
 }
 
 // Only on boards with a cpuidle driver.
@@ -600,6 +609,19 @@ void json_kernel_time(Writer &w, const sim::Result &r)
 	w.EndObject();
 	key(w, "kinds");
 	json_array(w, r.kernel_cost, json_kernel_cost);
+	if (!r.kernel_functions.empty()) {
+		key(w, "functions_found");
+		w.Uint64(r.kernel_functions_found);
+		key(w, "functions");
+		json_array(w, r.kernel_functions, [](Writer &w, const sim::KernelFunctionCost &f) {
+			w.StartObject();
+			key(w, "function");
+			str(w, f.function);
+			key(w, "blocks");
+			w.Uint64(f.blocks);
+			w.EndObject();
+		});
+	}
 	w.EndObject();
 }
 

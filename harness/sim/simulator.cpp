@@ -15,6 +15,7 @@
 #include "harness/sim/executor.h"
 #include "harness/sim/kernel_entry.h"
 #include "harness/sim/metrics.h"
+#include "support/symbols.h"
 
 #include <kshim/api.h>
 #include <kshim/cost.h>
@@ -326,6 +327,7 @@ private:
 	void tick();
 	void detach_from_kernel();
 	void collect_kernel_cost(Result &r) const;
+	void collect_kernel_profile(Result &r) const;
 	void collect_idle_states(Result &r) const;
 
 	// Executor::Host
@@ -899,6 +901,8 @@ void Simulator::read_start_state()
 		read_kernel_state(c);
 	}
 	ipis_taken_at_start_ = kshim_ipis_taken_at_locks();
+	if (options_.kernel_profile_functions)
+		kshim_cost_profile_start();
 	kshim_cpuset ignored;
 	kshim_take_touched_cpus(&ignored);
 	for (auto &cpu : cpus_)
@@ -1223,6 +1227,35 @@ void Simulator::collect_kernel_cost(Result &r) const
 		}
 		r.lock_spin_ns += static_cast<std::int64_t>(kshim_cpu_spin_ns(static_cast<int>(c)) - cpus_[c].spin_at_start);
 	}
+	if (options_.kernel_profile_functions)
+		collect_kernel_profile(r);
+}
+
+// The profile's sites by the function holding them in the kernel image
+// (the ELF symbol table: static functions included), most blocks first,
+// ties by name: addresses differ from run to run, names do not.
+void Simulator::collect_kernel_profile(Result &r) const
+{
+	unsigned long long lost = 0;
+	std::vector<kshim_cost_site> sites(kshim_cost_profile_read(nullptr, 0, &lost));
+	sites.resize(kshim_cost_profile_read(sites.data(), sites.size(), &lost));
+	if (lost)
+		throw std::runtime_error(fmt::format("the kernel-code profile had no room for the sites of {} blocks", lost));
+	std::map<std::string, std::uint64_t> by_function;
+	for (const auto &site : sites) {
+		// the site is the callback's return address: its call is the byte before
+		auto name = support::function_at_address(site.pc - 1, "libksched");
+		by_function[name.value_or("(outside the kernel image)")] += site.blocks;
+	}
+	r.kernel_functions.clear();
+	for (auto &[function, blocks] : by_function)
+		r.kernel_functions.push_back({function, blocks});
+	std::sort(r.kernel_functions.begin(), r.kernel_functions.end(), [](const auto &a, const auto &b) {
+		return a.blocks != b.blocks ? a.blocks > b.blocks : a.function < b.function;
+	});
+	r.kernel_functions_found = r.kernel_functions.size();
+	if (r.kernel_functions.size() > options_.kernel_profile_functions)
+		r.kernel_functions.resize(options_.kernel_profile_functions);
 }
 
 } // namespace

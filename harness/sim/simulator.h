@@ -98,6 +98,9 @@ struct Options {
 	double kernel_cycles_per_block = default_kernel_cycles_per_block;
 	// An IPI's delivery from its sender's clock to its target's handler.
 	std::int64_t ipi_latency_ns = 0;
+	// Profile the kernel code the run executes by function and report the
+	// costliest this many (0: no profile; it costs the run time).
+	std::size_t kernel_profile_functions = 0;
 };
 
 // The levels of Options::jitter at 1 (README, docs/architecture.md).
@@ -263,6 +266,13 @@ struct KernelCost {
 	std::int64_t ns = 0;
 };
 
+// A function of the tree's code as compiled (code inlined into it counts
+// as its own, as perf report shows it) and the kernel-time blocks it ran.
+struct KernelFunctionCost {
+	std::string function;
+	std::uint64_t blocks = 0;
+};
+
 // Kernel code per event of its kind: per wake-up (try_to_wake_up() on the
 // waker's CPU), per tick, per context switch (schedule() calls, newidle
 // balancing included, over the switches), per load balance (SCHED_SOFTIRQ
@@ -342,6 +352,10 @@ struct Result {
 	std::int64_t ipi_latency_ns = 0;
 	std::int64_t lock_spin_ns = 0;		// CPUs waiting for spinlocks others held
 	std::uint64_t ipis_taken_at_locks = 0;	// call queues run at another CPU's lock acquisition
+	// With Options::kernel_profile_functions: the costliest functions,
+	// most blocks first, and how many functions the profile found.
+	std::vector<KernelFunctionCost> kernel_functions;
+	std::size_t kernel_functions_found = 0;
 };
 
 // Runs `workload` on the booted kernel for options.duration_ns, or until

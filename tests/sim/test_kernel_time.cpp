@@ -10,6 +10,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,30 @@ double per(const test::Run &r, const char *event, const char *what = "blocks")
 	const auto &v = kernel_time_of(r)["per_event"][event][what];
 	BOOST_REQUIRE_MESSAGE(v.IsNumber(), event << " has no " << what);
 	return v.GetDouble();
+}
+
+// Whether the profile has `function`, under its own name or a clone GCC
+// made of it (find_energy_efficient_cpu.isra.0), as perf would name it.
+bool has_function(const std::map<std::string, std::uint64_t> &functions, const std::string &function)
+{
+	for (const auto &[name, blocks] : functions)
+		if (name == function || name.starts_with(function + "."))
+			return true;
+	return false;
+}
+
+// The function of most blocks (ties: the first by name, as the report
+// orders them).
+std::string top_function(const std::map<std::string, std::uint64_t> &functions)
+{
+	std::string top;
+	std::uint64_t most = 0;
+	for (const auto &[name, blocks] : functions)
+		if (blocks > most) {
+			most = blocks;
+			top = name;
+		}
+	return top;
 }
 
 } // namespace
@@ -121,6 +146,42 @@ BOOST_AUTO_TEST_CASE(ipi_latency_delays_remote_wakeups)
 	BOOST_TEST(slow.json["wakeup_latency_ns"]["p50"].GetInt64() > none.json["wakeup_latency_ns"]["p50"].GetInt64());
 }
 
+// The profile names the functions the blocks ran in: all of them add up to
+// the run's blocks, find_energy_efficient_cpu() is among them on an EAS
+// board and absent without EAS, and profiling changes no decision.
+BOOST_AUTO_TEST_CASE(profile_names_the_functions_that_ran)
+{
+	const auto function_blocks = [](const test::Run &r) {
+		std::map<std::string, std::uint64_t> out;
+		for (const auto &f : kernel_time_of(r)["functions"].GetArray())
+			out[f["function"].GetString()] = f["blocks"].GetUint64();
+		return out;
+	};
+	const auto plain = run_json({"--duration", "1s"});
+	const auto eas = run_json({"--duration", "1s", "--kernel-profile", "100000"});
+	BOOST_TEST(eas.json["fingerprint"].GetString() == std::string(plain.json["fingerprint"].GetString()));
+	BOOST_TEST(!kernel_time_of(plain).HasMember("functions"));
+	const auto functions = function_blocks(eas);
+	BOOST_TEST(functions.size() == kernel_time_of(eas)["functions_found"].GetUint64());
+	std::uint64_t sum = 0;
+	for (const auto &[name, blocks] : functions)
+		sum += blocks;
+	BOOST_TEST(sum == kernel_time_of(eas)["blocks"].GetUint64());
+	BOOST_TEST(has_function(functions, "find_energy_efficient_cpu"));
+	BOOST_TEST(has_function(functions, "pick_next_task_fair"));
+	BOOST_TEST(!functions.contains("(outside the kernel image)"));
+
+	const auto no_eas = run_json({"--duration", "1s", "--kernel-profile", "100000", "--sysctl",
+				      "kernel.sched_energy_aware=0"});
+	BOOST_TEST(!has_function(function_blocks(no_eas), "find_energy_efficient_cpu"));
+
+	const auto top = run_json({"--duration", "1s", "--kernel-profile", "3"});
+	const auto &listed = kernel_time_of(top)["functions"];
+	BOOST_TEST(listed.Size() == 3u);
+	BOOST_TEST(listed[0]["blocks"].GetUint64() >= listed[1]["blocks"].GetUint64());
+	BOOST_TEST(listed[0]["function"].GetString() == top_function(functions));
+}
+
 BOOST_AUTO_TEST_CASE(bad_kernel_time_options_are_bad_input)
 {
 	for (const auto &args : std::vector<std::vector<std::string>>{
@@ -129,6 +190,7 @@ BOOST_AUTO_TEST_CASE(bad_kernel_time_options_are_bad_input)
 		     {"run", "--kernel-cycles-per-block", "5000"},
 		     {"run", "--ipi-latency", "1s"},
 		     {"run", "--kernel-time", "off", "--ipi-latency", "1us"},
+		     {"run", "--kernel-profile", "0"},
 	     }) {
 		const auto r = test::run_cli(std::span<const std::string>(args));
 		BOOST_TEST(r.exit_status == 2, args[1] << " " << args[2] << ": " << r.err);

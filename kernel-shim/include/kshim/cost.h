@@ -79,6 +79,19 @@ unsigned long long kshim_ipis_taken_at_locks(void);
 /* Time the CPU spent waiting for locks. */
 unsigned long long kshim_cpu_spin_ns(int cpu);
 
+/* The profile: kernel-time blocks (any kind but KSHIM_COST_NONE) by the
+ * instrumented site that executed them, from kshim_cost_profile_start()
+ * on. kshim_cost_profile_read() copies at most max sites, in no order,
+ * and returns how many there are; *lost counts the blocks of sites the
+ * table had no room for. */
+struct kshim_cost_site {
+	unsigned long pc;	/* the return address of the block's callback */
+	unsigned long long blocks;
+};
+void kshim_cost_profile_start(void);
+unsigned long kshim_cost_profile_read(struct kshim_cost_site *out, unsigned long max,
+				     unsigned long long *lost);
+
 #ifdef __cplusplus
 }
 #endif
