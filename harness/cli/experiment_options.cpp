@@ -58,7 +58,7 @@ namespace {
 // Scenario options with one value each, and the repeatable ones.
 constexpr const char *single_options[] = {"duration", "fork-cpu", "idle-tick", "jitter", "thermal-file",
 					  "thermal-governor", "board-power", "kernel-cycles-per-block", "kernel-time",
-					  "ipi-latency"};
+					  "ipi-latency", "irq-entry-latency", "wfi-exit-latency"};
 constexpr const char *repeatable_options[] = {"overlay", "thermal-cap", "thermal-model"};
 
 
@@ -86,6 +86,8 @@ boost::program_options::options_description scenario_options()
 		("board-power", po::value<std::string>()->value_name("FILE"), "as for run")
 		("kernel-time", po::value<std::string>()->value_name("on|off"), "as for run")
 		("ipi-latency", po::value<std::string>()->value_name("T"), "as for run")
+		("irq-entry-latency", po::value<std::string>()->value_name("T"), "as for run")
+		("wfi-exit-latency", po::value<std::string>()->value_name("T"), "as for run")
 		("kernel-cycles-per-block", po::value<std::string>()->value_name("X"), "as for run");
 	return options;
 }

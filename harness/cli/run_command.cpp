@@ -58,6 +58,20 @@ std::int64_t duration_option(const std::string &text, std::string_view option = 
 	}
 }
 
+// A hardware latency (--ipi-latency 2us): 0 (none) to 10 ms; 0 unless given.
+std::int64_t latency_option(const boost::program_options::variables_map &vm, const char *name)
+{
+	if (!vm.count(name))
+		return 0;
+	const auto text = vm[name].as<std::string>();
+	if (text == "0")
+		return 0;
+	const auto ns = duration_option(text, fmt::format("--{}", name));
+	if (ns > 10'000'000)
+		throw UsageError{fmt::format("--{} {}: at most 10ms", name, text)};
+	return ns;
+}
+
 // "1=20000": idle power of frequency domain 1, µW per CPU.
 void idle_power_option(const std::string &text, std::size_t domains, std::vector<std::uint64_t> &out)
 {
@@ -239,6 +253,12 @@ po::options_description run_options()
 		("ipi-latency", po::value<std::string>()->value_name("T"),
 		 "an IPI's delivery from the sender's clock to the target's handler (default 0: no sourced "
 		 "figure; the handler's own code takes its time)")
+		("irq-entry-latency", po::value<std::string>()->value_name("T"),
+		 "an interrupt's entry, from its arrival at a CPU to its handler (default 0: no sourced "
+		 "figure; docs/kernel-time.md)")
+		("wfi-exit-latency", po::value<std::string>()->value_name("T"),
+		 "a CPU's wake-up from WFI, the default idle state (default 0: no measured figure; the "
+		 "kernel's cpuidle drivers declare 1us for it; docs/kernel-time.md)")
 		("kernel-profile", po::value<Unsigned>()->implicit_value(Unsigned{10}, "10")->value_name("N"),
 		 "profile the kernel code the run executes and print the N functions (default 10) that "
 		 "ran most basic blocks, as compiled: code inlined into a function counts as its own "
@@ -383,17 +403,15 @@ sim::Options simulation_options(const po::variables_map &vm, const dts::Platform
 	const auto kernel_time = vm["kernel-time"].as<std::string>();
 	if (kernel_time != "on" && kernel_time != "off")
 		throw UsageError{fmt::format("--kernel-time {}: say on or off", kernel_time)};
-	if (vm.count("ipi-latency"))
-	{
-		options.ipi_latency_ns = duration_option(vm["ipi-latency"].as<std::string>(), "--ipi-latency");
-		if (options.ipi_latency_ns > 10'000'000)
-			throw UsageError{fmt::format("--ipi-latency {}: at most 10ms",
-						     vm["ipi-latency"].as<std::string>())};
-	}
+	options.ipi_latency_ns = latency_option(vm, "ipi-latency");
+	options.irq_entry_ns = latency_option(vm, "irq-entry-latency");
+	options.wfi_exit_ns = latency_option(vm, "wfi-exit-latency");
 	if (kernel_time == "off") {
-		if (vm.count("kernel-cycles-per-block") || vm.count("ipi-latency"))
-			throw UsageError{"--kernel-time off with --kernel-cycles-per-block or --ipi-latency: off "
-					 "means neither"};
+		for (const char *name : {"kernel-cycles-per-block", "ipi-latency", "irq-entry-latency", "wfi-exit-latency"})
+			if (vm.count(name))
+				throw UsageError{fmt::format("--kernel-time off with --{}: off means kernel code and "
+							     "the hardware's latencies take no time",
+							     name)};
 		options.kernel_cycles_per_block = 0;
 		options.ipi_latency_ns = 0;
 	}

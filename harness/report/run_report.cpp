@@ -255,8 +255,9 @@ void append_kernel_time(std::string &s, const sim::Result &r)
 			 blocks, static_cast<double>(ns) / 1e6,
 			 cpu_ns > 0 ? 100.0 * static_cast<double>(ns) / cpu_ns : 0.0,
 			 static_cast<double>(r.lock_spin_ns) / 1e6);
-	s += fmt::format("  IPI delivery {} ns; {} IPIs taken while another CPU's code ran (at its lock acquisitions)\n",
-			 r.ipi_latency_ns, r.ipis_taken_at_locks);
+	s += fmt::format("  IPI delivery {} ns, interrupt entry {} ns, WFI exit {} ns; {} IPIs taken while another "
+			 "CPU's code ran (at its lock acquisitions)\n",
+			 r.ipi_latency_ns, r.irq_entry_ns, r.wfi_exit_ns, r.ipis_taken_at_locks);
 	std::string per;
 	for (const auto &o : sim::kernel_overhead(r))
 		if (o.blocks)
@@ -593,6 +594,10 @@ void json_kernel_time(Writer &w, const sim::Result &r)
 	w.Int64(r.lock_spin_ns);
 	key(w, "ipi_latency_ns");
 	w.Int64(r.ipi_latency_ns);
+	key(w, "irq_entry_ns");
+	w.Int64(r.irq_entry_ns);
+	key(w, "wfi_exit_ns");
+	w.Int64(r.wfi_exit_ns);
 	key(w, "ipis_taken_at_locks");
 	w.Uint64(r.ipis_taken_at_locks);
 	key(w, "per_event");

@@ -367,6 +367,8 @@ void Simulator::setup()
 		       options_.power_model ? &*options_.power_model : nullptr);
 	board_->set_kernel_cycles_per_block(kernel_cycles_per_block(kernel_, options_.kernel_cycles_per_block));
 	kshim_ipi_latency_ns = static_cast<unsigned long long>(options_.ipi_latency_ns);
+	kshim_irq_entry_ns = static_cast<unsigned long long>(options_.irq_entry_ns);
+	kshim_wfi_exit_ns = static_cast<unsigned long long>(options_.wfi_exit_ns);
 	metrics_.emplace(n);
 	cpus_.resize(n);
 	// SMT threads and a package budget change other CPUs' speed as one
@@ -1206,6 +1208,8 @@ void Simulator::collect_kernel_cost(Result &r) const
 		"none", "other", "wakeup", "schedule", "tick", "ipi", "balance", "softirq", "idle", "kthread"};
 	r.kernel_cycles_per_block = options_.kernel_cycles_per_block;
 	r.ipi_latency_ns = options_.ipi_latency_ns;
+	r.irq_entry_ns = options_.irq_entry_ns;
+	r.wfi_exit_ns = options_.wfi_exit_ns;
 	r.ipis_taken_at_locks = kshim_ipis_taken_at_locks() - ipis_taken_at_start_;
 	r.kernel_cost.clear();
 	for (std::size_t k = KSHIM_COST_OTHER; k < KSHIM_COST_NR; k++)

@@ -98,6 +98,10 @@ struct Options {
 	double kernel_cycles_per_block = default_kernel_cycles_per_block;
 	// An IPI's delivery from its sender's clock to its target's handler.
 	std::int64_t ipi_latency_ns = 0;
+	// An interrupt's entry (arrival to handler) and a CPU's wake-up from
+	// WFI, the default idle state (docs/kernel-time.md).
+	std::int64_t irq_entry_ns = 0;
+	std::int64_t wfi_exit_ns = 0;
 	// Profile the kernel code the run executes by function and report the
 	// costliest this many (0: no profile; it costs the run time).
 	std::size_t kernel_profile_functions = 0;
@@ -350,6 +354,8 @@ struct Result {
 	std::vector<KernelCost> kernel_cost;
 	double kernel_cycles_per_block = 0;
 	std::int64_t ipi_latency_ns = 0;
+	std::int64_t irq_entry_ns = 0;
+	std::int64_t wfi_exit_ns = 0;
 	std::int64_t lock_spin_ns = 0;		// CPUs waiting for spinlocks others held
 	std::uint64_t ipis_taken_at_locks = 0;	// call queues run at another CPU's lock acquisition
 	// With Options::kernel_profile_functions: the costliest functions,

@@ -293,11 +293,13 @@ void noinstr arch_cpu_idle(void)
 	raw_local_irq_enable();
 }
 
-/* arm64's cpu_do_idle() (arch/arm64/kernel/idle.c): dsb, wfi. WFI wakes
- * within a few cycles: no latency is charged. */
+/* arm64's cpu_do_idle() (arch/arm64/kernel/idle.c): dsb, wfi. Leaving it
+ * takes the board's WFI exit latency (kshim/cost.h). */
+unsigned long long kshim_wfi_exit_ns;
+
 void noinstr cpu_do_idle(void)
 {
-	kshim_idle_wait(0, 0);
+	kshim_idle_wait(0, kshim_wfi_exit_ns);
 }
 
 static void idle_loop_pass(int cpu)

@@ -131,8 +131,17 @@ asmlinkage __visible void do_softirq(void)
 	local_irq_restore(flags);
 }
 
+/* The hardware's entry into an interrupt, before its handler: the
+ * exception entry and the interrupt controller's acknowledge, whose code
+ * the glue stands in for, take the board's figure on the CPU's clock. */
+unsigned long long kshim_irq_entry_ns;
+
 void kshim_irq_enter(void)
 {
+	int cpu = smp_processor_id();
+
+	if (kshim_irq_entry_ns && !in_hardirq())
+		kshim_cpu_clock_raise(cpu, kshim_cpu_clock(cpu) + kshim_irq_entry_ns);
 	local_irq_disable();
 	__preempt_count_add(HARDIRQ_OFFSET);
 }

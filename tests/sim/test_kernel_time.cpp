@@ -146,6 +146,32 @@ BOOST_AUTO_TEST_CASE(ipi_latency_delays_remote_wakeups)
 	BOOST_TEST(slow.json["wakeup_latency_ns"]["p50"].GetInt64() > none.json["wakeup_latency_ns"]["p50"].GetInt64());
 }
 
+// The hardware's latencies add to a wake-up's path: one task alone on the
+// board wakes from its timer on a CPU in WFI (odroid-xu3's DT has no idle
+// states), so each wake-up waits for the WFI exit and for the timer
+// interrupt's entry (the jitter-free run).
+BOOST_AUTO_TEST_CASE(wfi_exit_and_interrupt_entry_delay_a_wakeup)
+{
+	const std::vector<std::string> alone{"--workload", "periodic:count=1,period=16ms,duty=10%",
+					     "--duration", "1s", "--jitter", "0"};
+	auto with = [&](std::vector<std::string> extra) {
+		extra.insert(extra.begin(), alone.begin(), alone.end());
+		return run_json(extra);
+	};
+	const auto min_latency = [](const test::Run &r) { return r.json["wakeup_latency_ns"]["min"].GetInt64(); };
+	const auto none = with({});
+	const auto wfi = with({"--wfi-exit-latency", "100us"});
+	const auto entry = with({"--irq-entry-latency", "100us"});
+	BOOST_TEST(min_latency(wfi) - min_latency(none) == 100'000);
+	// the path's own code runs 100us later, perhaps at another clock:
+	// its time may differ by nanoseconds
+	BOOST_TEST(min_latency(entry) - min_latency(none) > 99'000);
+	BOOST_TEST(min_latency(entry) - min_latency(none) < 101'000);
+	BOOST_TEST(wfi.json["kernel_time"]["wfi_exit_ns"].GetInt64() == 100'000);
+	BOOST_TEST(entry.json["kernel_time"]["irq_entry_ns"].GetInt64() == 100'000);
+	BOOST_TEST(none.json["kernel_time"]["wfi_exit_ns"].GetInt64() == 0);
+}
+
 // The profile names the functions the blocks ran in: all of them add up to
 // the run's blocks, find_energy_efficient_cpu() is among them on an EAS
 // board and absent without EAS, and profiling changes no decision.
@@ -191,6 +217,10 @@ BOOST_AUTO_TEST_CASE(bad_kernel_time_options_are_bad_input)
 		     {"run", "--ipi-latency", "1s"},
 		     {"run", "--kernel-time", "off", "--ipi-latency", "1us"},
 		     {"run", "--kernel-profile", "0"},
+		     {"run", "--wfi-exit-latency", "11ms"},
+		     {"run", "--irq-entry-latency", "-1us"},
+		     {"run", "--kernel-time", "off", "--wfi-exit-latency", "1us"},
+		     {"run", "--kernel-time", "off", "--irq-entry-latency", "1us"},
 	     }) {
 		const auto r = test::run_cli(std::span<const std::string>(args));
 		BOOST_TEST(r.exit_status == 2, args[1] << " " << args[2] << ": " << r.err);

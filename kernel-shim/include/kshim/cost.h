@@ -71,8 +71,14 @@ void kshim_cpu_clock_raise(int cpu, unsigned long long t);
  * holder's release (*free_at); the release records its time. */
 void kshim_lock_wait(const unsigned long long *free_at);
 void kshim_lock_release(unsigned long long *free_at);
-/* The time an IPI takes from its sender to its target (the board's). */
+/* The board's hardware latencies: an IPI from its sender to its target;
+ * an interrupt's entry, from its arrival at a CPU to its handler (the
+ * exception entry and the interrupt controller's acknowledge, whose code
+ * the glue stands in for); a CPU's wake-up from WFI, the default idle
+ * state (the DT's idle states have their own exit-latency-us). */
 extern unsigned long long kshim_ipi_latency_ns;
+extern unsigned long long kshim_irq_entry_ns;
+extern unsigned long long kshim_wfi_exit_ns;
 /* How many IPIs' call queues CPUs took at another CPU's lock acquisition
  * (kernel-shim/glue/cpu.c's kshim_take_due_interrupts()). */
 unsigned long long kshim_ipis_taken_at_locks(void);
