@@ -10,11 +10,13 @@
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/time64.h>
 #include <linux/timerqueue.h>
 
 #include <kshim/cost.h>
+#include <kshim/sched.h>
 #include "shim.h"
 
 static u64 now_ns;
@@ -221,13 +223,42 @@ void kshim_run_hrtimers(void)
 	}
 }
 
-/* A task sleeping for a time is the harness's business (a workload event),
- * not a kernel timer: these are reached only by code the harness never
- * enters (completions with timeouts, sched_setattr() retries). */
+/*
+ * kernel/time/timer.c's schedule_timeout(): the caller, its state set,
+ * sleeps until the kernel wakes it (a completion's complete(), a stopper's
+ * migration). Kernel code has one host stack here, so the sleep cannot be
+ * left for later: the caller schedules, and the CPUs settle, nested in
+ * its entry, until the scheduler makes the sleeper current again, on
+ * whichever CPU it chose; the caller's code goes on there. This ends the
+ * waits that the CPUs' own kernel work ends at this instant (a task moving
+ * itself off an isolated CPU: affine_move_task()'s wait for the stopper).
+ * A wait that only time or a workload event could end, and a timed sleep
+ * (a task sleeping for a time is the harness's business, a workload
+ * event), are kernel faults naming the sleeper.
+ */
 long schedule_timeout(long timeout)
 {
-	shim_fatal("schedule_timeout() reached: kernel code blocked mid-function (a completion or "
-		   "a timed sleep), which the harness cannot suspend");
+	struct task_struct *sleeper = current;
+	char text[256];
+
+	if (timeout != MAX_SCHEDULE_TIMEOUT) {
+		snprintf(text, sizeof(text), "schedule_timeout(%ld jiffies) reached: %s/%d sleeps for a "
+			 "time in kernel code, which the harness cannot suspend", timeout, sleeper->comm,
+			 task_pid_nr(sleeper));
+		shim_fatal(text);
+	}
+	kshim_settle_mark(smp_processor_id());
+	schedule();
+	kshim_settle();
+	if (!task_curr(sleeper)) {
+		snprintf(text, sizeof(text), "%s/%d waits in kernel code (schedule_timeout()) for what "
+			 "none of the CPUs' kernel work ends: only a later event could wake it, and the "
+			 "harness cannot suspend kernel code mid-function", sleeper->comm,
+			 task_pid_nr(sleeper));
+		shim_fatal(text);
+	}
+	kshim_enter_cpu(task_cpu(sleeper));
+	return timeout;
 }
 
 int schedule_hrtimeout(ktime_t *expires, const enum hrtimer_mode mode)

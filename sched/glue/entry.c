@@ -120,7 +120,8 @@ void kshim_sched_init_smp(void)
  * workload to be started. */
 void kshim_sched_boot_done(void)
 {
-	kshim_enter_cpu(0);
+	/* on CPU 0, unless sched_init_smp() moved it off an isolated CPU 0 */
+	kshim_enter_cpu(task_cpu(init_process));
 	BUG_ON(current != init_process);
 	set_current_state(TASK_INTERRUPTIBLE);
 	schedule();

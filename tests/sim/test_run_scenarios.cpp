@@ -424,6 +424,29 @@ BOOST_AUTO_TEST_CASE(hikey960_idle_states_delay_timer_wake_ups)
 		BOOST_TEST(cpu["idle_states"].GetArray().Size() == 0u);
 }
 
+// Kernel code that waits: with CPU 0 isolated, sched_init_smp() moves init
+// (which booted on CPU 0) to the housekeeping CPUs, and affine_move_task()
+// waits for CPU 0's stopper to migrate it. The CPUs settle inside that
+// wait, init goes on on CPU 7, and the run works: tasks forked from CPU 7
+// stay there (it is alone in its root domain), tasks forked from the
+// isolated CPU 0 stay on CPU 0 (no domain balances it).
+BOOST_AUTO_TEST_CASE(boot_waits_for_the_stopper_to_move_init_off_isolated_cpus)
+{
+	const auto busy_cpus = [](const test::Run &r) {
+		std::vector<int> busy;	// CPUs that ran the workload
+		for (const auto &cpu : r.json["cpus"].GetArray())
+			// more than their own kernel code keeps them (1 % of the time)
+			if (cpu["busy_ns"].GetInt64() > 10'000'000)
+				busy.push_back(cpu["cpu"].GetInt());
+		return busy;
+	};
+	const auto from7 = run_json({"--duration", "1s", "--cmdline", "isolcpus=0-6", "--fork-cpu", "7"});
+	BOOST_TEST(busy_cpus(from7) == std::vector<int>{7}, boost::test_tools::per_element());
+	const auto from0 = run_json({"--duration", "1s", "--cmdline", "isolcpus=0-6"});
+	BOOST_TEST(busy_cpus(from0) == std::vector<int>{0}, boost::test_tools::per_element());
+	BOOST_TEST(from0.json["migrations"].GetUint64() == 0u);
+}
+
 // --idle-power charges each idle CPU of a domain for its idle time, on top
 // of the energy model's busy energy (0 W idle by default).
 BOOST_AUTO_TEST_CASE(idle_power_is_charged_for_idle_time)
