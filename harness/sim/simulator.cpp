@@ -175,6 +175,8 @@ private:
 
 	std::int64_t start_ = 0, now_ = 0, end_ = 0;
 	std::int64_t tick_ns_ = 0, next_tick_ = 0;
+	std::vector<int> ticking_;		// the CPUs the tick at this instant reaches
+	std::vector<int> interrupted_;		// the CPUs whose hrtimers fire at this instant
 	std::optional<Board> board_;
 	std::optional<RunMetrics> metrics_;
 	std::optional<Executor> executor_;
@@ -197,6 +199,7 @@ private:
 	std::int64_t overutilized_since_ = 0;
 	bool eas_enabled_ = false;
 	unsigned long long ipis_taken_at_start_ = 0;
+	unsigned long long entry_yields_at_start_ = 0;
 
 	Result result_;
 
@@ -308,7 +311,9 @@ private:
 		return ev.kind == Timed::wake &&
 		       ev.seq != executor_->threads()[static_cast<std::size_t>(ev.index)].timer_seq;
 	}
-	std::vector<std::size_t> expiring_;
+	// per CPU: the timer interrupts of several CPUs run at once
+	// (kshim_cpus_tick()), each expiring its own
+	std::vector<std::vector<std::size_t>> expiring_;
 	Thread *thread_of(int pid) { return executor_->thread_of(pid); }
 	void apply_cap(const Options::ThermalCap &cap);
 	Result collect();
@@ -371,6 +376,7 @@ void Simulator::setup()
 	kshim_wfi_exit_ns = static_cast<unsigned long long>(options_.wfi_exit_ns);
 	metrics_.emplace(n);
 	cpus_.resize(n);
+	expiring_.resize(n);
 	// SMT threads and a package budget change other CPUs' speed as one
 	// turns busy: their tasks' work is counted up to then at the old speed
 	if (board_->has_speed_model())
@@ -604,9 +610,10 @@ std::int64_t Simulator::next_event_time()
 // (hrtimer_wakeup()); the woken run once the loop dispatches.
 void Simulator::expire_sleepers(std::size_t c)
 {
-	expiring_.clear();
-	executor_->take_due_timers(static_cast<int>(c), now_, expiring_);
-	for (const auto index : expiring_) {
+	auto &expiring = expiring_[c];
+	expiring.clear();
+	executor_->take_due_timers(static_cast<int>(c), now_, expiring);
+	for (const auto index : expiring) {
 		auto &th = executor_->threads()[index];
 		if (th.expired_at < 0)
 			th.expired_at = now_;
@@ -903,6 +910,7 @@ void Simulator::read_start_state()
 		read_kernel_state(c);
 	}
 	ipis_taken_at_start_ = kshim_ipis_taken_at_locks();
+	entry_yields_at_start_ = shim_entry_yields();
 	if (options_.kernel_profile_functions)
 		kshim_cost_profile_start();
 	kshim_cpuset ignored;
@@ -945,29 +953,46 @@ void Simulator::run_hardware_events()
 // The workload's timers due now, in the order armed.
 void Simulator::run_wake_timers()
 {
-	while (!queue_.empty() && queue_.top().time <= now_) {
-		const auto ev = queue_.top();
-		queue_.pop();
-		if (is_hardware(ev.kind)) {
-			queue_.push(ev);	// armed by a kernel entry at this instant
-			break;
+	// With kernel time, the interrupts of the CPUs whose timers are due
+	// run at once, interleaved in clock order (docs/kernel-time.md);
+	// untimed, one after another, each followed by what it woke.
+	const bool concurrent = options_.kernel_cycles_per_block > 0;
+	do {
+		interrupted_.clear();
+		while (!queue_.empty() && queue_.top().time <= now_) {
+			const auto ev = queue_.top();
+			queue_.pop();
+			if (is_hardware(ev.kind)) {
+				queue_.push(ev);	// armed by a kernel entry at this instant
+				break;
+			}
+			if (is_stale_wake(ev))
+				continue;	// ended at this instant by another interrupt on its CPU
+			auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
+			if (th.expired_at < 0)
+				th.expired_at = ev.time;
+			th.timer_at = -1;
+			// the timer interrupt waits for its CPU to leave an idle state
+			const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
+			if (ready > now_) {
+				th.timer_seq = push(Timed::wake, ready, ev.index);
+				continue;
+			}
+			// its own interrupt, which expires the others due there too
+			if (!concurrent) {
+				kshim_cpu_timers(th.armed_cpu);
+				settle_and_dispatch();
+			} else if (std::find(interrupted_.begin(), interrupted_.end(), th.armed_cpu) ==
+				   interrupted_.end()) {
+				interrupted_.push_back(th.armed_cpu);
+			}
 		}
-		if (is_stale_wake(ev))
-			continue;	// ended at this instant by another interrupt on its CPU
-		auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
-		if (th.expired_at < 0)
-			th.expired_at = ev.time;
-		th.timer_at = -1;
-		// the timer interrupt waits for its CPU to leave an idle state
-		const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
-		if (ready > now_) {
-			th.timer_seq = push(Timed::wake, ready, ev.index);
-			continue;
-		}
-		// its own interrupt, which expires the others due there too
-		kshim_cpu_timers(th.armed_cpu);
+		if (interrupted_.empty())
+			return;
+		std::sort(interrupted_.begin(), interrupted_.end());
+		kshim_cpus_timers(interrupted_.data(), static_cast<int>(interrupted_.size()));
 		settle_and_dispatch();
-	}
+	} while (true);
 }
 
 // The kernel's own hrtimers due now; those armed during this instant are
@@ -976,6 +1001,16 @@ void Simulator::run_kernel_hrtimers()
 {
 	due_.clear();
 	hrtimer_times_.each_until(now_, [&](std::size_t c) { due_.push_back(c); });
+	if (options_.kernel_cycles_per_block > 0) {
+		// at once, interleaved in clock order (docs/kernel-time.md)
+		interrupted_.assign(due_.begin(), due_.end());
+		if (interrupted_.empty())
+			return;
+		std::sort(interrupted_.begin(), interrupted_.end());
+		kshim_cpus_timers(interrupted_.data(), static_cast<int>(interrupted_.size()));
+		settle_and_dispatch();
+		return;
+	}
 	for (const auto c : due_) {
 		kshim_cpu_timers(static_cast<int>(c));
 		settle_and_dispatch();
@@ -985,14 +1020,24 @@ void Simulator::run_kernel_hrtimers()
 void Simulator::tick()
 {
 	// NO_HZ_IDLE: CPUs whose tick is stopped (idle) take none
-	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		if (kshim_tick_stopped(static_cast<int>(c)))
-			continue;
-		kshim_cpu_tick(static_cast<int>(c));
-		result_.ticks++;
+	ticking_.clear();
+	for (std::size_t c = 0; c < cpus_.size(); c++)
+		if (!kshim_tick_stopped(static_cast<int>(c)))
+			ticking_.push_back(static_cast<int>(c));
+	if (options_.kernel_cycles_per_block > 0) {
+		// at once, interleaved in clock order (docs/kernel-time.md)
+		kshim_cpus_tick(ticking_.data(), static_cast<int>(ticking_.size()));
 		kshim_settle();
+	}
+	for (const int c : ticking_) {
+		// untimed, one after another, as the model before kernel time
+		if (options_.kernel_cycles_per_block <= 0) {
+			kshim_cpu_tick(c);
+			kshim_settle();
+		}
+		result_.ticks++;
 		// the tick's update_thermal_load_avg() moved it
-		metrics_->on_thermal_load_avg(c, kshim_cpu_thermal_load_avg(static_cast<int>(c)), now_);
+		metrics_->on_thermal_load_avg(static_cast<std::size_t>(c), kshim_cpu_thermal_load_avg(c), now_);
 	}
 	// the timer softirq (delayed work: thermal polling), the sensors' alarms
 	{
@@ -1211,6 +1256,7 @@ void Simulator::collect_kernel_cost(Result &r) const
 	r.irq_entry_ns = options_.irq_entry_ns;
 	r.wfi_exit_ns = options_.wfi_exit_ns;
 	r.ipis_taken_at_locks = kshim_ipis_taken_at_locks() - ipis_taken_at_start_;
+	r.interleavings = shim_entry_yields() - entry_yields_at_start_;
 	r.kernel_cost.clear();
 	for (std::size_t k = KSHIM_COST_OTHER; k < KSHIM_COST_NR; k++)
 		r.kernel_cost.push_back({kinds[k]});

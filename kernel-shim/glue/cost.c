@@ -187,8 +187,10 @@ static bool timed;		/* some CPU's code takes time */
 void kshim_lock_wait(const unsigned long long *free_at)
 {
 #ifdef KSHIM_SCHED_FULL
-	if (cost_kind != KSHIM_COST_NONE && timed && !spinlocks_held)
+	if (cost_kind != KSHIM_COST_NONE && timed && !spinlocks_held) {
+		kshim_entry_interleave();
 		kshim_take_due_interrupts(kshim_cpu_clock(shim_cpu));
+	}
 #endif
 	spinlocks_held++;
 	if (cost_kind == KSHIM_COST_NONE)

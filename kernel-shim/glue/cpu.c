@@ -383,7 +383,8 @@ void kshim_take_due_interrupts(unsigned long long t)
 		struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
 		u64 at = max(kshim_ipi_arrival(cpu), kshim_cpu_clock(cpu));
 
-		if (cpu == running.cpu || !cpu_online(cpu))
+		/* an entry of a concurrent group has its interrupts masked */
+		if (cpu == running.cpu || !cpu_online(cpu) || shim_entry_suspended(cpu))
 			continue;
 		if (il->waiting)
 			at = max(at, il->entered_at) + il->exit_ns;
@@ -499,6 +500,68 @@ void kshim_cpu_tick(int cpu)
 	kshim_irq_exit();
 	kshim_cpu_interrupt_return();
 	resched_if_needed();
+}
+
+/*
+ * Entries of several CPUs at one instant, concurrent in simulated time
+ * (src/entry_stack.cpp): each starts with the kind of code and the
+ * interrupt state the harness's entry had, and at each outermost spinlock
+ * acquisition the one of the earliest clock goes on. Only with kernel
+ * time: without it, every clock is the harness's and the entries run one
+ * after another in CPU order, as before.
+ */
+static void (*group_fn)(int cpu);
+static int group_cost_kind;
+static unsigned long group_irq_flags;
+
+static void group_entry(int cpu)
+{
+	shim_irq_flags = group_irq_flags;
+	kshim_cost_end(group_cost_kind);
+	group_fn(cpu);
+	kshim_cost_begin(KSHIM_COST_NONE);
+}
+
+static void run_concurrently(const int *cpus, int n, void (*fn)(int cpu))
+{
+	group_fn = fn;
+	group_irq_flags = shim_irq_flags;
+	group_cost_kind = kshim_cost_begin(KSHIM_COST_NONE);
+	shim_entries_run(cpus, n, group_entry);
+	shim_irq_flags = group_irq_flags;
+	kshim_cost_end(group_cost_kind);
+}
+
+/* Before the running CPU takes a spinlock, holding none (cost.c). */
+void kshim_entry_interleave(void)
+{
+	struct running_cpu saved;
+	unsigned long long clock;
+	int cpu = shim_cpu;
+
+	/* not from an idle call's stack, nor another CPU's nested interrupt */
+	if (!shim_entry_running_on(cpu) || shim_idle_stack_running())
+		return;
+	clock = kshim_cpu_clock(cpu);
+	if (!shim_entry_should_yield(clock))
+		return;
+	saved = (struct running_cpu){ cpu, shim_current, shim_irq_flags,
+				      kshim_cost_begin(KSHIM_COST_NONE) };
+	shim_entry_yield(clock);
+	shim_cpu = saved.cpu;
+	shim_current = saved.curr;
+	shim_irq_flags = saved.irq_flags;
+	kshim_cost_end(saved.cost_kind);
+}
+
+void kshim_cpus_tick(const int *cpus, int n)
+{
+	run_concurrently(cpus, n, kshim_cpu_tick);
+}
+
+void kshim_cpus_timers(const int *cpus, int n)
+{
+	run_concurrently(cpus, n, kshim_cpu_timers);
 }
 
 void kshim_cpu_timers(int cpu)

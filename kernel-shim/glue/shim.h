@@ -75,6 +75,9 @@ void kshim_take_ipi_queue(int cpu);
 /* cpu.c: before the running CPU, holding no spinlock, takes one at t on
  * its clock, the other CPUs take the IPIs that reached them by then. */
 void kshim_take_due_interrupts(unsigned long long t);
+/* cpu.c: at the same point, a CPU whose entry runs concurrently with
+ * others' (kshim_cpus_tick()) lets those of earlier clocks go first. */
+void kshim_entry_interleave(void);
 void kshim_stopper_create(int cpu);
 bool kshim_run_stopper(void);
 bool kshim_run_kthread(void);	/* kthread.c: a worker thread's next pass */

@@ -75,11 +75,16 @@ void finish_switch(void *fake, const void **from_bottom = nullptr, std::size_t *
 #endif
 }
 
+// How many idle calls run now, one inside another's caller.
+int running_calls;
+
 // The caller runs the idle call's stack until it yields or returns.
 void switch_to_call(IdleStack &s)
 {
 	void *fake = start_switch(s.stack.get(), stack_size);
+	running_calls++;
 	s.call = fcontext::jump_fcontext(s.call, &s).fctx;
+	running_calls--;
 	finish_switch(fake);
 }
 
@@ -166,6 +171,11 @@ int shim_idle_stack_resume(int cpu)
 		throw std::logic_error("resuming an idle call that is not waiting");
 	switch_to_call(s);
 	return back_in_caller(s);
+}
+
+int shim_idle_stack_running(void)
+{
+	return running_calls > 0;
 }
 
 void shim_idle_stack_yield(int cpu)

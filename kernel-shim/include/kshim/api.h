@@ -53,6 +53,25 @@ int shim_sensor_temp(int sensor);
 int shim_idle_stack_call(int cpu, void (*fn)(void *), void *arg);
 int shim_idle_stack_resume(int cpu);
 void shim_idle_stack_yield(int cpu);
+/* Whether code runs on an idle call's stack now. */
+int shim_idle_stack_running(void);
+
+/* CPUs entering the kernel at one instant, concurrently in simulated time
+ * (src/entry_stack.cpp): run fn(cpu) for each of cpus (in CPU order) on
+ * a stack of its own; the entries switch, at the points glue/cpu.c's
+ * kshim_entry_interleave() chooses, to the one whose clock is earliest.
+ * Kernel faults raised in an entry are rethrown once all have ended. */
+void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu));
+/* Whether cpu's entry of the group is the one running, or one started or
+ * waiting to start and not ended. */
+int shim_entry_running_on(int cpu);
+int shim_entry_suspended(int cpu);
+/* Whether the running entry, at clock, must let an earlier one go first;
+ * yield switches to the runner until it is the earliest again. */
+int shim_entry_should_yield(unsigned long long clock);
+void shim_entry_yield(unsigned long long clock);
+/* How many times an entry let another go first, since the process began. */
+unsigned long long shim_entry_yields(void);
 
 /* A tracepoint hit: the CPU it fired on, the simulated time (ns), and its
  * arguments as plain numbers (TP_PROTO order; tasks as pid and prio), with

@@ -108,10 +108,18 @@ unsigned long long kshim_tick_nsec(void);
  * raised (SCHED_SOFTIRQ: fair.c's run_rebalance_domains()), then the
  * return to the interrupted task (schedule() if it must reschedule). */
 void kshim_cpu_tick(int cpu);
+/* The timer interrupts of cpus (in CPU order), all at this instant: with
+ * kernel time, concurrently, interleaved in clock order at their outermost
+ * spinlock acquisitions (docs/kernel-time.md); without, one after another
+ * as kshim_cpu_tick() each. */
+void kshim_cpus_tick(const int *cpus, int n);
 /* An hrtimer interrupt on cpu between ticks: the expired hrtimers (the
  * kernel's, then the user tasks' sleeps: shim_expire_user_sleeps()), then
  * the return to the interrupted task. */
 void kshim_cpu_timers(int cpu);
+/* The hrtimer interrupts of cpus (in CPU order) at this instant, as
+ * kshim_cpus_tick() runs ticks. */
+void kshim_cpus_timers(const int *cpus, int n);
 /* The idle task on cpu enters (1) or leaves (0) do_idle()'s loop: nohz
  * idle balance, tick_nohz_idle_enter(), then a pass of the loop up to the
  * wait for an interrupt, in which the kernel decides whether to stop the
