@@ -10,6 +10,7 @@
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/time64.h>
