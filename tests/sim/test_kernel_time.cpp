@@ -160,8 +160,11 @@ BOOST_AUTO_TEST_CASE(ipi_latency_delays_remote_wakeups)
 
 // The hardware's latencies add to a wake-up's path: one task alone on the
 // board wakes from its timer on a CPU in WFI (odroid-xu3's DT has no idle
-// states), so each wake-up waits for the WFI exit and for the timer
-// interrupt's entry (the jitter-free run).
+// states), so its median wake-up waits for the WFI exit and for the timer
+// interrupt's entry (the jitter-free run). Not every wake-up: one that
+// comes while the CPU is already leaving WFI for another interrupt (a
+// tick) waits only for the rest (on 6.12 the lone task's fastest wake-up
+// does).
 BOOST_AUTO_TEST_CASE(wfi_exit_and_interrupt_entry_delay_a_wakeup)
 {
 	const std::vector<std::string> alone{"--workload", "periodic:count=1,period=16ms,duty=10%",
@@ -170,15 +173,16 @@ BOOST_AUTO_TEST_CASE(wfi_exit_and_interrupt_entry_delay_a_wakeup)
 		extra.insert(extra.begin(), alone.begin(), alone.end());
 		return run_json(extra);
 	};
-	const auto min_latency = [](const test::Run &r) { return r.json["wakeup_latency_ns"]["min"].GetInt64(); };
+	const auto median = [](const test::Run &r) { return r.json["wakeup_latency_ns"]["p50"].GetInt64(); };
 	const auto none = with({});
 	const auto wfi = with({"--wfi-exit-latency", "100us"});
 	const auto entry = with({"--irq-entry-latency", "100us"});
-	BOOST_TEST(min_latency(wfi) - min_latency(none) == 100'000);
 	// the path's own code runs 100us later, perhaps at another clock:
 	// its time may differ by nanoseconds
-	BOOST_TEST(min_latency(entry) - min_latency(none) > 99'000);
-	BOOST_TEST(min_latency(entry) - min_latency(none) < 101'000);
+	for (const auto *r : {&wfi, &entry}) {
+		BOOST_TEST(median(*r) - median(none) > 99'000);
+		BOOST_TEST(median(*r) - median(none) < 101'000);
+	}
 	BOOST_TEST(wfi.json["kernel_time"]["wfi_exit_ns"].GetInt64() == 100'000);
 	BOOST_TEST(entry.json["kernel_time"]["irq_entry_ns"].GetInt64() == 100'000);
 	BOOST_TEST(none.json["kernel_time"]["wfi_exit_ns"].GetInt64() == 0);
