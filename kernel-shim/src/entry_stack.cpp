@@ -18,10 +18,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
-#if defined(__SANITIZE_ADDRESS__)	// the sanitizer build (SH_SANITIZE)
-#include <sanitizer/common_interface_defs.h>
-#define SH_ASAN_FIBERS 1
-#endif
+#include "fiber_switch.h"
 
 #include <cstddef>
 #include <exception>
@@ -70,25 +67,8 @@ char *stack_of(int cpu)
 	return stacks[index].get();
 }
 
-void *start_switch(const void *bottom, std::size_t size)
-{
-	void *fake = nullptr;
-#ifdef SH_ASAN_FIBERS
-	__sanitizer_start_switch_fiber(&fake, bottom, size);
-#else
-	(void)bottom, (void)size;
-#endif
-	return fake;
-}
-
-void finish_switch(void *fake, const void **from_bottom = nullptr, std::size_t *from_size = nullptr)
-{
-#ifdef SH_ASAN_FIBERS
-	__sanitizer_finish_switch_fiber(fake, from_bottom, from_size);
-#else
-	(void)fake, (void)from_bottom, (void)from_size;
-#endif
-}
+using sh::kshim::fiber::finish_switch;
+using sh::kshim::fiber::start_switch;
 
 // From an entry's stack back to the runner's.
 void to_runner()

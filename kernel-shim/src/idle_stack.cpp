@@ -17,10 +17,7 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
-#if defined(__SANITIZE_ADDRESS__)	// the sanitizer build (SH_SANITIZE)
-#include <sanitizer/common_interface_defs.h>
-#define SH_ASAN_FIBERS 1
-#endif
+#include "fiber_switch.h"
 
 #include <cstddef>
 #include <exception>
@@ -52,28 +49,8 @@ struct IdleStack {
 	std::size_t caller_size = 0;
 };
 
-// AddressSanitizer follows a change of stacks only when told, before and
-// after each switch (its fake stacks, the current stack's bounds); without
-// the sanitizer these are nothing.
-void *start_switch(const void *bottom, std::size_t size)
-{
-	void *fake = nullptr;
-#ifdef SH_ASAN_FIBERS
-	__sanitizer_start_switch_fiber(&fake, bottom, size);
-#else
-	(void)bottom, (void)size;
-#endif
-	return fake;
-}
-
-void finish_switch(void *fake, const void **from_bottom = nullptr, std::size_t *from_size = nullptr)
-{
-#ifdef SH_ASAN_FIBERS
-	__sanitizer_finish_switch_fiber(fake, from_bottom, from_size);
-#else
-	(void)fake, (void)from_bottom, (void)from_size;
-#endif
-}
+using sh::kshim::fiber::finish_switch;
+using sh::kshim::fiber::start_switch;
 
 // How many idle calls run now, one inside another's caller.
 int running_calls;
