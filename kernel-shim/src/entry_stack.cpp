@@ -120,8 +120,9 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu))
 		throw std::logic_error("an entry of a concurrent group started another group");
 	Group g;
 	g.fn = fn;
+	g.entries.resize(static_cast<std::size_t>(n));
 	for (int i = 0; i < n; i++)
-		g.entries.push_back({cpus[i]});
+		g.entries[static_cast<std::size_t>(i)].cpu = cpus[i];
 	group = &g;
 	while (Entry *e = next_entry(g)) {
 		g.running = e;

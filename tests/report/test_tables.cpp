@@ -106,7 +106,7 @@ BOOST_AUTO_TEST_CASE(sweep_tables_from_a_zero_baseline)
 			row.cells.push_back({*values, stats::summarize(*values), stats::compare(base, *values, 0.01)});
 		rows.push_back(std::move(row));
 	}
-	const sh::report::SweepScenario scenario{"hikey960", "periodic", "1 s"};
+	const sh::report::SweepScenario scenario{"hikey960", "periodic", "1 s", ""};
 
 	const auto text = sh::report::sweep_text(plan, scenario, rows);
 	const auto tables = text.find("\nmigrations");
