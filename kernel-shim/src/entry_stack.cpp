@@ -12,7 +12,7 @@
 // The stacks switch with Boost.Context's fcontext, as the idle stacks do
 // (src/idle_stack.cpp, which says why not the fiber class); a kernel fault
 // (an exception) on an entry's stack is caught there and rethrown by the
-// runner once the group is back on the caller's stack.
+// runner on the caller's stack at once.
 #include <kshim/api.h>
 #include <kshim/cost.h>
 
@@ -135,11 +135,15 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu))
 		e->context = fcontext::jump_fcontext(e->context, nullptr).fctx;
 		finish_switch(fake);
 		g.running = nullptr;
+		// A kernel fault ends the run: the other entries are left where
+		// they wait (holding no spinlock), so that nothing runs on after
+		// it and the first fault is the one reported.
+		if (e->fault) {
+			group = nullptr;
+			std::rethrow_exception(e->fault);
+		}
 	}
 	group = nullptr;
-	for (auto &e : g.entries)
-		if (e.fault)
-			std::rethrow_exception(e.fault);
 }
 
 int shim_entry_running_on(int cpu)

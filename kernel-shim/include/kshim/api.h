@@ -60,7 +60,8 @@ int shim_idle_stack_running(void);
  * (src/entry_stack.cpp): run fn(cpu) for each of cpus (in CPU order) on
  * a stack of its own; the entries switch, at the points glue/cpu.c's
  * kshim_entry_interleave() chooses, to the one whose clock is earliest.
- * Kernel faults raised in an entry are rethrown once all have ended. */
+ * A kernel fault raised in an entry is rethrown at once; the others are
+ * left unfinished. */
 void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu));
 /* Whether cpu's entry of the group is the one running, or one started or
  * waiting to start and not ended. */
