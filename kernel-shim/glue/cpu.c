@@ -524,6 +524,11 @@ static void group_entry(int cpu)
 
 static void run_concurrently(const int *cpus, int n, void (*fn)(int cpu))
 {
+	/* alone, an entry has no one to let go first: no stack to switch to */
+	if (n == 1) {
+		fn(cpus[0]);
+		return;
+	}
 	group_fn = fn;
 	group_irq_flags = shim_irq_flags;
 	group_cost_kind = kshim_cost_begin(KSHIM_COST_NONE);
