@@ -134,7 +134,9 @@ void kshim_enter_cpu(int cpu)
  * (scheduler_ipi()) when the machine settles. A spin nothing can end is
  * left to the watchdog, which names the spinning function.
  */
-/* What the running CPU runs, kept while others' IPIs run nested in it. */
+/* What the running CPU runs, kept while other code runs in its place:
+ * others' IPIs nested in it, or other CPUs' entries while it waits
+ * (kshim_entry_interleave()). cost_kind is the kind it was counted as. */
 struct running_cpu {
 	int cpu;
 	struct task_struct *curr;
@@ -142,19 +144,25 @@ struct running_cpu {
 	int cost_kind;
 };
 
-static struct running_cpu nest_interrupts(void)
+static struct running_cpu running_now(int cost_kind)
 {
-	return (struct running_cpu){ shim_cpu, shim_current, shim_irq_flags,
-				     kshim_cost_enter(KSHIM_COST_IPI) };
+	return (struct running_cpu){ shim_cpu, shim_current, shim_irq_flags, cost_kind };
 }
 
-static void unnest_interrupts(const struct running_cpu *running)
+/* Back to it: what ran in its place is credited to the CPU that ran it,
+ * and what follows to this CPU, as its kind. */
+static void resume_running(const struct running_cpu *running)
 {
 	kshim_cost_mark();
 	shim_cpu = running->cpu;
 	shim_current = running->curr;
 	shim_irq_flags = running->irq_flags;
-	kshim_cost_leave(running->cost_kind);
+	kshim_cost_end(running->cost_kind);
+}
+
+static struct running_cpu nest_interrupts(void)
+{
+	return running_now(kshim_cost_enter(KSHIM_COST_IPI));
 }
 
 /* cpu takes the call-function part of its IPI at `at` on its clock, nested
@@ -179,7 +187,7 @@ void kshim_cpu_relax(void)
 			run_call_queue_on(cpu, kshim_ipi_arrival(cpu));
 		cpu++;
 	}
-	unnest_interrupts(&running);
+	resume_running(&running);
 }
 
 
@@ -394,7 +402,7 @@ void kshim_take_due_interrupts(unsigned long long t)
 		run_call_queue_on(cpu, at);
 		taken_at_locks++;
 	}
-	unnest_interrupts(&running);
+	resume_running(&running);
 	taking = false;
 }
 
@@ -550,13 +558,9 @@ void kshim_entry_interleave(void)
 	clock = kshim_cpu_clock(cpu);
 	if (!shim_entry_should_yield(clock))
 		return;
-	saved = (struct running_cpu){ cpu, shim_current, shim_irq_flags,
-				      kshim_cost_begin(KSHIM_COST_NONE) };
+	saved = running_now(kshim_cost_begin(KSHIM_COST_NONE));
 	shim_entry_yield(clock);
-	shim_cpu = saved.cpu;
-	shim_current = saved.curr;
-	shim_irq_flags = saved.irq_flags;
-	kshim_cost_end(saved.cost_kind);
+	resume_running(&saved);
 }
 
 void kshim_cpus_tick(const int *cpus, int n)
