@@ -333,6 +333,11 @@ private:
 	void detach_from_kernel();
 	void collect_kernel_cost(Result &r) const;
 	void collect_kernel_profile(Result &r) const;
+	// With kernel time, the timer interrupts of one instant run at once,
+	// interleaved in clock order (docs/kernel-time.md); untimed, one after
+	// another, each followed by what it woke, as the model before.
+	bool concurrent_interrupts() const { return options_.kernel_cycles_per_block > 0; }
+	void run_timer_interrupts();
 	void collect_idle_states(Result &r) const;
 
 	// Executor::Host
@@ -953,10 +958,7 @@ void Simulator::run_hardware_events()
 // The workload's timers due now, in the order armed.
 void Simulator::run_wake_timers()
 {
-	// With kernel time, the interrupts of the CPUs whose timers are due
-	// run at once, interleaved in clock order (docs/kernel-time.md);
-	// untimed, one after another, each followed by what it woke.
-	const bool concurrent = options_.kernel_cycles_per_block > 0;
+	const bool concurrent = concurrent_interrupts();
 	do {
 		interrupted_.clear();
 		while (!queue_.empty() && queue_.top().time <= now_) {
@@ -989,10 +991,17 @@ void Simulator::run_wake_timers()
 		}
 		if (interrupted_.empty())
 			return;
-		std::sort(interrupted_.begin(), interrupted_.end());
-		kshim_cpus_timers(interrupted_.data(), static_cast<int>(interrupted_.size()));
-		settle_and_dispatch();
+		run_timer_interrupts();
 	} while (true);
+}
+
+// The hrtimer interrupts of the CPUs in interrupted_, at once, then what
+// they woke.
+void Simulator::run_timer_interrupts()
+{
+	std::sort(interrupted_.begin(), interrupted_.end());
+	kshim_cpus_timers(interrupted_.data(), static_cast<int>(interrupted_.size()));
+	settle_and_dispatch();
 }
 
 // The kernel's own hrtimers due now; those armed during this instant are
@@ -1001,14 +1010,10 @@ void Simulator::run_kernel_hrtimers()
 {
 	due_.clear();
 	hrtimer_times_.each_until(now_, [&](std::size_t c) { due_.push_back(c); });
-	if (options_.kernel_cycles_per_block > 0) {
-		// at once, interleaved in clock order (docs/kernel-time.md)
+	if (concurrent_interrupts()) {
 		interrupted_.assign(due_.begin(), due_.end());
-		if (interrupted_.empty())
-			return;
-		std::sort(interrupted_.begin(), interrupted_.end());
-		kshim_cpus_timers(interrupted_.data(), static_cast<int>(interrupted_.size()));
-		settle_and_dispatch();
+		if (!interrupted_.empty())
+			run_timer_interrupts();
 		return;
 	}
 	for (const auto c : due_) {
@@ -1024,14 +1029,13 @@ void Simulator::tick()
 	for (std::size_t c = 0; c < cpus_.size(); c++)
 		if (!kshim_tick_stopped(static_cast<int>(c)))
 			ticking_.push_back(static_cast<int>(c));
-	if (options_.kernel_cycles_per_block > 0) {
-		// at once, interleaved in clock order (docs/kernel-time.md)
+	const bool concurrent = concurrent_interrupts();
+	if (concurrent) {
 		kshim_cpus_tick(ticking_.data(), static_cast<int>(ticking_.size()));
 		kshim_settle();
 	}
 	for (const int c : ticking_) {
-		// untimed, one after another, as the model before kernel time
-		if (options_.kernel_cycles_per_block <= 0) {
+		if (!concurrent) {
 			kshim_cpu_tick(c);
 			kshim_settle();
 		}
