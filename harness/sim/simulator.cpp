@@ -879,7 +879,10 @@ void Simulator::schedule_thermal_caps()
 // it asks about, the sleeps its hrtimer interrupts expire.
 void Simulator::attach_to_kernel()
 {
-	if (options_.trace_only_events && kshim_sched_trace_attach_trace_only())
+	// with kernel time, whether traced or not: the dispatch of a
+	// tracepoint with a probe is the tree's code, and takes time
+	if ((options_.trace_only_events || concurrent_interrupts()) &&
+	    kshim_sched_trace_attach_trace_only(options_.trace_only_events))
 		throw kshim::KernelFault("could not attach the PELT and cpu_idle tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
 	kshim::set_timer_source([this](int cpu) { return executor_->next_timer_on(cpu); });

@@ -16,9 +16,11 @@
  *   cpu_idle            state cpu_id
  *   sched_overutilized  overutilized span(64-bit words 0-3: CPUs 0-255)
  *
- * cpu_idle and the PELT tracepoints are attached only for a trace file
+ * cpu_idle and the PELT tracepoints record only for a trace file
  * (kshim_sched_trace_attach_trace_only()): nothing else reads them, and
- * they fire at every idle entry and load update. The PELT ones
+ * they fire at every idle entry and load update. With kernel time they are
+ * attached either way, so that a traced run is the run untraced: the
+ * tracepoints' dispatch is the tree's code and takes time. The PELT ones
  * (DECLARE_TRACE) have no format of their own; their fields are
  * those of LISA's sched_tp module, which is how tools read them:
  *
@@ -40,10 +42,20 @@
 #include "../../kernel-shim/glue/shim.h"
 #include "series.h"
 
+/* Whether the trace-only probes record (a trace file asks for them). */
+static bool trace_only_recorded;
+
 static void record(const char *name, int nr_args, const long long *args,
 		   const struct task_struct *a, const struct task_struct *b)
 {
 	kshim_trace_record(name, nr_args, args, a ? a->comm : NULL, b ? b->comm : NULL, NULL);
+}
+
+static void record_traced(const char *name, int nr_args, const long long *args,
+			  const struct task_struct *a)
+{
+	if (trace_only_recorded)
+		record(name, nr_args, args, a, NULL);
 }
 
 /* What TP_fast_assign of sched_switch stores (__trace_sched_switch_state()
@@ -102,7 +114,7 @@ static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu_id)
 {
 	const long long args[] = { state, cpu_id };
 
-	record("cpu_idle", ARRAY_SIZE(args), args, NULL, NULL);
+	record_traced("cpu_idle", ARRAY_SIZE(args), args, NULL);
 }
 
 static void probe_sched_overutilized(void *data, struct root_domain *rd, bool overutilized)
@@ -137,7 +149,7 @@ static void probe_pelt_cfs(void *data, struct cfs_rq *cfs_rq)
 	const long long args[] = { cpu_of(rq_of(cfs_rq)), avg->load_avg, avg->runnable_avg,
 				   avg->util_avg, avg->last_update_time };
 
-	record("sched_pelt_cfs", ARRAY_SIZE(args), args, NULL, NULL);
+	record_traced("sched_pelt_cfs", ARRAY_SIZE(args), args, NULL);
 }
 
 static void probe_pelt_se(void *data, struct sched_entity *se)
@@ -152,7 +164,7 @@ static void probe_pelt_se(void *data, struct sched_entity *se)
 		const long long args[] = { task_cpu(p), p->pid, avg->load_avg, avg->runnable_avg,
 					   avg->util_avg, avg->last_update_time };
 
-		record("sched_pelt_se", ARRAY_SIZE(args), args, p, NULL);
+		record_traced("sched_pelt_se", ARRAY_SIZE(args), args, p);
 	}
 }
 
@@ -160,7 +172,7 @@ static void record_rq_util(const char *name, struct rq *rq, const struct sched_a
 {
 	const long long args[] = { cpu_of(rq), avg->util_avg };
 
-	record(name, ARRAY_SIZE(args), args, NULL, NULL);
+	record_traced(name, ARRAY_SIZE(args), args, NULL);
 }
 
 static void probe_pelt_rt(void *data, struct rq *rq)
@@ -194,7 +206,7 @@ static void probe_util_est_cfs(void *data, struct cfs_rq *cfs_rq)
 	const long long args[] = { cpu_of(rq_of(cfs_rq)), kshim_util_est(&cfs_rq->avg),
 				   kshim_util_est_ewma(&cfs_rq->avg), cfs_rq->avg.util_avg };
 
-	record("sched_util_est_cfs", ARRAY_SIZE(args), args, NULL, NULL);
+	record_traced("sched_util_est_cfs", ARRAY_SIZE(args), args, NULL);
 }
 
 static void probe_util_est_se(void *data, struct sched_entity *se)
@@ -208,12 +220,13 @@ static void probe_util_est_se(void *data, struct sched_entity *se)
 		const long long args[] = { task_cpu(p), p->pid, kshim_util_est(&se->avg),
 					   kshim_util_est_ewma(&se->avg), se->avg.util_avg };
 
-		record("sched_util_est_se", ARRAY_SIZE(args), args, p, NULL);
+		record_traced("sched_util_est_se", ARRAY_SIZE(args), args, p);
 	}
 }
 
-int kshim_sched_trace_attach_trace_only(void)
+int kshim_sched_trace_attach_trace_only(int record_events)
 {
+	trace_only_recorded = record_events;
 	return register_trace_cpu_idle(probe_cpu_idle, NULL) ?:
 	       register_trace_pelt_cfs_tp(probe_pelt_cfs, NULL) ?:
 	       register_trace_pelt_se_tp(probe_pelt_se, NULL) ?:

@@ -122,6 +122,21 @@ BOOST_AUTO_TEST_CASE(trace_is_ftrace_text)
 	BOOST_TEST(seen["sched_migrate_task"] == r.json["migrations"].GetUint64());
 }
 
+// Tracing observes a run, it does not change it: with kernel time, the
+// trace-only tracepoints (PELT, util_est, cpu_idle) take the same time
+// traced or not, so the report, fingerprint and kernel time included, is
+// the untraced run's. Before, their dispatch ran only for a trace, and the
+// traced default run made other decisions.
+BOOST_AUTO_TEST_CASE(a_traced_run_is_the_run_untraced)
+{
+	support::TempDir dir;
+	const auto traced = run_json({"--duration", "2s", "--trace", (dir.path() / "t.trace").string()});
+	const auto plain = run_json({"--duration", "2s"});
+	BOOST_TEST(traced.tool.out == plain.tool.out);
+	BOOST_TEST(std::string(traced.json["fingerprint"].GetString()) == plain.json["fingerprint"].GetString());
+	BOOST_TEST(traced.json["kernel_time"]["blocks"].GetUint64() == plain.json["kernel_time"]["blocks"].GetUint64());
+}
+
 // --trace-events sched_switch,sched_wakeup: the trace is the full one
 // without the other events' lines (the header kept), and the run is the
 // same run: its report, fingerprint included, does not change.

@@ -30,8 +30,10 @@ void kshim_sched_boot_done(void);	/* init leaves the CPU to the workload */
  * tracepoints (sched/glue/trace_probes.c); events reach shim_trace(). */
 int kshim_sched_trace_attach(void);
 /* The tracepoints only a trace file shows: PELT and util_est (they fire
- * at every load update) and cpu_idle (every idle entry and exit). */
-int kshim_sched_trace_attach_trace_only(void);
+ * at every load update) and cpu_idle (every idle entry and exit). Their
+ * events are recorded only if record_events: with kernel time they are
+ * attached either way, since their dispatch takes time. */
+int kshim_sched_trace_attach_trace_only(int record_events);
 
 /* --- time: the clock every CPU reads (sched_clock(), ktime_get()) ------- */
 unsigned long long kshim_now(void);
