@@ -90,6 +90,16 @@ void set_timer_source(TimerSource source);
 // kshim_task_wake_in_irq() for each. Empty: none expire.
 using SleepExpiry = std::function<void(int cpu)>;
 void set_sleep_expiry(SleepExpiry expiry);
+// Timer interrupts of later instants joining a group of concurrent ones
+// (kshim_cpus_tick(), kshim_cpus_timers()): each time the group's entries
+// all wait at clocks of at least `before`, `admit(before)` may start the
+// interrupt due first, if it is due by `before`, with
+// kshim_cpu_timers_admit() once the harness's time is its instant. It
+// returns the clock from which a running entry must let it try again
+// (the next one's instant; ~0: none can join this group). Empty: groups
+// run only the entries they start with, and a group of one runs directly.
+using EntryAdmission = std::function<std::uint64_t(std::uint64_t before)>;
+void set_entry_admission(EntryAdmission admit);
 
 // The temperature (millicelsius) thermal sensor `sensor` reads now
 // (kshim_thermal_add_sensor()'s index): the simulation's thermal model.

@@ -256,8 +256,10 @@ void append_kernel_time(std::string &s, const sim::Result &r)
 			 cpu_ns > 0 ? 100.0 * static_cast<double>(ns) / cpu_ns : 0.0,
 			 static_cast<double>(r.lock_spin_ns) / 1e6);
 	s += fmt::format("  IPI delivery {} ns, interrupt entry {} ns, WFI exit {} ns; {} IPIs taken while another "
-			 "CPU's code ran (at its lock acquisitions); concurrent timer interrupts switched {} times\n",
-			 r.ipi_latency_ns, r.irq_entry_ns, r.wfi_exit_ns, r.ipis_taken_at_locks, r.interleavings);
+			 "CPU's code ran (at its lock acquisitions); concurrent timer interrupts switched {} times, "
+			 "{} joined a group of an earlier instant\n",
+			 r.ipi_latency_ns, r.irq_entry_ns, r.wfi_exit_ns, r.ipis_taken_at_locks, r.interleavings,
+			 r.joined_interrupts);
 	std::string per;
 	for (const auto &o : sim::kernel_overhead(r))
 		if (o.blocks)
@@ -602,6 +604,8 @@ void json_kernel_time(Writer &w, const sim::Result &r)
 	w.Uint64(r.ipis_taken_at_locks);
 	key(w, "interleavings");
 	w.Uint64(r.interleavings);
+	key(w, "joined_interrupts");
+	w.Uint64(r.joined_interrupts);
 	key(w, "per_event");
 	w.StartObject();
 	for (const auto &o : sim::kernel_overhead(r)) {

@@ -77,6 +77,12 @@ int idle_tick_policy(IdleTick policy)
 // kernel_done: an idle CPU's kernel code ends (it was busy running it)
 enum class Timed { frequency, wake, cap, kernel_done };
 
+// Events at one instant, in a row: kernel code that keeps the CPUs busy
+// without letting time pass (a livelock) is stopped and reported as a
+// kernel fault. Far more than any real instant takes (4000 threads woken at
+// once take some thousands).
+constexpr std::uint64_t max_events_at_one_instant = 10'000'000;
+
 bool is_hardware(Timed kind)
 {
 	return kind != Timed::wake;
@@ -143,6 +149,10 @@ struct Cpu {
 	// The CPU's clock as last read (kshim_cpu_clock()): until then it ran
 	// kernel code, and its thread's work waits.
 	std::int64_t kernel_until = 0;
+	// In an entry of a group of timer interrupts that a later one joined
+	// (Simulator::admit_interrupt()): its work was accounted up to the
+	// entry's instant and waits until the entry's end is read.
+	bool in_entry = false;
 	std::int64_t next_hrtimer = 0;		// earliest kernel hrtimer, 0: none (this instant's)
 	// The kernel's state of the CPU as last read: refreshed only when the
 	// kernel says it may have changed (kshim_take_touched_cpus()).
@@ -200,6 +210,7 @@ private:
 	bool eas_enabled_ = false;
 	unsigned long long ipis_taken_at_start_ = 0;
 	unsigned long long entry_yields_at_start_ = 0;
+	unsigned long long entries_joined_at_start_ = 0;
 
 	Result result_;
 
@@ -267,6 +278,12 @@ private:
 	[[gnu::noinline]] void read_kernel_state(const kshim_cpuset &cpus);
 	void read_kernel_state(std::size_t c)	// the idle exit and hrtimer the loop waits for
 	{
+		// an entry of the running group is read where it ends, whatever
+		// touched its CPU on the way (a report's read included)
+		if (shim_entry_suspended(static_cast<int>(c)))
+			return;
+		if (cpus_[c].in_entry)
+			read_entry_end(c);
 		const auto waking = static_cast<std::int64_t>(kshim_cpu_waking_at(static_cast<int>(c)));
 		cpus_[c].waking_cached = waking;
 		cpus_[c].hrtimer_cached = static_cast<std::int64_t>(kshim_next_hrtimer(static_cast<int>(c)));
@@ -288,6 +305,7 @@ private:
 		if (board_->tracks_idle_states()) [[unlikely]]
 			read_idle_state(c);
 	}
+	void read_entry_end(std::size_t c);
 	// For the board's power model: the idle state the CPU waits in.
 	[[gnu::noinline]] void read_idle_state(std::size_t c)
 	{
@@ -338,6 +356,12 @@ private:
 	// another, each followed by what it woke, as the model before.
 	bool concurrent_interrupts() const { return options_.kernel_cycles_per_block > 0; }
 	void run_timer_interrupts();
+	// A thread's timer due now, taken from the queue: the CPU whose
+	// interrupt it is, or -1 while that CPU still leaves an idle state.
+	int take_wake_timer(const TimedEvent &ev);
+	std::uint64_t admit_interrupt(std::uint64_t before);
+	void enter_group_cpus();
+	std::uint64_t admitted_at_instant_ = 0;	// a kernel livelock's bound
 	void collect_idle_states(Result &r) const;
 
 	// Executor::Host
@@ -526,7 +550,7 @@ void Simulator::account_work(std::size_t c)
 	auto *th = cpu.curr_thread;
 	if (!th || th->state != Thread::State::computing || th->runtime_end)
 		return;
-	if (now_ <= cpu.work_anchor)	// still in kernel code
+	if (now_ <= cpu.work_anchor || cpu.in_entry)	// still in kernel code
 		return;
 	const u128 total = board_->work_in(c, now_ - cpu.work_anchor);
 	const u128 done = total - static_cast<u128>(cpu.work_counted);
@@ -896,6 +920,8 @@ void Simulator::attach_to_kernel()
 				     static_cast<int>(c), static_cast<unsigned>(khz));
 	});
 	kshim::set_sleep_expiry([this](int cpu) { expire_sleepers(static_cast<std::size_t>(cpu)); });
+	if (concurrent_interrupts())
+		kshim::set_entry_admission([this](std::uint64_t before) { return admit_interrupt(before); });
 }
 
 void Simulator::detach_from_kernel()
@@ -903,6 +929,7 @@ void Simulator::detach_from_kernel()
 	kshim::set_trace_sink({});
 	kshim::set_timer_source({});
 	kshim::set_sleep_expiry({});
+	kshim::set_entry_admission({});
 	kshim::set_sensor_source({});
 	kshim::set_clock_sink({});
 }
@@ -919,6 +946,7 @@ void Simulator::read_start_state()
 	}
 	ipis_taken_at_start_ = kshim_ipis_taken_at_locks();
 	entry_yields_at_start_ = shim_entry_yields();
+	entries_joined_at_start_ = shim_entries_joined();
 	if (options_.kernel_profile_functions)
 		kshim_cost_profile_start();
 	kshim_cpuset ignored;
@@ -973,29 +1001,124 @@ void Simulator::run_wake_timers()
 			}
 			if (is_stale_wake(ev))
 				continue;	// ended at this instant by another interrupt on its CPU
-			auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
-			if (th.expired_at < 0)
-				th.expired_at = ev.time;
-			th.timer_at = -1;
-			// the timer interrupt waits for its CPU to leave an idle state
-			const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
-			if (ready > now_) {
-				th.timer_seq = push(Timed::wake, ready, ev.index);
+			const int cpu = take_wake_timer(ev);
+			if (cpu < 0)
 				continue;
-			}
 			// its own interrupt, which expires the others due there too
 			if (!concurrent) {
-				kshim_cpu_timers(th.armed_cpu);
+				kshim_cpu_timers(cpu);
 				settle_and_dispatch();
-			} else if (std::find(interrupted_.begin(), interrupted_.end(), th.armed_cpu) ==
-				   interrupted_.end()) {
-				interrupted_.push_back(th.armed_cpu);
+			} else if (std::find(interrupted_.begin(), interrupted_.end(), cpu) == interrupted_.end()) {
+				interrupted_.push_back(cpu);
 			}
 		}
 		if (interrupted_.empty())
 			return;
 		run_timer_interrupts();
 	} while (true);
+}
+
+int Simulator::take_wake_timer(const TimedEvent &ev)
+{
+	auto &th = executor_->threads()[static_cast<std::size_t>(ev.index)];
+	if (th.expired_at < 0)
+		th.expired_at = ev.time;
+	th.timer_at = -1;
+	// the timer interrupt waits for its CPU to leave an idle state
+	const auto ready = static_cast<std::int64_t>(kshim_cpu_interrupt_at(th.armed_cpu));
+	if (ready > now_) {
+		th.timer_seq = push(Timed::wake, ready, ev.index);
+		return -1;
+	}
+	return th.armed_cpu;
+}
+
+// A CPU whose entry in a group ended, read once (read_kernel_state()):
+// its work was accounted at the entry's instant, and resumes at its end.
+void Simulator::read_entry_end(std::size_t c)
+{
+	auto &cpu = cpus_[c];
+	cpu.in_entry = false;
+	const auto until = static_cast<std::int64_t>(kshim_cpu_clock(static_cast<int>(c)));
+	if (until > now_ && until > cpu.kernel_until && cpu.curr == 0) {
+		board_->set_busy(c, true, now_);
+		push(Timed::kernel_done, until, static_cast<int>(c));
+	}
+	cpu.kernel_until = std::max(cpu.kernel_until, until);
+	rebase_work(c);
+}
+
+// Before the harness's time moves on inside a group: the CPUs of its
+// entries have their work accounted up to now, and none after until their
+// entries end.
+void Simulator::enter_group_cpus()
+{
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		if (cpus_[c].in_entry || !shim_entry_suspended(static_cast<int>(c)))
+			continue;
+		account_work(c);
+		cpus_[c].in_entry = true;
+	}
+}
+
+// While a group of timer interrupts runs, its entries all waiting at clocks
+// of at least `before` (kernel.h's set_entry_admission()): the interrupt
+// due next joins the group if it is due by then, on a CPU that has no entry
+// in it, and nothing that only the loop runs comes first — the tick, work
+// that runs out, a CPU out of an idle state, the end, or what the group's
+// entries left for the CPUs' settling. Hardware events due before it
+// happen on the way. Returns the clock at which to ask again.
+std::uint64_t Simulator::admit_interrupt(std::uint64_t before)
+{
+	constexpr auto closed = std::numeric_limits<std::uint64_t>::max();
+	if (kshim_settle_pending_outside_group())
+		return closed;
+	for (;;) {
+		const auto t = next_event_time();
+		if (t >= std::min({end_, next_tick_, done_times_.earliest(), wake_times_.earliest()}))
+			return closed;
+		const auto due = static_cast<std::uint64_t>(std::max(t, now_));
+		int cpu = -1;
+		const bool queued = !queue_.empty() && queue_.top().time == t;
+		if (queued && !is_hardware(queue_.top().kind)) {
+			cpu = executor_->threads()[static_cast<std::size_t>(queue_.top().index)].armed_cpu;
+		} else if (!queued) {
+			hrtimer_times_.each_until(t, [&](std::size_t c) {
+				if (cpu < 0 && wake_times_.at(c) == CpuTimes::none)
+					cpu = static_cast<int>(c);
+			});
+			if (cpu < 0)
+				return closed;
+		}
+		if (cpu >= 0 && shim_entry_in_group(cpu))
+			return closed;
+		if (due > before)
+			return due;
+		if (t > now_) {
+			enter_group_cpus();
+			advance_to(t);
+			admitted_at_instant_ = 0;
+		} else if (++admitted_at_instant_ > max_events_at_one_instant) {
+			throw kshim::KernelFault(fmt::format(
+				"kernel livelock: {} timer interrupts joined at simulated time {:.6f} s without time passing",
+				admitted_at_instant_, static_cast<double>(now_ - start_) / 1e9));
+		}
+		if (queued && cpu < 0) {
+			run_hardware_events();
+			continue;
+		}
+		if (queued) {
+			const auto ev = queue_.top();
+			queue_.pop();
+			cpu = take_wake_timer(ev);
+			if (cpu < 0)
+				continue;
+		}
+		account_work(static_cast<std::size_t>(cpu));
+		cpus_[static_cast<std::size_t>(cpu)].in_entry = true;
+		kshim_cpu_timers_admit(cpu);
+		return due;
+	}
 }
 
 // The hrtimer interrupts of the CPUs in interrupted_, at once, then what
@@ -1027,6 +1150,8 @@ void Simulator::run_kernel_hrtimers()
 
 void Simulator::tick()
 {
+	// this tick is taken: interrupts due before the next may join its group
+	next_tick_ += tick_ns_;
 	// NO_HZ_IDLE: CPUs whose tick is stopped (idle) take none
 	ticking_.clear();
 	for (std::size_t c = 0; c < cpus_.size(); c++)
@@ -1057,7 +1182,6 @@ void Simulator::tick()
 	if (pressure_changed_)
 		read_thermal_pressure();
 	dispatch();
-	next_tick_ += tick_ns_;
 }
 
 // Everything due at now_: the hardware first, then the CPUs woken out of
@@ -1082,11 +1206,6 @@ void Simulator::run_instant()
 // Until every thread ended or the duration ran out.
 void Simulator::run_until_end()
 {
-	// Events at one instant, in a row: kernel code that keeps the CPUs busy
-	// without letting time pass (a livelock) is stopped and reported as a
-	// kernel fault. Far more than any real instant takes (4000 threads
-	// woken at once take some thousands).
-	constexpr std::uint64_t max_events_at_one_instant = 10'000'000;
 	std::uint64_t at_this_instant = 0;
 	while (executor_->live() > 0) {
 		const std::int64_t t = next_event_time();
@@ -1264,6 +1383,7 @@ void Simulator::collect_kernel_cost(Result &r) const
 	r.wfi_exit_ns = options_.wfi_exit_ns;
 	r.ipis_taken_at_locks = kshim_ipis_taken_at_locks() - ipis_taken_at_start_;
 	r.interleavings = shim_entry_yields() - entry_yields_at_start_;
+	r.joined_interrupts = shim_entries_joined() - entries_joined_at_start_;
 	r.kernel_cost.clear();
 	for (std::size_t k = KSHIM_COST_OTHER; k < KSHIM_COST_NR; k++)
 		r.kernel_cost.push_back({kinds[k]});

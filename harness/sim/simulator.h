@@ -361,6 +361,9 @@ struct Result {
 	// Times a CPU's timer interrupt, concurrent with others at one
 	// instant, let one of an earlier clock go first at a lock acquisition.
 	std::uint64_t interleavings = 0;
+	// Timer interrupts of a later instant that joined such a group while
+	// its code still ran (kernel.h's set_entry_admission()).
+	std::uint64_t joined_interrupts = 0;
 	// With Options::kernel_profile_functions: the costliest functions,
 	// most blocks first, and how many functions the profile found.
 	std::vector<KernelFunctionCost> kernel_functions;

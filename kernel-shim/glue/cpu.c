@@ -514,26 +514,46 @@ void kshim_cpu_tick(int cpu)
  * Entries of several CPUs at one instant, concurrent in simulated time
  * (src/entry_stack.cpp): each starts with the kind of code and the
  * interrupt state the harness's entry had, and at each outermost spinlock
- * acquisition the one of the earliest clock goes on. Only with kernel
- * time: without it, every clock is the harness's and the entries run one
- * after another in CPU order, as before.
+ * acquisition the one of the earliest clock goes on. The hrtimer
+ * interrupts of later instants that the harness admits join the group
+ * the same way (kshim_cpu_timers_admit()). Only with kernel time: without
+ * it, every clock is the harness's and the entries run one after another
+ * in CPU order, as before.
  */
 static void (*group_fn)(int cpu);
 static int group_cost_kind;
 static unsigned long group_irq_flags;
 
-static void group_entry(int cpu)
+static void run_entry(int cpu, void (*fn)(int cpu))
 {
 	shim_irq_flags = group_irq_flags;
 	kshim_cost_end(group_cost_kind);
-	group_fn(cpu);
+	fn(cpu);
 	kshim_cost_begin(KSHIM_COST_NONE);
+	/* the harness reads where its clock ended, as for any entry */
+	kshim_touch_cpu(cpu);
+}
+
+static void group_entry(int cpu)
+{
+	run_entry(cpu, group_fn);
+}
+
+static void admitted_timers(int cpu)
+{
+	run_entry(cpu, kshim_cpu_timers);
+}
+
+void kshim_cpu_timers_admit(int cpu)
+{
+	shim_entries_add(cpu, admitted_timers);
 }
 
 static void run_concurrently(const int *cpus, int n, void (*fn)(int cpu))
 {
-	/* alone, an entry has no one to let go first: no stack to switch to */
-	if (n == 1) {
+	/* alone, and with none to join it later, an entry has no one to let
+	 * go first: no stack to switch to */
+	if (n == 1 && !shim_entries_admitting()) {
 		fn(cpus[0]);
 		return;
 	}
@@ -596,6 +616,33 @@ static bool interrupt_pending(int cpu)
 	/* irq_work raises a self-IPI (arch_irq_work_raise()) */
 	return kshim_ipi_pending(cpu) || kshim_softirq_pending(cpu) ||
 	       kshim_irq_work_pending(cpu) || per_cpu_ptr(&idle_loop, cpu)->tick_pending;
+}
+
+/*
+ * Whether a CPU outside the running group has something that only
+ * kshim_settle() does for it (an IPI's reschedule, a softirq, a kthread,
+ * the start of an idle exit) or work is queued: the loop runs that after
+ * the group, at its time then, so no later interrupt may join the group
+ * while it is pending (kernel.h's set_entry_admission()). A CPU already
+ * leaving an idle state does nothing before it is out, an instant the
+ * harness waits for.
+ */
+int kshim_settle_pending_outside_group(void)
+{
+	int cpu;
+
+	if (kshim_work_pending())
+		return 1;
+	for_each_set_bit(cpu, settle_cpus, nr_cpu_ids) {
+		struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+
+		if (shim_entry_in_group(cpu) || !cpu_online(cpu))
+			continue;
+		if (il->waiting && (!interrupt_pending(cpu) || il->awake_at))
+			continue;
+		return 1;
+	}
+	return 0;
 }
 
 /* A bound on rounds: a CPU that never stops rescheduling is a kernel hang. */

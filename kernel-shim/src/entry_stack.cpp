@@ -13,6 +13,13 @@
 // (src/idle_stack.cpp, which says why not the fiber class); a kernel fault
 // (an exception) on an entry's stack is caught there and rethrown by the
 // runner on the caller's stack at once.
+//
+// While a group runs, timer interrupts of later instants join it
+// (set_entry_admission() in kernel.h): whenever every entry waits at a clock
+// of at least t, the harness may start the interrupt due first, before t,
+// on a stack of its own, so that it runs beside the entries whose code, by
+// their clocks, still runs then.
+#include "kernel-shim/kernel.h"
 #include <kshim/api.h>
 #include <kshim/cost.h>
 
@@ -21,7 +28,9 @@
 #include "fiber_switch.h"
 
 #include <cstddef>
+#include <deque>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -35,6 +44,7 @@ namespace fcontext = boost::context::detail;
 
 struct Entry {
 	int cpu = 0;
+	void (*fn)(int cpu) = nullptr;
 	fcontext::fcontext_t context = nullptr;	// where the entry waits, once started
 	bool started = false;
 	bool finished = false;
@@ -42,10 +52,17 @@ struct Entry {
 	std::exception_ptr fault;
 };
 
+constexpr unsigned long long never = std::numeric_limits<unsigned long long>::max();
+
 struct Group {
-	void (*fn)(int cpu) = nullptr;
-	std::vector<Entry> entries;
+	// a deque: an admitted entry must not move those that wait
+	std::deque<Entry> entries;
 	Entry *running = nullptr;
+	// the running entry lets the runner admit another from this clock on
+	unsigned long long admission_from = never;
+	// What an ended entry left (its CPU's reschedule, the thread it woke)
+	// the loop takes only after the group: none joins after one ended.
+	bool ended = false;
 	fcontext::fcontext_t runner = nullptr;	// the caller's stack, while an entry runs
 	const void *runner_bottom = nullptr;
 	std::size_t runner_size = 0;
@@ -53,7 +70,9 @@ struct Group {
 
 // One group at a time: an entry of a group starts no other.
 Group *group;
+sh::kshim::EntryAdmission admission;
 unsigned long long yields;	// entries that let an earlier one go first
+unsigned long long joined;	// entries admitted into a running group
 // Stacks are kept from group to group: one per CPU taking part.
 std::vector<std::unique_ptr<char[]>> stacks;
 
@@ -86,7 +105,7 @@ void run_entry(fcontext::transfer_t from)
 	finish_switch(nullptr, &group->runner_bottom, &group->runner_size);
 	Entry *self = group->running;
 	try {
-		group->fn(self->cpu);
+		self->fn(self->cpu);
 	} catch (...) {
 		self->fault = std::current_exception();
 	}
@@ -104,7 +123,7 @@ Entry *next_entry(Group &g)
 			continue;
 		if (!e.started)
 			e.clock = kshim_cpu_clock(e.cpu);
-		if (!next || e.clock < next->clock)
+		if (!next || e.clock < next->clock || (e.clock == next->clock && e.cpu < next->cpu))
 			next = &e;
 	}
 	return next;
@@ -119,12 +138,24 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu))
 	if (group)
 		throw std::logic_error("an entry of a concurrent group started another group");
 	Group g;
-	g.fn = fn;
 	g.entries.resize(static_cast<std::size_t>(n));
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		g.entries[static_cast<std::size_t>(i)].cpu = cpus[i];
+		g.entries[static_cast<std::size_t>(i)].fn = fn;
+	}
 	group = &g;
+	// whatever ends the run (a fault, in an entry or in the admission)
+	// leaves no group behind
+	struct Ended {
+		~Ended() { group = nullptr; }
+	} ended;
 	while (Entry *e = next_entry(g)) {
+		if (admission && !g.ended) {
+			const auto before = g.entries.size();
+			g.admission_from = admission(e->clock);
+			if (g.entries.size() != before)
+				continue;	// the admitted entry may be the earliest now
+		}
 		g.running = e;
 		char *stack = stack_of(e->cpu);
 		if (!e->started) {
@@ -135,20 +166,46 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu))
 		e->context = fcontext::jump_fcontext(e->context, nullptr).fctx;
 		finish_switch(fake);
 		g.running = nullptr;
+		if (e->finished) {
+			g.ended = true;
+			g.admission_from = never;
+		}
 		// A kernel fault ends the run: the other entries are left where
 		// they wait (holding no spinlock), so that nothing runs on after
 		// it and the first fault is the one reported.
-		if (e->fault) {
-			group = nullptr;
+		if (e->fault)
 			std::rethrow_exception(e->fault);
-		}
 	}
-	group = nullptr;
+}
+
+void shim_entries_add(int cpu, void (*fn)(int cpu))
+{
+	if (!group || group->running)
+		throw std::logic_error("an entry was admitted outside a group's admission");
+	joined++;
+	auto &e = group->entries.emplace_back();
+	e.cpu = cpu;
+	e.fn = fn;
+}
+
+int shim_entries_admitting(void)
+{
+	return admission != nullptr;
 }
 
 int shim_entry_running_on(int cpu)
 {
 	return group && group->running && group->running->cpu == cpu;
+}
+
+int shim_entry_in_group(int cpu)
+{
+	if (!group)
+		return 0;
+	for (const auto &e : group->entries)
+		if (e.cpu == cpu)
+			return 1;
+	return 0;
 }
 
 int shim_entry_suspended(int cpu)
@@ -164,6 +221,8 @@ int shim_entry_suspended(int cpu)
 int shim_entry_should_yield(unsigned long long clock)
 {
 	const Entry *self = group->running;
+	if (clock >= group->admission_from)
+		return 1;
 	for (const auto &e : group->entries) {
 		if (&e == self || e.finished)
 			continue;
@@ -179,6 +238,11 @@ unsigned long long shim_entry_yields(void)
 	return yields;
 }
 
+unsigned long long shim_entries_joined(void)
+{
+	return joined;
+}
+
 void shim_entry_yield(unsigned long long clock)
 {
 	yields++;
@@ -187,3 +251,12 @@ void shim_entry_yield(unsigned long long clock)
 }
 
 } // extern "C"
+
+namespace sh::kshim {
+
+void set_entry_admission(EntryAdmission admit)
+{
+	admission = std::move(admit);
+}
+
+} // namespace sh::kshim

@@ -75,8 +75,10 @@ BOOST_AUTO_TEST_CASE(default_scenario_reports_kernel_time_per_event)
 	BOOST_TEST(kernel_time_of(r)["lock_spin_ns"].GetInt64() > 0);
 	// CPUs took their IPIs while the waker's interrupt went on
 	BOOST_TEST(kernel_time_of(r)["ipis_taken_at_locks"].GetUint64() > 0);
-	// and the timer interrupts of one instant ran interleaved
+	// and the timer interrupts of one instant ran interleaved, and some
+	// of later instants joined them while their code still ran
 	BOOST_TEST(kernel_time_of(r)["interleavings"].GetUint64() > 0);
+	BOOST_TEST(kernel_time_of(r)["joined_interrupts"].GetUint64() > 0);
 	std::int64_t cpus_ns = 0;
 	for (const auto &c : r.json["cpus"].GetArray())
 		cpus_ns += c["kernel_ns"].GetInt64();
@@ -93,6 +95,7 @@ BOOST_AUTO_TEST_CASE(kernel_time_off_counts_blocks_but_takes_no_time)
 	BOOST_TEST(kernel_time_of(off)["lock_spin_ns"].GetInt64() == 0);
 	BOOST_TEST(kernel_time_of(off)["ipis_taken_at_locks"].GetUint64() == 0);
 	BOOST_TEST(kernel_time_of(off)["interleavings"].GetUint64() == 0);
+	BOOST_TEST(kernel_time_of(off)["joined_interrupts"].GetUint64() == 0);
 	BOOST_TEST(per(off, "wakeup") > 10.0);
 	BOOST_TEST(off.json["wakeup_latency_ns"]["min"].GetInt64() == 0);
 	const auto zero = run_json({"--duration", "2s", "--kernel-cycles-per-block", "0", "--jitter", "0"});

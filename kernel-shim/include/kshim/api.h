@@ -63,16 +63,27 @@ int shim_idle_stack_running(void);
  * A kernel fault raised in an entry is rethrown at once; the others are
  * left unfinished. */
 void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu));
+/* From the harness's admission only (kernel.h's set_entry_admission()):
+ * cpu's entry fn(cpu) joins the running group. */
+void shim_entries_add(int cpu, void (*fn)(int cpu));
+/* Whether the harness admits later entries into a group: then even a
+ * group of one runs on a stack of its own. */
+int shim_entries_admitting(void);
 /* Whether cpu's entry of the group is the one running, or one started or
  * waiting to start and not ended. */
 int shim_entry_running_on(int cpu);
 int shim_entry_suspended(int cpu);
+/* Whether cpu has an entry in the running group, ended or not. */
+int shim_entry_in_group(int cpu);
 /* Whether the running entry, at clock, must let an earlier one go first;
  * yield switches to the runner until it is the earliest again. */
 int shim_entry_should_yield(unsigned long long clock);
 void shim_entry_yield(unsigned long long clock);
 /* How many times an entry let another go first, since the process began. */
 unsigned long long shim_entry_yields(void);
+/* How many entries joined a running group (shim_entries_add()), since the
+ * process began. */
+unsigned long long shim_entries_joined(void);
 
 /* A tracepoint hit: the CPU it fired on, the simulated time (ns), and its
  * arguments as plain numbers (TP_PROTO order; tasks as pid and prio), with

@@ -122,6 +122,12 @@ void kshim_cpu_timers(int cpu);
 /* The hrtimer interrupts of cpus (in CPU order) at this instant, as
  * kshim_cpus_tick() runs ticks. */
 void kshim_cpus_timers(const int *cpus, int n);
+/* From the harness's admission (kernel.h's set_entry_admission()):
+ * kshim_cpu_timers(cpu) joins the running group, at this instant. */
+void kshim_cpu_timers_admit(int cpu);
+/* Whether a CPU outside the running group has work pending that only
+ * kshim_settle() does, or work is queued: then no interrupt may join. */
+int kshim_settle_pending_outside_group(void);
 /* The idle task on cpu enters (1) or leaves (0) do_idle()'s loop: nohz
  * idle balance, tick_nohz_idle_enter(), then a pass of the loop up to the
  * wait for an interrupt, in which the kernel decides whether to stop the
