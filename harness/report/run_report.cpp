@@ -256,7 +256,7 @@ void append_kernel_time(std::string &s, const sim::Result &r)
 			 cpu_ns > 0 ? 100.0 * static_cast<double>(ns) / cpu_ns : 0.0,
 			 static_cast<double>(r.lock_spin_ns) / 1e6);
 	s += fmt::format("  IPI delivery {} ns, interrupt entry {} ns, WFI exit {} ns; {} IPIs taken while another "
-			 "CPU's code ran (at its lock acquisitions); concurrent timer interrupts switched {} times, "
+			 "CPU's code ran (at its lock acquisitions); concurrent entries switched {} times, "
 			 "{} joined a group of an earlier instant\n",
 			 r.ipi_latency_ns, r.irq_entry_ns, r.wfi_exit_ns, r.ipis_taken_at_locks, r.interleavings,
 			 r.joined_interrupts);

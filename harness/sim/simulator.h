@@ -358,11 +358,12 @@ struct Result {
 	std::int64_t wfi_exit_ns = 0;
 	std::int64_t lock_spin_ns = 0;		// CPUs waiting for spinlocks others held
 	std::uint64_t ipis_taken_at_locks = 0;	// call queues run at another CPU's lock acquisition
-	// Times a CPU's timer interrupt, concurrent with others at one
-	// instant, let one of an earlier clock go first at a lock acquisition.
+	// Times a CPU's entry, concurrent with others (the timer interrupts of
+	// an instant, the CPUs settling after them), let one of an earlier
+	// clock go first at a lock acquisition.
 	std::uint64_t interleavings = 0;
-	// Timer interrupts of a later instant that joined such a group while
-	// its code still ran (kernel.h's set_entry_admission()).
+	// Timer interrupts of a later instant that joined a group of timer
+	// interrupts while its code still ran (kernel.h's set_entry_admission()).
 	std::uint64_t joined_interrupts = 0;
 	// With Options::kernel_profile_functions: the costliest functions,
 	// most blocks first, and how many functions the profile found.

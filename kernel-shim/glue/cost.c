@@ -253,6 +253,11 @@ void kshim_cost_set_rate(int cpu, unsigned long long ps_per_block)
 	timed |= ps_per_block != 0;
 }
 
+int kshim_cost_timed(void)
+{
+	return timed;
+}
+
 void kshim_cost_read(int cpu, struct kshim_cost_counts *out)
 {
 	kshim_cost_mark();

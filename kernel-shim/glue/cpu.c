@@ -549,18 +549,18 @@ void kshim_cpu_timers_admit(int cpu)
 	shim_entries_add(cpu, admitted_timers);
 }
 
-static void run_concurrently(const int *cpus, int n, void (*fn)(int cpu))
+static void run_concurrently(const int *cpus, int n, void (*fn)(int cpu), bool admit)
 {
 	/* alone, and with none to join it later, an entry has no one to let
 	 * go first: no stack to switch to */
-	if (n == 1 && !shim_entries_admitting()) {
+	if (n == 1 && !(admit && shim_entries_admitting())) {
 		fn(cpus[0]);
 		return;
 	}
 	group_fn = fn;
 	group_irq_flags = shim_irq_flags;
 	group_cost_kind = kshim_cost_begin(KSHIM_COST_NONE);
-	shim_entries_run(cpus, n, group_entry);
+	shim_entries_run(cpus, n, group_entry, admit);
 	shim_irq_flags = group_irq_flags;
 	kshim_cost_end(group_cost_kind);
 }
@@ -585,12 +585,12 @@ void kshim_entry_interleave(void)
 
 void kshim_cpus_tick(const int *cpus, int n)
 {
-	run_concurrently(cpus, n, kshim_cpu_tick);
+	run_concurrently(cpus, n, kshim_cpu_tick, true);
 }
 
 void kshim_cpus_timers(const int *cpus, int n)
 {
-	run_concurrently(cpus, n, kshim_cpu_timers);
+	run_concurrently(cpus, n, kshim_cpu_timers, true);
 }
 
 void kshim_cpu_timers(int cpu)
@@ -645,6 +645,80 @@ int kshim_settle_pending_outside_group(void)
 	return 0;
 }
 
+/* CPUs in an idle state with an interrupt they cannot take yet */
+static DECLARE_BITMAP(exiting, NR_CPUS);
+
+/* cpu's turn in a round of kshim_settle(): whether it ran anything. */
+static bool settle_cpu(int cpu)
+{
+	struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
+	bool ran = false;
+
+	switch_cpu(cpu);
+	/* a CPU in an idle state does nothing until it is out */
+	if (il->waiting && (!interrupt_pending(cpu) || !kshim_cpu_interrupt_ready(cpu))) {
+		if (interrupt_pending(cpu))
+			__set_bit(cpu, exiting);
+		return false;
+	}
+	/* what arrived while it left its idle state, at once */
+	if (interrupt_pending(cpu)) {
+		kshim_irq_enter();
+		if (il->tick_pending) {
+			il->tick_pending = false;
+			tick_interrupt();
+		}
+		kshim_deliver_ipi();
+		kshim_deliver_irq_work();
+		kshim_irq_exit();
+		kshim_cpu_interrupt_return();
+		ran = true;
+	}
+	if (need_resched_on(cpu)) {
+		resched_if_needed();
+		ran = true;
+	}
+	if (kshim_run_stopper() || kshim_run_kthread())
+		ran = true;
+	return ran;
+}
+
+/*
+ * With kernel time, the CPUs of a round settle concurrently, as a group
+ * of entries (src/entry_stack.cpp): their IPI handlers, their schedule()
+ * and newidle balancing, their kthreads interleave in clock order at
+ * their outermost lock acquisitions, so that two CPUs pulling from one
+ * runqueue race by their clocks, not by their numbers. A CPU marked while
+ * the round runs is seen in the next.
+ */
+static DECLARE_BITMAP(settle_ran, NR_CPUS);
+static int settle_round_cpus[NR_CPUS];
+
+static void settle_entry(int cpu)
+{
+	if (settle_cpu(cpu))
+		__set_bit(cpu, settle_ran);
+}
+
+static bool settle_round_concurrently(void)
+{
+	int cpu, n = 0;
+	bool ran;
+
+	for_each_set_bit(cpu, settle_cpus, nr_cpu_ids) {
+		__clear_bit(cpu, settle_cpus);
+		if (cpu_online(cpu))
+			settle_round_cpus[n++] = cpu;
+	}
+	if (!n)
+		return false;
+	run_concurrently(settle_round_cpus, n, settle_entry, false);
+	ran = !bitmap_empty(settle_ran, nr_cpu_ids);
+	bitmap_or(settle_cpus, settle_cpus, settle_ran, nr_cpu_ids);	/* look again */
+	bitmap_zero(settle_ran, nr_cpu_ids);
+	return ran;
+}
+
 /* A bound on rounds: a CPU that never stops rescheduling is a kernel hang. */
 #define SETTLE_MAX_ROUNDS	100000
 
@@ -653,52 +727,23 @@ void kshim_settle(void)
 	int rounds = 0;
 	bool busy;
 
-	/* CPUs in an idle state with an interrupt they cannot take yet */
-	static DECLARE_BITMAP(exiting, NR_CPUS);
-
 	do {
 		int cpu;
 
 		busy = false;
-		/* in CPU order, as a poll would: a CPU marked while a lower one
-		 * runs is seen in this round, one below it in the next */
-		for (cpu = find_first_bit(settle_cpus, nr_cpu_ids); cpu < nr_cpu_ids;
-		     cpu = find_next_bit(settle_cpus, nr_cpu_ids, cpu + 1)) {
-			struct idle_loop *il = per_cpu_ptr(&idle_loop, cpu);
-			bool ran = false;
-
-			__clear_bit(cpu, settle_cpus);
-			if (!cpu_online(cpu))
-				continue;
-			switch_cpu(cpu);
-			/* a CPU in an idle state does nothing until it is out */
-			if (il->waiting && (!interrupt_pending(cpu) || !kshim_cpu_interrupt_ready(cpu))) {
-				if (interrupt_pending(cpu))
-					__set_bit(cpu, exiting);
-				continue;
-			}
-			/* what arrived while it left its idle state, at once */
-			if (interrupt_pending(cpu)) {
-				kshim_irq_enter();
-				if (il->tick_pending) {
-					il->tick_pending = false;
-					tick_interrupt();
+		if (kshim_cost_timed() && !shim_entries_active()) {
+			busy = settle_round_concurrently();
+		} else {
+			/* in CPU order, as a poll would: a CPU marked while a
+			 * lower one runs is seen in this round, one below it in
+			 * the next */
+			for (cpu = find_first_bit(settle_cpus, nr_cpu_ids); cpu < nr_cpu_ids;
+			     cpu = find_next_bit(settle_cpus, nr_cpu_ids, cpu + 1)) {
+				__clear_bit(cpu, settle_cpus);
+				if (cpu_online(cpu) && settle_cpu(cpu)) {
+					busy = true;
+					__set_bit(cpu, settle_cpus);	/* look again next round */
 				}
-				kshim_deliver_ipi();
-				kshim_deliver_irq_work();
-				kshim_irq_exit();
-				kshim_cpu_interrupt_return();
-				ran = true;
-			}
-			if (need_resched_on(cpu)) {
-				resched_if_needed();
-				ran = true;
-			}
-			if (kshim_run_stopper() || kshim_run_kthread())
-				ran = true;
-			if (ran) {
-				busy = true;
-				__set_bit(cpu, settle_cpus);	/* look again next round */
 			}
 		}
 		if (++rounds > SETTLE_MAX_ROUNDS)

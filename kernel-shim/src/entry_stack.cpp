@@ -133,11 +133,12 @@ Entry *next_entry(Group &g)
 
 extern "C" {
 
-void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu))
+void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu), int admit)
 {
 	if (group)
 		throw std::logic_error("an entry of a concurrent group started another group");
 	Group g;
+	g.ended = !admit;	// a group that admits none is closed from the start
 	g.entries.resize(static_cast<std::size_t>(n));
 	for (int i = 0; i < n; i++) {
 		g.entries[static_cast<std::size_t>(i)].cpu = cpus[i];
@@ -191,6 +192,11 @@ void shim_entries_add(int cpu, void (*fn)(int cpu))
 int shim_entries_admitting(void)
 {
 	return admission != nullptr;
+}
+
+int shim_entries_active(void)
+{
+	return group != nullptr;
 }
 
 int shim_entry_running_on(int cpu)

@@ -61,14 +61,17 @@ int shim_idle_stack_running(void);
  * a stack of its own; the entries switch, at the points glue/cpu.c's
  * kshim_entry_interleave() chooses, to the one whose clock is earliest.
  * A kernel fault raised in an entry is rethrown at once; the others are
- * left unfinished. */
-void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu));
+ * left unfinished. With admit, entries of later instants may join it
+ * (shim_entries_add()). */
+void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu), int admit);
 /* From the harness's admission only (kernel.h's set_entry_admission()):
  * cpu's entry fn(cpu) joins the running group. */
 void shim_entries_add(int cpu, void (*fn)(int cpu));
 /* Whether the harness admits later entries into a group: then even a
  * group of one runs on a stack of its own. */
 int shim_entries_admitting(void);
+/* Whether a group runs now (groups do not nest). */
+int shim_entries_active(void);
 /* Whether cpu's entry of the group is the one running, or one started or
  * waiting to start and not ended. */
 int shim_entry_running_on(int cpu);

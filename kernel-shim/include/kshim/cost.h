@@ -57,6 +57,8 @@ void kshim_cost_end(int previous);
  * kernel code takes no time). The board sets it at boot and at each
  * frequency change. */
 void kshim_cost_set_rate(int cpu, unsigned long long ps_per_block);
+/* Whether some CPU's kernel code takes time (a rate was set above 0). */
+int kshim_cost_timed(void);
 void kshim_cost_read(int cpu, struct kshim_cost_counts *out);
 /* The glue changes the CPU kernel code runs on (shim_cpu): what ran
  * before is credited to the CPU it ran on. */
