@@ -254,6 +254,7 @@ struct idle_loop {
 	bool got_tick;		/* do_idle()'s local of that name */
 	bool waiting;		/* the idle call waits for an interrupt */
 	bool tick_pending;	/* a tick arrived while it left its state */
+	bool timers_pending;	/* an hrtimer interrupt did (kernel time only) */
 	u64 entered_at;		/* when it is in the state it waits in */
 	u64 exit_ns;		/* how long leaving that state takes */
 	u64 awake_at;		/* when it is out of that state; 0: still in */
@@ -479,6 +480,14 @@ void kshim_cpu_idle(int cpu, int entering, int tick_policy)
 
 /* ----------------------------------------------------------------------- */
 
+/* hrtimer_interrupt() between ticks: the kernel's expired hrtimers, then
+ * the user tasks' sleeps */
+static void run_timers_interrupt(int cpu)
+{
+	kshim_run_hrtimers();
+	shim_expire_user_sleeps(cpu);
+}
+
 /* tick_handle_periodic() / tick_sched_timer(), as the scheduler sees them */
 static void tick_interrupt(void)
 {
@@ -501,8 +510,10 @@ void kshim_cpu_tick(int cpu)
 		this_cpu_ptr(&idle_loop)->tick_pending = true;
 		return;
 	}
-	/* a tick still pending from the exit is this one: one timer interrupt */
+	/* a tick still pending from the exit is this one: one timer
+	 * interrupt, which expires the hrtimers too */
 	this_cpu_ptr(&idle_loop)->tick_pending = false;
+	this_cpu_ptr(&idle_loop)->timers_pending = false;
 	kshim_irq_enter();
 	tick_interrupt();
 	kshim_irq_exit();
@@ -598,12 +609,23 @@ void kshim_cpu_timers(int cpu)
 	int cost;
 
 	enter_cpu(cpu);
-	if (!kshim_cpu_interrupt_ready(cpu))
+	/*
+	 * With kernel time, a CPU can go back to an idle state, on its clock,
+	 * after the harness found it ready for this interrupt (a group's
+	 * earlier entries, or its settling, ran past that instant): the
+	 * interrupt is then taken once the CPU is out (run_pending_timers()),
+	 * rather than lost. Untimed, the harness calls this only on a CPU it
+	 * found ready, or again while an hrtimer stays due.
+	 */
+	if (!kshim_cpu_interrupt_ready(cpu)) {
+		if (kshim_cost_timed())
+			this_cpu_ptr(&idle_loop)->timers_pending = true;
 		return;
+	}
+	this_cpu_ptr(&idle_loop)->timers_pending = false;
 	cost = kshim_cost_enter(KSHIM_COST_TICK);
 	kshim_irq_enter();
-	kshim_run_hrtimers();
-	shim_expire_user_sleeps(cpu);
+	run_timers_interrupt(cpu);
 	kshim_irq_exit();
 	kshim_cost_leave(cost);
 	kshim_cpu_interrupt_return();
@@ -615,7 +637,8 @@ static bool interrupt_pending(int cpu)
 {
 	/* irq_work raises a self-IPI (arch_irq_work_raise()) */
 	return kshim_ipi_pending(cpu) || kshim_softirq_pending(cpu) ||
-	       kshim_irq_work_pending(cpu) || per_cpu_ptr(&idle_loop, cpu)->tick_pending;
+	       kshim_irq_work_pending(cpu) || per_cpu_ptr(&idle_loop, cpu)->tick_pending ||
+	       per_cpu_ptr(&idle_loop, cpu)->timers_pending;
 }
 
 /*
@@ -665,8 +688,16 @@ static bool settle_cpu(int cpu)
 	if (interrupt_pending(cpu)) {
 		kshim_irq_enter();
 		if (il->tick_pending) {
+			/* the tick's interrupt expires the hrtimers too */
 			il->tick_pending = false;
+			il->timers_pending = false;
 			tick_interrupt();
+		} else if (il->timers_pending) {
+			int cost = kshim_cost_enter(KSHIM_COST_TICK);
+
+			il->timers_pending = false;
+			run_timers_interrupt(cpu);
+			kshim_cost_leave(cost);
 		}
 		kshim_deliver_ipi();
 		kshim_deliver_irq_work();
