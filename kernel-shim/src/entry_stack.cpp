@@ -60,6 +60,22 @@ struct Group {
 	Entry *running = nullptr;
 	// the running entry lets the runner admit another from this clock on
 	unsigned long long admission_from = never;
+	// Each CPU's part in the group, for questions asked at every lock:
+	// none, an entry not ended, an ended one.
+	enum Part : unsigned char { none, waiting, ended_entry };
+	std::vector<Part> part;
+	void take_part(int cpu)
+	{
+		const auto c = static_cast<std::size_t>(cpu);
+		if (c >= part.size())
+			part.resize(c + 1, none);
+		part[c] = waiting;
+	}
+	Part part_of(int cpu) const
+	{
+		const auto c = static_cast<std::size_t>(cpu);
+		return c < part.size() ? part[c] : none;
+	}
 	// What an ended entry left (its CPU's reschedule, the thread it woke)
 	// the loop takes only after the group: none joins after one ended.
 	bool ended = false;
@@ -110,6 +126,7 @@ void run_entry(fcontext::transfer_t from)
 		self->fault = std::current_exception();
 	}
 	self->finished = true;
+	group->part[static_cast<std::size_t>(self->cpu)] = Group::ended_entry;
 	to_runner();
 	std::terminate();	// a finished entry is never resumed
 }
@@ -143,6 +160,7 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu), int admit)
 	for (int i = 0; i < n; i++) {
 		g.entries[static_cast<std::size_t>(i)].cpu = cpus[i];
 		g.entries[static_cast<std::size_t>(i)].fn = fn;
+		g.take_part(cpus[i]);
 	}
 	group = &g;
 	// whatever ends the run (a fault, in an entry or in the admission)
@@ -187,6 +205,7 @@ void shim_entries_add(int cpu, void (*fn)(int cpu))
 	auto &e = group->entries.emplace_back();
 	e.cpu = cpu;
 	e.fn = fn;
+	group->take_part(cpu);
 }
 
 int shim_entries_admitting(void)
@@ -206,22 +225,13 @@ int shim_entry_running_on(int cpu)
 
 int shim_entry_in_group(int cpu)
 {
-	if (!group)
-		return 0;
-	for (const auto &e : group->entries)
-		if (e.cpu == cpu)
-			return 1;
-	return 0;
+	return group && group->part_of(cpu) != Group::none;
 }
 
 int shim_entry_suspended(int cpu)
 {
-	if (!group)
-		return 0;
-	for (const auto &e : group->entries)
-		if (e.cpu == cpu && &e != group->running && !e.finished)
-			return 1;
-	return 0;
+	return group && group->part_of(cpu) == Group::waiting &&
+	       !(group->running && group->running->cpu == cpu);
 }
 
 int shim_entry_should_yield(unsigned long long clock)
