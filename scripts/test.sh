@@ -31,6 +31,8 @@ done_in() {	# what was done, since phase_start
 }
 
 ctest_args=("$@")
+# what the guest tests boot (tests/guest, docs/validation.md)
+scripts/setup.sh qemu-system-x86 busybox-static cpio
 if [ -n "${KERNEL_SRC:-}" ]; then
 	run "${BUILD_DIR:-build}" KERNEL_SRC="$KERNEL_SRC"
 	exit 0

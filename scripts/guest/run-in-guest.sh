@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Runs an rt-app file in a QEMU guest that boots Debian's kernel image of
+# exactly the installed linux-source version (the tree the harness builds),
+# and writes the guest's ftrace text trace (sched events, rt-app's markers;
+# trace_clock=mono) for each repeat. The first step of issue 37: the
+# comparison with the harness reads these traces.
+#
+#   scripts/guest/run-in-guest.sh [--series 6.1|6.12] [--cpus N] [--repeat N]
+#                                 [--timeout S] --out DIR FILE.json
+#
+# Needs qemu-system-x86, busybox-static, rt-app, cpio and apt-get (to fetch
+# the image without installing it). The image, its config and the guest's
+# tools are cached in ${XDG_CACHE_HOME:-~/.cache}/sched-harness/guest/.
+# Under TCG (no usable /dev/kvm here) the guest's time is not real: compare
+# decisions, not timings (issue 37).
+#
+# Exit status: 0 with DIR/run-K.trace (K = 1..N), DIR/config (the image's
+# kernel config) and DIR/version; 2 for bad arguments or a missing tool; 3
+# when the guest did not finish (its console log is in DIR).
+set -euo pipefail
+
+series=6.1
+cpus=2
+repeat=1
+timeout_s=120
+out=
+workload=
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2
+	exit 2
+}
+
+die() {
+	echo "run-in-guest: $*" >&2
+	exit "${2:-2}"
+}
+
+while (($#)); do
+	case $1 in
+	--series) series=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--repeat) repeat=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-h|--help) usage ;;
+	-*) die "unknown option $1" ;;
+	*) [[ -z $workload ]] || die "one rt-app file, not '$workload' and '$1'"; workload=$1; shift ;;
+	esac
+done
+[[ -n $workload && -n $out ]] || usage
+[[ -r $workload ]] || die "cannot read the rt-app file '$workload'"
+[[ $series == 6.1 || $series == 6.12 ]] || die "--series is 6.1 or 6.12, not '$series'"
+[[ $cpus =~ ^[1-9][0-9]*$ && $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] ||
+	die "--cpus, --repeat and --timeout take positive integers"
+for tool in qemu-system-x86_64 apt-get dpkg-deb dpkg-query cpio gzip base64 rt-app; do
+	command -v "$tool" > /dev/null || die "$tool is missing (apt-get install qemu-system-x86 busybox-static cpio rt-app)"
+done
+[[ -x /bin/busybox ]] && /bin/busybox --list 2>/dev/null | grep -qx poweroff ||
+	die "busybox-static is missing (/bin/busybox with poweroff)"
+
+# The image of exactly the installed tree's version: a mismatch would
+# compare two different kernels.
+version=$(dpkg-query -W -f='${Version}' "linux-source-$series" 2>/dev/null) ||
+	die "linux-source-$series is not installed: the guest boots Debian's image of that tree"
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/sched-harness/guest
+image_dir=$cache/linux-$version
+if [[ ! -s $image_dir/vmlinuz ]]; then
+	mapfile -t candidates < <(apt-cache search --names-only "^linux-image-${series//./\\.}[.0-9+a-z-]*-amd64-unsigned\$" |
+		cut -d' ' -f1 | grep -v -e '-rt-' -e '-cloud-')
+	((${#candidates[@]})) || die "no linux-image-$series*-amd64-unsigned package is known to apt (apt-get update?)"
+	package=$(apt-cache madison "${candidates[@]}" | awk -F' *[|] *' -v v="$version" '$2 == v { print $1; exit }')
+	[[ -n $package ]] || die "no linux-image-*-amd64-unsigned package of version $version (linux-source-$series's): the image and the tree must match"
+	work=$(mktemp -d)
+	chmod 755 "$work"	# apt-get download drops to its _apt user
+	trap 'rm -rf "$work"' EXIT
+	(cd "$work" && apt-get download "$package=$version" > /dev/null) ||
+		die "apt-get download $package=$version failed"
+	dpkg-deb -x "$work"/*.deb "$work/x"
+	mkdir -p "$image_dir"
+	cp "$work"/x/boot/vmlinuz-* "$image_dir/vmlinuz"
+	cp "$work"/x/boot/config-* "$image_dir/config"
+	echo "$package $version" > "$image_dir/package"
+	rm -rf "$work"
+	trap - EXIT
+fi
+
+# The guest's tools: busybox, rt-app and the libraries it loads (glibc
+# loads libgcc_s.so.1 at thread exit, which ldd does not list).
+tools=$cache/tools.cpio.gz
+if [[ ! -s $tools || /usr/bin/rt-app -nt $tools || /bin/busybox -nt $tools ]]; then
+	root=$(mktemp -d)
+	mkdir -p "$root"/{bin,proc,sys,dev,tmp}
+	cp /bin/busybox "$root/bin/"
+	cp /usr/bin/rt-app "$root/bin/"
+	libs=$(ldd /usr/bin/rt-app | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }')
+	libgcc=$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')
+	[[ -n $libgcc ]] || die "libgcc_s.so.1 is missing (rt-app's threads need it at exit)"
+	for lib in $libs $libgcc; do
+		mkdir -p "$root/$(dirname "$lib")"
+		cp -L "$lib" "$root/$lib"
+	done
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) > "$tools.tmp"
+	mv "$tools.tmp" "$tools"
+	rm -rf "$root"
+fi
+
+mkdir -p "$out"
+cp "$image_dir/config" "$out/config"
+echo "$(cat "$image_dir/package")" > "$out/version"
+
+run=$(mktemp -d)
+trap 'rm -rf "$run"' EXIT
+cp "$workload" "$run/workload.json"
+cat > "$run/init" << 'EOF'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2> /dev/null
+t=/sys/kernel/tracing
+[ -d $t/events ] || t=/sys/kernel/debug/tracing
+echo mono > $t/trace_clock
+echo 16384 > $t/buffer_size_kb
+for e in sched_switch sched_wakeup sched_wakeup_new sched_waking sched_migrate_task \
+	sched_process_fork sched_process_exit; do
+	[ -e $t/events/sched/$e/enable ] && echo 1 > $t/events/sched/$e/enable
+done
+echo 1 > $t/tracing_on
+cd /tmp && rt-app /workload.json > /tmp/rt-app.log 2>&1
+status=$?
+echo 0 > $t/tracing_on
+{
+	echo "rt-app exit $status"
+	cat $t/trace | gzip | base64
+	echo "end of trace"
+} > /dev/ttyS1
+poweroff -f
+EOF
+chmod +x "$run/init"
+(cd "$run" && printf '%s\n' init workload.json | cpio -o -H newc --quiet | gzip) > "$run/run.cpio.gz"
+cat "$tools" "$run/run.cpio.gz" > "$run/initrd"
+
+for ((k = 1; k <= repeat; k++)); do
+	rm -f "$run/serial1" "$run/console"
+	if ! timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$cpus" -m 512M \
+		-kernel "$image_dir/vmlinuz" -initrd "$run/initrd" \
+		-append "console=ttyS0 quiet panic=-1 rdinit=/init" \
+		-display none -no-reboot -serial "file:$run/console" -serial "file:$run/serial1" \
+		< /dev/null > /dev/null 2>&1; then
+		cp "$run/console" "$out/console-$k.log" 2> /dev/null || true
+		die "the guest did not finish within ${timeout_s}s (run $k; console log: $out/console-$k.log)" 3
+	fi
+	if ! grep -q '^end of trace' "$run/serial1" 2> /dev/null; then
+		cp "$run/console" "$out/console-$k.log" 2> /dev/null || true
+		die "the guest sent no complete trace (run $k; console log: $out/console-$k.log)" 3
+	fi
+	head -1 "$run/serial1" | grep -q '^rt-app exit 0' ||
+		die "rt-app failed in the guest: $(head -1 "$run/serial1") (run $k)" 3
+	sed -n '2,/^end of trace/p' "$run/serial1" | sed '$d' | tr -d '\r' | base64 -d | gunzip > "$out/run-$k.trace"
+done
+echo "run-in-guest: $repeat run(s) of $workload on $(cat "$out/version"), $cpus CPUs: $out/run-*.trace"

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# guest-test.sh SOURCE_ROOT SERIES CASE: the cases of tests/guest/CMakeLists.txt.
+set -euo pipefail
+root=$1 series=$2 case=$3
+script=$root/scripts/guest/run-in-guest.sh
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# expect STATUS PATTERN COMMAND...: the command exits STATUS and its
+# stderr matches PATTERN
+expect() {
+	local status=$1 pattern=$2 got=0
+	shift 2
+	"$@" 2> "$work/err" > /dev/null || got=$?
+	[[ $got == "$status" ]] || fail "$* exited $got, not $status: $(cat "$work/err")"
+	grep -q -- "$pattern" "$work/err" || fail "$*: no '$pattern' in: $(cat "$work/err")"
+}
+
+case $case in
+bad-arguments)
+	expect 2 "cannot read the rt-app file '$work/none.json'" "$script" --out "$work/o" "$work/none.json"
+	echo '{}' > "$work/w.json"
+	expect 2 "--series is 6.1 or 6.12, not '5.10'" "$script" --series 5.10 --out "$work/o" "$work/w.json"
+	expect 2 "positive integers" "$script" --cpus 0 --out "$work/o" "$work/w.json"
+	expect 2 "unknown option --bogus" "$script" --bogus --out "$work/o" "$work/w.json"
+	expect 2 "one rt-app file" "$script" --out "$work/o" "$work/w.json" "$work/w.json"
+	;;
+boot)
+	for tool in qemu-system-x86_64 cpio rt-app; do
+		if ! command -v "$tool" > /dev/null; then
+			echo "SKIPPED: $tool is not installed (apt-get install qemu-system-x86 busybox-static cpio rt-app)"
+			exit 77
+		fi
+	done
+	# three threads of 4 ms in every 16 ms on two CPUs, rt-app's wall-clock
+	# runtime (TCG's time is not real), its markers in the trace
+	cat > "$work/w.json" << 'JSON'
+{
+	"tasks" : { "worker" : { "instance" : 3, "loop" : 10, "runtime" : 4000, "sleep" : 12000 } },
+	"global" : { "duration" : 2, "calibration" : 100, "ftrace" : true, "logdir" : "/tmp" }
+}
+JSON
+	status=0
+	"$script" --series "$series" --out "$work/out" "$work/w.json" > "$work/log" 2>&1 || status=$?
+	if ((status == 2)) && grep -q "apt-get download\|not known to apt" "$work/log"; then
+		echo "SKIPPED: the image could not be fetched: $(cat "$work/log")"
+		exit 77
+	fi
+	((status == 0)) || fail "run-in-guest exited $status: $(cat "$work/log")"
+	trace=$work/out/run-1.trace
+	grep -q "^# tracer: nop" "$trace" || fail "no ftrace header in the guest's trace"
+	# the version booted is the tree's
+	grep -q " $(dpkg-query -W -f='${Version}' "linux-source-$series")\$" "$work/out/version" ||
+		fail "the guest booted $(cat "$work/out/version"), not linux-source-$series's version"
+	grep -q "^CONFIG_HZ=" "$work/out/config" || fail "no kernel config beside the trace"
+	# every worker forked, was switched in and exited; rt-app's markers came
+	forks=$(grep -c "sched_process_fork: comm=rt-app" "$trace" || true)
+	exits=$(grep -c "sched_process_exit: comm=worker" "$trace" || true)
+	((forks >= 3)) || fail "$forks rt-app forks in the guest's trace, not 3"
+	((exits == 3)) || fail "$exits worker exits in the guest's trace, not 3"
+	grep -q "tracing_mark_write: \[0\] starts" "$trace" || fail "no rt-app marker in the guest's trace"
+	switches=$(grep -c "sched_switch: .*next_comm=worker" "$trace" || true)
+	((switches >= 30)) || fail "$switches switches to the workers: each of 3 runs 10 loops"
+	echo "guest $(cat "$work/out/version"): $forks forks, $exits exits, $switches switches to the workers"
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
