@@ -30,13 +30,48 @@ bad-arguments)
 	expect 2 "unknown option --bogus" "$script" --bogus --out "$work/o" "$work/w.json"
 	expect 2 "one rt-app file" "$script" --out "$work/o" "$work/w.json" "$work/w.json"
 	;;
-boot)
+validate-bad-input)
+	validate=$root/scripts/guest/validate.py
+	expect 2 "cannot read the rt-app file '$work/none.json'" "$validate" "$work/none.json"
+	echo '{}' > "$work/w.json"
+	expect 2 "the guest's spread needs two runs" "$validate" --repeat 1 "$work/w.json"
+	expect 2 "no sched-harness in $work" "$validate" --build "$work" "$work/w.json"
+	;;
+boot | validate)
 	for tool in qemu-system-x86_64 cpio rt-app; do
 		if ! command -v "$tool" > /dev/null; then
 			echo "SKIPPED: $tool is not installed (apt-get install qemu-system-x86 busybox-static cpio rt-app)"
 			exit 77
 		fi
 	done
+	;;&
+validate)
+	build=$4
+	cat > "$work/w.json" << 'JSON'
+{
+	"tasks" : { "worker" : { "instance" : 3, "loop" : -1, "runtime" : 4000, "sleep" : 12000 } },
+	"global" : { "duration" : 2, "calibration" : 100 }
+}
+JSON
+	status=0
+	"$root/scripts/guest/validate.py" --series "$series" --build "$build" --repeat 2 --out "$work/v" "$work/w.json" \
+		> "$work/table" 2> "$work/log" || status=$?
+	if grep -q "apt-get download\|not known to apt" "$work/log"; then
+		echo "SKIPPED: the image could not be fetched: $(cat "$work/log")"
+		exit 77
+	fi
+	# its verdicts are findings (docs/validation.md), not this test's: 0
+	# when all agree, 1 when some differ, and a table either way
+	((status == 0 || status == 1)) || fail "validate exited $status: $(cat "$work/log")"
+	for metric in "switches per wake-up" "preempted % of switches" "migrations % of wake-ups" \
+		"woken on prev CPU %" "CPU time share %"; do
+		grep -q "^  worker  *$metric  .*  \(agrees\|differs\)\$" "$work/table" ||
+			fail "no verdict for worker's $metric in: $(cat "$work/table")"
+	done
+	ls "$work/v/guest/run-2.trace" "$work/v/harness/run-2.trace" > /dev/null || fail "the traces are not kept"
+	cat "$work/table"
+	;;
+boot)
 	# three threads of 4 ms in every 16 ms on two CPUs, rt-app's wall-clock
 	# runtime (TCG's time is not real), its markers in the trace
 	cat > "$work/w.json" << 'JSON'
