@@ -76,9 +76,10 @@ struct Group {
 		const auto c = static_cast<std::size_t>(cpu);
 		return c < part.size() ? part[c] : none;
 	}
-	// What an ended entry left (its CPU's reschedule, the thread it woke)
-	// the loop takes only after the group: none joins after one ended.
-	bool ended = false;
+	// No entry joins any more: the group admits none, or an entry ended
+	// (what it left, its CPU's reschedule, the thread it woke, the loop
+	// takes only after the group).
+	bool closed = false;
 	fcontext::fcontext_t runner = nullptr;	// the caller's stack, while an entry runs
 	const void *runner_bottom = nullptr;
 	std::size_t runner_size = 0;
@@ -155,7 +156,7 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu), int admit)
 	if (group)
 		throw std::logic_error("an entry of a concurrent group started another group");
 	Group g;
-	g.ended = !admit;	// a group that admits none is closed from the start
+	g.closed = !admit;
 	g.entries.resize(static_cast<std::size_t>(n));
 	for (int i = 0; i < n; i++) {
 		g.entries[static_cast<std::size_t>(i)].cpu = cpus[i];
@@ -169,7 +170,7 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu), int admit)
 		~Ended() { group = nullptr; }
 	} ended;
 	while (Entry *e = next_entry(g)) {
-		if (admission && !g.ended) {
+		if (admission && !g.closed) {
 			const auto before = g.entries.size();
 			g.admission_from = admission(e->clock);
 			if (g.entries.size() != before)
@@ -186,7 +187,7 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu), int admit)
 		finish_switch(fake);
 		g.running = nullptr;
 		if (e->finished) {
-			g.ended = true;
+			g.closed = true;
 			g.admission_from = never;
 		}
 		// A kernel fault ends the run: the other entries are left where
