@@ -30,7 +30,11 @@ status=0
 # Less the tests labelled plain-build: their figures are the plain build's
 # (kernel time counts the basic blocks of the code as compiled, and UBSan's
 # checks split blocks); scripts/test.sh runs them against the plain build.
-ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" -LE plain-build "$@" || status=$?
+# Without arguments, less the guest validation suite too (label
+# guest-suite: some ten minutes of QEMU; scripts/test.sh -L guest-suite).
+exclude=plain-build
+(($#)) || exclude="plain-build|guest-suite"
+ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" -LE "$exclude" "$@" || status=$?
 # every report, whichever process made it (the tests run sched-harness)
 reports=$(grep -lE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$logs"/* 2>/dev/null || true)
 if [ -n "$reports" ]; then

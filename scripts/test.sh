@@ -2,7 +2,9 @@
 # Builds (installing what is missing) and runs the whole test suite through
 # CTest, against each supported kernel tree: Debian's linux-source-6.1 (in
 # build/) and linux-source-6.12 (in build-6.12/). Extra arguments go to
-# ctest, e.g. scripts/test.sh -R cli. Then, on a whole run, the fuzz
+# ctest, e.g. scripts/test.sh -R cli; the guest validation suite (some
+# ten minutes of QEMU per tree) runs only when asked, scripts/test.sh -L
+# guest-suite (docs/validation.md). Then, on a whole run, the fuzz
 # targets for FUZZ_SECONDS each (default 60; scripts/fuzz.sh).
 #   SH_KERNELS="6.1"           only these series
 #   SH_SANITIZE_KERNELS="6.1"  these series' passes under ASan+UBSan, kernel
@@ -22,7 +24,11 @@ run() {	# build dir, then the rest of the environment for build.sh
 	shift
 	env BUILD_DIR="$dir" "$@" scripts/build.sh
 	echo "=== $dir built in $((SECONDS - start)) s"
-	ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "${ctest_args[@]}"
+	if ((${#ctest_args[@]})); then
+		ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" "${ctest_args[@]}"
+	else	# the guest validation suite only when asked: -L guest-suite
+		ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" -LE guest-suite
+	fi
 }
 phase_start=$SECONDS
 done_in() {	# what was done, since phase_start

@@ -4,14 +4,17 @@
 build's tree (scripts/guest/run-in-guest.sh) and in the harness on a board
 that mirrors the guest, N times each, and compares the decisions both
 traces show, per rt-app task: switches in, preemptions, migrations,
-wake-ups and where they land, and the share of the tasks' CPU time. A
-metric agrees when the harness's mean lies within the guest's own runs
+wake-ups and forks and where they land, slice length, and the share of
+the tasks' CPU time. The harness runs the file as written (seeds 1..N)
+and fed each guest run's threads (the file's and the guest's own, with
+the CPU time and sleeps they had), so that what differs there is a
+decision, not the guest's time. A metric agrees when the harness's mean lies within the guest's own runs
 (their minimum to their maximum), and differs otherwise. Timings
 (latencies, energy) are not compared: under TCG the guest's time is not
 real (docs/validation.md).
 
   scripts/guest/validate.py [--series 6.1|6.12] [--build DIR] [--cpus N]
-                            [--repeat N] [--out DIR] FILE.json
+                            [--repeat N] [--out DIR] [--guest DIR] FILE.json
 
 Exit status: 0 when every metric agrees, 1 when some differ, 2 for bad
 input, 3 when a run failed.
@@ -48,55 +51,197 @@ def task_of(comm, tasks):
     return key if key in tasks else None
 
 
-def metrics(trace_path, tasks):
-    """Per task: what the trace shows it was decided for it."""
-    m = {t: dict(switches_in=0, preempted=0, migrations=0, wakeups=0, woken_on_prev=0,
-                 cpu_time=0.0) for t in tasks}
-    last_cpu, running_since = {}, {}
+def events(trace_path):
+    """(event, cpu, timestamp, fields) of each line of an ftrace text trace."""
     with open(trace_path, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if line.startswith("#"):
-                continue
             mo = LINE.match(line)
-            if not mo:
-                continue
-            event, cpu, ts = mo["event"], int(mo["cpu"]), float(mo["ts"])
-            fields = dict(FIELD.findall(mo["fields"]))
-            if event == "sched_switch":
-                prev, nxt = task_of(fields.get("prev_comm", ""), tasks), task_of(fields.get("next_comm", ""), tasks)
-                if prev:
-                    pid = fields["prev_pid"]
-                    if pid in running_since:
-                        m[prev]["cpu_time"] += ts - running_since.pop(pid)
-                    if fields.get("prev_state", "").startswith("R"):
-                        m[prev]["preempted"] += 1
-                if nxt:
-                    pid = fields["next_pid"]
-                    m[nxt]["switches_in"] += 1
-                    running_since[pid] = ts
-                    last_cpu[pid] = cpu
-            elif event == "sched_wakeup":
-                t = task_of(fields.get("comm", ""), tasks)
-                if t:
-                    m[t]["wakeups"] += 1
-                    pid = fields["pid"]
-                    if pid in last_cpu and int(fields["target_cpu"]) == last_cpu[pid]:
-                        m[t]["woken_on_prev"] += 1
-            elif event == "sched_migrate_task":
-                t = task_of(fields.get("comm", ""), tasks)
-                if t:
-                    m[t]["migrations"] += 1
+            if mo:
+                yield mo["event"], int(mo["cpu"]), float(mo["ts"]), dict(FIELD.findall(mo["fields"]))
+
+
+def threads_of(trace_path, tasks):
+    """pid -> the rt-app task of each thread the trace names by a task's
+    name. By pid, not by name: rt-app's threads carry their parent's name
+    ("rt-app") until they set theirs, after their fork was traced."""
+    pids = {}
+    for event, _, _, fields in events(trace_path):
+        for pid, comm in (("pid", "comm"), ("prev_pid", "prev_comm"), ("next_pid", "next_comm")):
+            if pid in fields and task_of(fields.get(comm, ""), tasks):
+                pids[fields[pid]] = task_of(fields[comm], tasks)
+    return pids
+
+
+def metrics(trace_path, tasks):
+    """Per task: what the trace shows it was decided for it."""
+    m = {t: dict(switches_in=0, preempted=0, migrations=0, wakeups=0, woken_on_prev=0, forks=0,
+                 forked_on_parent=0, cpu_time=0.0) for t in tasks}
+    pids = threads_of(trace_path, tasks)
+    last_cpu, running_since = {}, {}
+    for event, cpu, ts, fields in events(trace_path):
+        if event == "sched_switch":
+            prev, nxt = pids.get(fields.get("prev_pid")), pids.get(fields.get("next_pid"))
+            if prev:
+                pid = fields["prev_pid"]
+                if pid in running_since:
+                    m[prev]["cpu_time"] += ts - running_since.pop(pid)
+                if fields.get("prev_state", "").startswith("R"):
+                    m[prev]["preempted"] += 1
+            if nxt:
+                pid = fields["next_pid"]
+                m[nxt]["switches_in"] += 1
+                running_since[pid] = ts
+                last_cpu[pid] = cpu
+            continue
+        t = pids.get(fields.get("pid"))
+        if not t:
+            continue
+        if event == "sched_wakeup":
+            m[t]["wakeups"] += 1
+            if last_cpu.get(fields["pid"]) == int(fields["target_cpu"]):
+                m[t]["woken_on_prev"] += 1
+        elif event == "sched_wakeup_new":
+            # recorded on the parent's CPU (wake_up_new_task())
+            m[t]["forks"] += 1
+            m[t]["forked_on_parent"] += int(fields["target_cpu"]) == cpu
+        elif event == "sched_migrate_task":
+            m[t]["migrations"] += 1
     # as rates: how many loops the guest gets through depends on its
-    # (TCG's) time, what is decided at each does not
+    # (TCG's) time, what is decided at each does not; None where the
+    # trace has nothing to divide by (a task that never sleeps has no
+    # wake-ups)
+    rate = lambda part, whole, scale=100.0: scale * part / whole if whole else None
     total = sum(v["cpu_time"] for v in m.values())
     for v in m.values():
-        v["cpu_share"] = 100.0 * v.pop("cpu_time") / total if total > 0 else 0.0
-        wakeups, switches = v["wakeups"], v["switches_in"]
-        v["woken_on_prev"] = 100.0 * v["woken_on_prev"] / wakeups if wakeups else 0.0
-        v["migrations"] = 100.0 * v["migrations"] / wakeups if wakeups else 0.0
-        v["preempted"] = 100.0 * v["preempted"] / switches if switches else 0.0
-        v["switches_in"] = switches / wakeups if wakeups else 0.0
+        wakeups, switches, cpu_time = v["wakeups"], v["switches_in"], v.pop("cpu_time")
+        v["cpu_share"] = rate(cpu_time, total)
+        v["switches_per_cpu_s"] = rate(switches, cpu_time, 1.0)
+        v["woken_on_prev"] = rate(v["woken_on_prev"], wakeups)
+        v["migrations"] = rate(v["migrations"], switches)
+        v["preempted"] = rate(v["preempted"], switches)
+        v["switches_in"] = rate(switches, wakeups, 1.0)
+        v["forked_on_parent"] = rate(v["forked_on_parent"], v["forks"])
     return m
+
+
+def activations(trace_path, tasks):
+    """What each fair-class thread of a guest run did, as the trace shows
+    it: the rt-app file's threads, and the guest's own (rt-app's main
+    thread, init, kworkers, rcu_preempt, ...), which the harness does not
+    have otherwise. For each: when it appeared, its nice value, the CPU a
+    per-CPU kthread is bound to, and for each time it ran from a wake-up
+    to its next sleep the CPU time it used and how long it then slept. The
+    rest (where it ran, who waited for whom) was decided by the guest's
+    kernel and is what the comparison is about. Real-time threads
+    (migration/N) are left out: the harness drives the fair class."""
+    pids = threads_of(trace_path, tasks)
+    threads, order, realtime = {}, [], set()
+
+    def thread(pid, comm, ts):
+        if pid in (None, "0") or pid in realtime:
+            return None
+        if pid not in threads:
+            bound = re.match(r"^[\w-]+/(\d+)(:\d+H?)?$", comm)
+            threads[pid] = dict(task=pids.get(pid), comm=comm, start=ts, nice=None,
+                                cpu_bound=int(bound[1]) if bound else None, cpu=0.0, running_since=None,
+                                blocked_at=None, exiting=False, done=[])
+            order.append(pid)
+        return threads[pid]
+
+    for event, _, ts, fields in events(trace_path):
+        if event == "sched_wakeup_new":
+            thread(fields.get("pid"), fields.get("comm", ""), ts)
+        elif event == "sched_switch":
+            t = thread(fields.get("prev_pid"), fields.get("prev_comm", ""), ts)
+            if t and t["running_since"] is not None:
+                t["cpu"] += ts - t["running_since"]
+                t["running_since"] = None
+                state = fields.get("prev_state", "R")
+                if t["exiting"] or state[0] in "XZ":
+                    t["done"].append((t["cpu"], None))
+                    t["cpu"] = 0.0
+                elif state[0] in "SDI":
+                    t["blocked_at"] = ts
+            pid = fields.get("next_pid")
+            if int(fields.get("next_prio", 120)) < 100:
+                realtime.add(pid)
+                threads.pop(pid, None)
+                continue
+            t = thread(pid, fields.get("next_comm", ""), ts)
+            if t:
+                t["running_since"] = ts
+                if t["nice"] is None:
+                    t["nice"] = int(fields.get("next_prio", 120)) - 120
+        elif event == "sched_waking":
+            t = thread(fields.get("pid"), fields.get("comm", ""), ts)
+            if t and t["blocked_at"] is not None:
+                t["done"].append((t["cpu"], ts - t["blocked_at"]))
+                t["cpu"], t["blocked_at"] = 0.0, None
+        elif event == "sched_process_exit":
+            t = threads.get(fields.get("pid"))
+            if t:
+                t["exiting"] = True
+    for t in threads.values():
+        if t["cpu"] > 0:	# still running when the trace stopped
+            t["done"].append((t["cpu"], None))
+    return [dict(pid=pid, **threads[pid]) for pid in order if pid in threads], len(realtime)
+
+
+def fed_workload(threads, path):
+    """An rt-app file that makes the harness's threads do what the guest's
+    did: each started at the guest's instant, each activation's CPU time
+    as `run` (work at full capacity: the mirror board has no cpufreq) and
+    each sleep as `sleep`, the same nice values and per-CPU bindings, no
+    jitter. Where the harness decides as the guest did, its timeline is
+    the guest's."""
+    if not any(t["task"] for t in threads):
+        fail("the guest's trace has no thread of the rt-app file's tasks", 3)
+    # from the trace's first event: the guest's own threads' work before
+    # rt-app forked is replayed too (rt-app's main thread parsing, init)
+    t0 = min(t["start"] for t in threads)
+    us = lambda seconds: max(1, round(seconds * 1e6))
+    tasks, end = {}, t0
+    for t in threads:
+        phases, at = {}, t["start"]
+        for k, (cpu, sleep) in enumerate(t["done"]):
+            phases[f"a{k}"] = {"run": us(cpu)} if sleep is None else {"run": us(cpu), "sleep": us(sleep)}
+            at += cpu + (sleep or 0)
+        if not phases:
+            continue
+        end = max(end, at)
+        task = {"loop": 1, "delay": round((t["start"] - t0) * 1e6), "phases": phases}
+        if t["nice"]:
+            task["priority"] = t["nice"]
+        if t["cpu_bound"] is not None:
+            task["cpus"] = [t["cpu_bound"]]
+        # TASK-PID: the comparison keys threads by the name before "-N";
+        # the guest's own threads by their name, made a task's name
+        name = t["task"] or "guest_" + re.sub(r"\W", "_", t["comm"])
+        tasks[f"{name}-{t['pid']}"] = task
+    workload = {"global": {"duration": int(end - t0) + 2, "default_policy": "SCHED_OTHER"}, "tasks": tasks}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(workload, f, indent=1)
+    return sum(1 for t in tasks if not t.startswith("guest_")), sum(1 for t in tasks if t.startswith("guest_"))
+
+
+def other_threads(trace_path, tasks):
+    """The share of the guest's busy CPU time outside the rt-app file's
+    threads, and the four threads (by name) that took most of it: its own
+    kthreads and rt-app's main thread."""
+    pids = threads_of(trace_path, tasks)
+    busy, running = {}, {}
+    for event, cpu, ts, fields in events(trace_path):
+        if event != "sched_switch":
+            continue
+        if cpu in running:
+            who, since = running.pop(cpu)
+            busy[who] = busy.get(who, 0.0) + ts - since
+        if fields.get("next_pid") != "0":
+            pid = fields.get("next_pid")
+            running[cpu] = (pids.get(pid) or re.sub(r"/\d+(:\d+H?)?$", "", fields.get("next_comm", "?")), ts)
+    total = sum(busy.values())
+    others = {c: v for c, v in busy.items() if c not in tasks}
+    return 100.0 * sum(others.values()) / total if total else 0.0, sorted(others.items(), key=lambda kv: -kv[1])[:4]
 
 
 def mirror_board(cpus):
@@ -123,13 +268,44 @@ def mirror_board(cpus):
 """
 
 
-def config_value(path, name):
+# what the comparison reads from both traces: name, label
+METRICS = (("switches_in", "switches per wake-up"), ("preempted", "preempted % of switches"),
+           ("migrations", "migrations % of switches"), ("woken_on_prev", "woken on prev CPU %"),
+           ("forked_on_parent", "forked on parent's CPU %"), ("switches_per_cpu_s", "switches per CPU-second"),
+           ("cpu_share", "CPU time share %"))
+
+
+# The guest image's options that change scheduling decisions, and what the
+# harness does where its configuration differs (kernel info lists its
+# departures from the defconfig; docs/architecture.md says why each is so).
+# HZ is applied (kernel build --config); the others cannot be or need not be.
+CONFIG_OPTIONS = (
+    ("HZ", None),
+    ("NO_HZ_IDLE", "applied only with HZ: the tick's stop is the harness's glue/tick.c"),
+    ("NO_HZ_FULL", "not applied: no CPU of the guest is nohz_full (no nohz_full= on its command line)"),
+    ("PREEMPT_DYNAMIC", "not applied: kernel code cannot be preempted in the harness (no stack to switch to); "
+     "a user task's wake-up and tick preemption are the same in every model"),
+    ("PREEMPT_VOLUNTARY", "as PREEMPT_DYNAMIC"),
+    ("PREEMPT_NONE", "as PREEMPT_DYNAMIC"),
+    ("PREEMPT", "as PREEMPT_DYNAMIC"),
+    ("SCHED_MC", "not applied: the mirror board's one cluster gives the MC domain either way"),
+    ("SCHED_SMT", "not applied: the guest has no SMT siblings (-smp N: N cores), nor has the mirror board"),
+    ("SCHED_AUTOGROUP", "not needed: the guest's rt-app runs in pid 1's session, the root task group"),
+    ("FAIR_GROUP_SCHED", "not needed: every task of the guest is in the root task group"),
+    ("CFS_BANDWIDTH", "not needed: no bandwidth limit is set in the guest"),
+    ("UCLAMP_TASK", "not needed: the rt-app files set no clamps"),
+)
+
+
+def read_config(path):
+    """NAME -> value of a kernel .config (or the harness's kconfig
+    fragment); 'n' for '# CONFIG_X is not set'."""
+    values = {}
     for line in open(path, encoding="utf-8"):
-        if line.startswith(f"CONFIG_{name}="):
-            return line.split("=", 1)[1].strip()
-        if line.startswith(f"# CONFIG_{name} is not set"):
-            return "n"
-    return "-"
+        mo = re.match(r"^(?:# )?CONFIG_(\w+)(?:=(.*)| is not set)$", line.strip())
+        if mo:
+            values[mo[1]] = mo[2] if mo[2] is not None else "n"
+    return values
 
 
 def main():
@@ -140,6 +316,9 @@ def main():
     ap.add_argument("--cpus", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out")
+    ap.add_argument("--guest", metavar="DIR",
+                    help="compare the guest runs already in DIR (an earlier validation's OUT/guest, or "
+                         "run-in-guest.sh --out DIR) instead of booting the guest again")
     args = ap.parse_args()
     if not os.access(args.workload, os.R_OK):
         fail(f"cannot read the rt-app file '{args.workload}'")
@@ -151,52 +330,129 @@ def main():
         fail(f"no sched-harness in {build} (scripts/build.sh, or --build DIR)")
     out = args.out or tempfile.mkdtemp(prefix="sched-harness-validate.")
 
-    guest_dir = os.path.join(out, "guest")
-    r = subprocess.run([os.path.join(ROOT, "scripts", "guest", "run-in-guest.sh"), "--series", args.series,
-                        "--cpus", str(args.cpus), "--repeat", str(args.repeat), "--out", guest_dir,
-                        args.workload])
-    if r.returncode:
-        sys.exit(r.returncode)
+    if args.guest:
+        guest_dir = args.guest
+        for name in ["version", "config"] + [f"run-{k}.trace" for k in range(1, args.repeat + 1)]:
+            if not os.access(os.path.join(guest_dir, name), os.R_OK):
+                fail(f"--guest {guest_dir}: no {name} (--repeat {args.repeat} needs run-1.trace .. "
+                     f"run-{args.repeat}.trace)")
+        # the same kernel both ways: the runs' image is the tree's version
+        booted = open(os.path.join(guest_dir, "version"), encoding="utf-8").read().split()
+        tree = subprocess.run(["dpkg-query", "-W", "-f=${Version}", f"linux-source-{args.series}"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        if booted[-1:] != [tree]:
+            fail(f"--guest {guest_dir}: the guest booted {' '.join(booted)}, the tree is linux-source-"
+                 f"{args.series} {tree or '(not installed)'}: the image and the tree must match")
+    else:
+        guest_dir = os.path.join(out, "guest")
+        r = subprocess.run([os.path.join(ROOT, "scripts", "guest", "run-in-guest.sh"), "--series", args.series,
+                            "--cpus", str(args.cpus), "--repeat", str(args.repeat), "--out", guest_dir,
+                            args.workload])
+        if r.returncode:
+            sys.exit(r.returncode)
 
     harness_dir = os.path.join(out, "harness")
     os.makedirs(harness_dir, exist_ok=True)
     board = os.path.join(harness_dir, "mirror.dts")
     with open(board, "w", encoding="utf-8") as f:
         f.write(mirror_board(args.cpus))
-    tasks = None
-    for k in range(1, args.repeat + 1):
-        r = subprocess.run([harness, "run", "--json", "--board", board, "--workload", args.workload, "--seed", str(k),
-                            "--trace", os.path.join(harness_dir, f"run-{k}.trace")],
+    # the guest image's scheduler options: HZ applied, the rest said
+    guest_config = read_config(os.path.join(guest_dir, "config"))
+    ours_path = os.path.join(build, "kernel-shim", "arch-arm64", "kconfig")
+    if not os.access(ours_path, os.R_OK):
+        fail(f"no {ours_path}: the build's arm64 configuration (scripts/build.sh, or --build DIR)")
+    ours_config = read_config(ours_path)
+    config_lines, kernel = [], []
+    for name, why in CONFIG_OPTIONS:
+        theirs, ours = guest_config.get(name, "n"), ours_config.get(name, "n")
+        if theirs == ours:
+            continue
+        if name == "HZ":
+            options = [f"CONFIG_HZ={theirs}", f"CONFIG_HZ_{theirs}=y", f"CONFIG_HZ_{ours}=n"]
+            r = subprocess.run([harness, "--arch", "arm64", "kernel", "build",
+                                *(a for o in options for a in ("--config", o))],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if r.returncode:
+                fail(f"kernel build {' '.join(options)} failed: {r.stderr.strip()}", 3)
+            kernel = ["--kernel", r.stdout.strip()]
+            why = f"applied: kernel build --config {' --config '.join(options)} ({kernel[1]})"
+        config_lines.append(f"           CONFIG_{name}: guest {theirs}, harness {ours}: {why}")
+
+    def harness_run(k, workload, trace, *extra):
+        r = subprocess.run([harness, "run", "--json", "--board", board, "--workload", workload,
+                            "--trace", trace, *kernel, *extra],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if r.returncode:
-            fail(f"the harness's run {k} failed: {r.stderr.strip()}", 3)
-        # the rt-app file's tasks, as the harness's own parser read them
-        tasks = tasks or sorted({task_key(t["name"]) for t in json.loads(r.stdout)["tasks"]})
+            fail(f"the harness's run {k} of {workload} failed: {r.stderr.strip()}", 3)
+        return json.loads(r.stdout)
 
-    guest = [metrics(os.path.join(guest_dir, f"run-{k}.trace"), tasks) for k in range(1, args.repeat + 1)]
-    ours = [metrics(os.path.join(harness_dir, f"run-{k}.trace"), tasks) for k in range(1, args.repeat + 1)]
+    # as written: the file as a user runs it, seeds 1..N
+    tasks = None
+    for k in range(1, args.repeat + 1):
+        report = harness_run(k, args.workload, os.path.join(harness_dir, f"run-{k}.trace"), "--seed", str(k))
+        # the rt-app file's tasks, as the harness's own parser read them
+        tasks = tasks or sorted({task_key(t["name"]) for t in report["tasks"]})
+    fed_counts = []
+    # fed: each guest run's own timings (fork instants, CPU time of each
+    # activation, sleeps), no jitter: differences are then decisions
+    for k in range(1, args.repeat + 1):
+        fed = os.path.join(harness_dir, f"fed-{k}.json")
+        threads, realtime = activations(os.path.join(guest_dir, f"run-{k}.trace"), tasks)
+        fed_counts.append((*fed_workload(threads, fed), realtime))
+        harness_run(k, fed, os.path.join(harness_dir, f"fed-{k}.trace"), "--jitter", "0")
+
+    runs = range(1, args.repeat + 1)
+    guest = [metrics(os.path.join(guest_dir, f"run-{k}.trace"), tasks) for k in runs]
+    written = [metrics(os.path.join(harness_dir, f"run-{k}.trace"), tasks) for k in runs]
+    fed = [metrics(os.path.join(harness_dir, f"fed-{k}.trace"), tasks) for k in runs]
     version = open(os.path.join(guest_dir, "version"), encoding="utf-8").read().strip()
-    config = os.path.join(guest_dir, "config")
     print(f"validate: {args.workload}, {args.repeat} runs each, {args.cpus} CPUs")
-    print(f"  guest:   {version} in QEMU (TCG), HZ {config_value(config, 'HZ')}, "
-          f"preemption {'dynamic' if config_value(config, 'PREEMPT_DYNAMIC') == 'y' else 'static'}")
+    print(f"  guest:   {version} in QEMU (TCG), HZ {guest_config.get('HZ', '?')}")
+    for k in runs:
+        share, top = other_threads(os.path.join(guest_dir, f"run-{k}.trace"), tasks)
+        print(f"           run {k}: {share:.1f}% of its busy CPU time in threads the harness does not run"
+              + (f" ({', '.join(f'{c} {1000 * v:.1f} ms' for c, v in top)})" if top else ""))
     print(f"  harness: {harness} on {board}")
+    print("           the guest's scheduler options where the harness's differ:" if config_lines
+          else "           the guest's scheduler options are the harness's")
+    for line in config_lines:
+        print(line)
+    print("           as written: the file, seeds 1..N; fed: each guest run's threads, the file's and the")
+    print("           guest's own, with their start, CPU time per activation and sleeps, no jitter")
+    for k, (ours, theirs, realtime) in zip(runs, fed_counts):
+        print(f"           fed run {k}: {ours} threads of the file, {theirs} of the guest's own"
+              f" ({realtime} real-time ones left out): harness/fed-{k}.json")
     print("  timings (latencies, energy) are not compared: the guest's time under TCG is not real\n")
-    print(f"  {'task':<16} {'metric':<24} {'guest min..max (mean)':>28} {'harness mean':>13}  verdict")
+    print(f"  {'task':<16} {'metric':<24} {'guest min..max (mean)':>28} {'as written':>10} {'verdict':<8}"
+          f" {'fed':>8} verdict")
     differs = 0
     for t in tasks:
         print(f"  {t:<16} {'wake-ups':<24} {' '.join(str(run[t]['wakeups']) for run in guest):>28} "
-              f"{statistics.mean(run[t]['wakeups'] for run in ours):>13.1f}  (not compared: TCG's time)")
-        for name, label in (("switches_in", "switches per wake-up"), ("preempted", "preempted % of switches"),
-                            ("migrations", "migrations % of wake-ups"), ("woken_on_prev", "woken on prev CPU %"),
-                            ("cpu_share", "CPU time share %")):
-            g = [run[t][name] for run in guest]
-            h = statistics.mean(run[t][name] for run in ours)
-            agree = min(g) <= h <= max(g)
-            differs += not agree
-            print(f"  {t:<16} {label:<24} {f'{min(g):.2f}..{max(g):.2f} ({statistics.mean(g):.2f})':>28} "
-                  f"{h:>13.2f}  {'agrees' if agree else 'differs'}")
-    print(f"\n  traces: {out}/guest/run-K.trace, {out}/harness/run-K.trace")
+              f"{statistics.mean(run[t]['wakeups'] for run in written):>10.1f} {'':<8} "
+              f"{statistics.mean(run[t]['wakeups'] for run in fed):>8.1f} (not compared: TCG's time)")
+        for name, label in METRICS:
+            g = [run[t][name] for run in guest if run[t][name] is not None]
+            cells = []
+            for ours in (written, fed):
+                h = [run[t][name] for run in ours if run[t][name] is not None]
+                if ours is fed and name in ("forked_on_parent", "cpu_share"):
+                    # not decided in the fed run: its threads are all
+                    # forked at its start and wait their delay, and each
+                    # is given the CPU time the guest's thread had
+                    cells.append(("-", "n/a"))
+                    continue
+                if not g or not h:
+                    # nothing to compare (no wake-up, no fork): a verdict
+                    # here could not fail
+                    cells.append((f"{statistics.mean(h):.2f}" if h else "-", "n/a"))
+                    continue
+                agree = min(g) <= statistics.mean(h) <= max(g)
+                differs += not agree
+                cells.append((f"{statistics.mean(h):.2f}", "agrees" if agree else "differs"))
+            spread = f"{min(g):.2f}..{max(g):.2f} ({statistics.mean(g):.2f})" if g else "-"
+            print(f"  {t:<16} {label:<24} {spread:>28} {cells[0][0]:>10} {cells[0][1]:<8} "
+                  f"{cells[1][0]:>8} {cells[1][1]}")
+    print(f"\n  traces: {guest_dir}/run-K.trace, {harness_dir}/run-K.trace, {harness_dir}/fed-K.trace")
     sys.exit(1 if differs else 0)
 
 

@@ -36,8 +36,12 @@ validate-bad-input)
 	echo '{}' > "$work/w.json"
 	expect 2 "the guest's spread needs two runs" "$validate" --repeat 1 "$work/w.json"
 	expect 2 "no sched-harness in $work" "$validate" --build "$work" "$work/w.json"
+	mkdir "$work/g" && echo "linux-image-6.1.0-1-amd64-unsigned 6.1.0-1" > "$work/g/version" &&
+		touch "$work/g/config" "$work/g/run-1.trace" "$work/g/run-2.trace"
+	expect 2 "no run-3.trace" "$validate" --series "$series" --build "$4" --repeat 3 --guest "$work/g" "$work/w.json"
+	expect 2 "the image and the tree must match" "$validate" --series "$series" --build "$4" --repeat 2 --guest "$work/g" "$work/w.json"
 	;;
-boot | validate)
+boot | validate | suite)
 	for tool in qemu-system-x86_64 cpio rt-app; do
 		if ! command -v "$tool" > /dev/null; then
 			echo "SKIPPED: $tool is not installed (apt-get install qemu-system-x86 busybox-static cpio rt-app)"
@@ -63,12 +67,49 @@ JSON
 	# its verdicts are findings (docs/validation.md), not this test's: 0
 	# when all agree, 1 when some differ, and a table either way
 	((status == 0 || status == 1)) || fail "validate exited $status: $(cat "$work/log")"
-	for metric in "switches per wake-up" "preempted % of switches" "migrations % of wake-ups" \
-		"woken on prev CPU %" "CPU time share %"; do
-		grep -q "^  worker  *$metric  .*  \(agrees\|differs\)\$" "$work/table" ||
-			fail "no verdict for worker's $metric in: $(cat "$work/table")"
+	# both harness columns (as written, fed the guest's timings) with a
+	# verdict for every metric: each worker sleeps and was forked
+	for metric in "switches per wake-up" "preempted % of switches" "migrations % of switches" \
+		"woken on prev CPU %" "switches per CPU-second"; do
+		grep -q "^  worker  *$metric  .* \(agrees\|differs\)  *[0-9.]*  *\(agrees\|differs\)\$" "$work/table" ||
+			fail "no two verdicts for worker's $metric in: $(cat "$work/table")"
 	done
-	ls "$work/v/guest/run-2.trace" "$work/v/harness/run-2.trace" > /dev/null || fail "the traces are not kept"
+	# forks and CPU time have a verdict as written; the fed file forks all
+	# its threads at its start and gives each the guest's CPU time, so
+	# none there
+	for metric in "forked on parent's CPU %" "CPU time share %"; do
+		grep -q "^  worker  *$metric  .* \(agrees\|differs\)  *-  *n/a\$" "$work/table" ||
+			fail "no verdict (as written) for worker's $metric in: $(cat "$work/table")"
+	done
+	# the comparison again from the kept guest runs, without booting
+	"$root/scripts/guest/validate.py" --series "$series" --build "$build" --repeat 2 --guest "$work/v/guest" \
+		--out "$work/again" "$work/w.json" > "$work/again.table" 2> "$work/log" || status=$?
+	((status == 0 || status == 1)) || fail "validate --guest exited $status: $(cat "$work/log")"
+	cmp <(grep "^  worker " "$work/table") <(grep "^  worker " "$work/again.table") ||
+		fail "the same guest runs compared again gave another table: $(cat "$work/again.table")"
+	ls "$work/v/guest/run-2.trace" "$work/v/harness/run-2.trace" "$work/v/harness/fed-2.trace" > /dev/null ||
+		fail "the traces are not kept"
+	# the fed file replays the guest's three workers
+	[[ $(grep -c '"worker-[0-9]*": {' "$work/v/harness/fed-1.json") == 3 ]] ||
+		fail "harness/fed-1.json does not hold the guest's three workers"
+	cat "$work/table"
+	;;
+suite)
+	status=0
+	"$root/scripts/guest/validate-suite.sh" --series "$series" --build "$4" --repeat 3 --out "$work/s" \
+		> "$work/table" 2> "$work/log" || status=$?
+	if grep -q "apt-get download\|not known to apt" "$work/log"; then
+		echo "SKIPPED: the image could not be fetched: $(cat "$work/log")"
+		exit 77
+	fi
+	((status == 0 || status == 1)) || fail "validate-suite exited $status: $(cat "$work/log")"
+	# every file of the suite compared: verdicts in both columns
+	for file in "$root"/scripts/guest/suite/*.json; do
+		name=$(basename "$file" .json)
+		grep -q "^  $name\( *[0-9][0-9]*\)\{4\}$" "$work/table" || fail "no summary line for $name"
+		verdicts=$(grep -c " \(agrees\|differs\)  *[0-9.]*  *\(agrees\|differs\)\$" "$work/s/$name.table" || true)
+		((verdicts >= 3)) || fail "$name: $verdicts metrics with two verdicts: $(cat "$work/s/$name.table")"
+	done
 	cat "$work/table"
 	;;
 boot)

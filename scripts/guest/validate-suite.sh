@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs scripts/guest/validate.py on every rt-app file of the validation
+# suite (scripts/guest/suite/, docs/validation.md says what each checks)
+# and prints, per file, how many metrics agree and differ in each
+# harness column, then the tables themselves.
+#
+#   scripts/guest/validate-suite.sh [--series 6.1|6.12] [--build DIR] [--repeat N] [--out DIR]
+#                                   [--again DIR] [FILE.json...]
+#
+# --again DIR compares once more the guest runs an earlier suite kept in
+# DIR (its --out), without booting the guest.
+#
+# Exit status: 0 when every metric of every file agrees, 1 when some
+# differ, 2 for bad arguments, 3 when a run failed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=
+again=
+args=()
+files=()
+while (($#)); do
+	case $1 in
+	--series | --build | --repeat) args+=("$1" "$2"); shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--again) again=$2; shift 2 ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2 ;;
+	-*) echo "validate-suite: unknown option $1" >&2; exit 2 ;;
+	*) files+=("$1"); shift ;;
+	esac
+done
+((${#files[@]})) || files=("$here"/suite/*.json)
+out=${out:-$(mktemp -d -t sched-harness-suite.XXXXXX)}
+mkdir -p "$out"
+
+worst=0
+summary=
+for file in "${files[@]}"; do
+	name=$(basename "$file" .json)
+	status=0
+	reuse=()
+	if [[ -n $again ]]; then
+		[[ -d $again/$name/guest ]] || { echo "validate-suite: --again $again: no $name/guest" >&2; exit 2; }
+		reuse=(--guest "$again/$name/guest")
+	fi
+	"$here/validate.py" "${args[@]}" "${reuse[@]}" --out "$out/$name" "$file" > "$out/$name.table" 2> "$out/$name.log" || status=$?
+	if ((status > 1)); then
+		echo "validate-suite: $file: validate.py exited $status: $(tail -3 "$out/$name.log")" >&2
+		exit "$status"
+	fi
+	((status > worst)) && worst=$status
+	# the last two words of a metric's line are the two verdicts
+	count() { awk -v col="$1" -v v="$2" '$NF ~ /^(agrees|differs|n\/a)$/ { n += ($(NF - col) == v) } END { print n + 0 }' "$out/$name.table"; }
+	summary+=$(printf '  %-24s %8s %8s %8s %8s' "$name" "$(count 2 agrees)" "$(count 2 differs)" \
+		"$(count 0 agrees)" "$(count 0 differs)")$'\n'
+done
+echo "validate-suite: ${#files[@]} files, tables and traces in $out"
+printf '  %-24s %17s %17s\n' "" "as written" "fed"
+printf '  %-24s %8s %8s %8s %8s\n' "file" "agree" "differ" "agree" "differ"
+printf '%s' "$summary"
+for file in "${files[@]}"; do
+	echo
+	cat "$out/$(basename "$file" .json).table"
+done
+exit "$worst"
