@@ -32,6 +32,12 @@ done
 out=${out:-$(mktemp -d -t sched-harness-suite.XXXXXX)}
 mkdir -p "$out"
 
+# count TABLE COLUMN VERDICT: a metric's line ends with its as-written
+# verdict, the fed value and the fed verdict (COLUMN 2 and 0 from the end)
+count() {
+	awk -v col="$2" -v v="$3" '$NF ~ /^(agrees|differs|n\/a)$/ { n += ($(NF - col) == v) } END { print n + 0 }' "$1"
+}
+
 worst=0
 summary=
 for file in "${files[@]}"; do
@@ -48,10 +54,9 @@ for file in "${files[@]}"; do
 		exit "$status"
 	fi
 	((status > worst)) && worst=$status
-	# the last two words of a metric's line are the two verdicts
-	count() { awk -v col="$1" -v v="$2" '$NF ~ /^(agrees|differs|n\/a)$/ { n += ($(NF - col) == v) } END { print n + 0 }' "$out/$name.table"; }
-	summary+=$(printf '  %-24s %8s %8s %8s %8s' "$name" "$(count 2 agrees)" "$(count 2 differs)" \
-		"$(count 0 agrees)" "$(count 0 differs)")$'\n'
+	summary+=$(printf '  %-24s %8s %8s %8s %8s' "$name" "$(count "$out/$name.table" 2 agrees)" \
+		"$(count "$out/$name.table" 2 differs)" "$(count "$out/$name.table" 0 agrees)" \
+		"$(count "$out/$name.table" 0 differs)")$'\n'
 done
 echo "validate-suite: ${#files[@]} files, tables and traces in $out"
 printf '  %-24s %17s %17s\n' "" "as written" "fed"

@@ -20,6 +20,7 @@ Exit status: 0 when every metric agrees, 1 when some differ, 2 for bad
 input, 3 when a run failed.
 """
 import argparse
+import functools
 import json
 import os
 import re
@@ -60,6 +61,7 @@ def events(trace_path):
                 yield mo["event"], int(mo["cpu"]), float(mo["ts"]), dict(FIELD.findall(mo["fields"]))
 
 
+@functools.lru_cache(maxsize=None)	# metrics(), activations() and other_threads() read each trace
 def threads_of(trace_path, tasks):
     """pid -> the rt-app task of each thread the trace names by a task's
     name. By pid, not by name: rt-app's threads carry their parent's name
@@ -391,7 +393,7 @@ def main():
     for k in range(1, args.repeat + 1):
         report = harness_run(k, args.workload, os.path.join(harness_dir, f"run-{k}.trace"), "--seed", str(k))
         # the rt-app file's tasks, as the harness's own parser read them
-        tasks = tasks or sorted({task_key(t["name"]) for t in report["tasks"]})
+        tasks = tasks or tuple(sorted({task_key(t["name"]) for t in report["tasks"]}))
     fed_counts = []
     # fed: each guest run's own timings (fork instants, CPU time of each
     # activation, sleeps), no jitter: differences are then decisions
