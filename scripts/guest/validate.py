@@ -202,7 +202,7 @@ def fed_workload(threads, path):
     # rt-app forked is replayed too (rt-app's main thread parsing, init)
     t0 = min(t["start"] for t in threads)
     us = lambda seconds: max(1, round(seconds * 1e6))
-    tasks, end = {}, t0
+    tasks, end, own = {}, t0, 0
     for t in threads:
         phases, at = {}, t["start"]
         for k, (cpu, sleep) in enumerate(t["done"]):
@@ -220,10 +220,11 @@ def fed_workload(threads, path):
         # the guest's own threads by their name, made a task's name
         name = t["task"] or "guest_" + re.sub(r"\W", "_", t["comm"])
         tasks[f"{name}-{t['pid']}"] = task
+        own += not t["task"]
     workload = {"global": {"duration": int(end - t0) + 2, "default_policy": "SCHED_OTHER"}, "tasks": tasks}
     with open(path, "w", encoding="utf-8") as f:
         json.dump(workload, f, indent=1)
-    return sum(1 for t in tasks if not t.startswith("guest_")), sum(1 for t in tasks if t.startswith("guest_"))
+    return len(tasks) - own, own
 
 
 def other_threads(trace_path, tasks):
