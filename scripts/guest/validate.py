@@ -8,8 +8,8 @@ wake-ups and forks and where they land, slice length, and the share of
 the tasks' CPU time. The harness runs the file as written (seeds 1..N)
 and fed each guest run's threads (the file's and the guest's own, with
 the CPU time and sleeps they had), so that what differs there is a
-decision, not the guest's time. A metric agrees when the harness's mean lies within the guest's own runs
-(their minimum to their maximum), and differs otherwise. Timings
+decision, not the guest's time. A metric agrees when the harness's mean
+lies within the guest's own runs (their minimum to their maximum), and differs otherwise. Timings
 (latencies, energy) are not compared: under TCG the guest's time is not
 real (docs/validation.md).
 
@@ -271,11 +271,14 @@ def mirror_board(cpus):
 """
 
 
-# what the comparison reads from both traces: name, label
-METRICS = (("switches_in", "switches per wake-up"), ("preempted", "preempted % of switches"),
-           ("migrations", "migrations % of switches"), ("woken_on_prev", "woken on prev CPU %"),
-           ("forked_on_parent", "forked on parent's CPU %"), ("switches_per_cpu_s", "switches per CPU-second"),
-           ("cpu_share", "CPU time share %"))
+# What the comparison reads from both traces: name, label, and whether the
+# fed run decides it. It does not decide forks (the fed file forks all its
+# threads at its start and they wait their delay) nor CPU-time shares (each
+# thread is given the CPU time the guest's had).
+METRICS = (("switches_in", "switches per wake-up", True), ("preempted", "preempted % of switches", True),
+           ("migrations", "migrations % of switches", True), ("woken_on_prev", "woken on prev CPU %", True),
+           ("forked_on_parent", "forked on parent's CPU %", False),
+           ("switches_per_cpu_s", "switches per CPU-second", True), ("cpu_share", "CPU time share %", False))
 
 
 # The guest image's options that change scheduling decisions, and what the
@@ -284,7 +287,8 @@ METRICS = (("switches_in", "switches per wake-up"), ("preempted", "preempted % o
 # HZ is applied (kernel build --config); the others cannot be or need not be.
 CONFIG_OPTIONS = (
     ("HZ", None),
-    ("NO_HZ_IDLE", "applied only with HZ: the tick's stop is the harness's glue/tick.c"),
+    ("NO_HZ_IDLE", "not applied: an idle CPU stops its tick under either option (the guest's NO_HZ_FULL "
+     "selects it), as the harness's glue/tick.c does"),
     ("NO_HZ_FULL", "not applied: no CPU of the guest is nohz_full (no nohz_full= on its command line)"),
     ("PREEMPT_DYNAMIC", "not applied: kernel code cannot be preempted in the harness (no stack to switch to); "
      "a user task's wake-up and tick preemption are the same in every model"),
@@ -433,15 +437,12 @@ def main():
         print(f"  {t:<16} {'wake-ups':<24} {' '.join(str(run[t]['wakeups']) for run in guest):>28} "
               f"{statistics.mean(run[t]['wakeups'] for run in written):>10.1f} {'':<8} "
               f"{statistics.mean(run[t]['wakeups'] for run in fed):>8.1f} (not compared: TCG's time)")
-        for name, label in METRICS:
+        for name, label, fed_decides in METRICS:
             g = [run[t][name] for run in guest if run[t][name] is not None]
             cells = []
             for ours in (written, fed):
                 h = [run[t][name] for run in ours if run[t][name] is not None]
-                if ours is fed and name in ("forked_on_parent", "cpu_share"):
-                    # not decided in the fed run: its threads are all
-                    # forked at its start and wait their delay, and each
-                    # is given the CPU time the guest's thread had
+                if ours is fed and not fed_decides:
                     cells.append(("-", "n/a"))
                     continue
                 if not g or not h:
