@@ -56,7 +56,11 @@ done
 for tool in qemu-system-x86_64 apt-get dpkg-deb dpkg-query cpio gzip base64 rt-app; do
 	command -v "$tool" > /dev/null || die "$tool is missing (apt-get install qemu-system-x86 busybox-static cpio rt-app)"
 done
-[[ -x /bin/busybox ]] && /bin/busybox --list 2>/dev/null | grep -qx poweroff ||
+# busybox writes its list one name at a time: read all of it before
+# grepping, or grep -q's early exit kills it with SIGPIPE and pipefail
+# fails the check on a busy machine.
+applets=$([[ -x /bin/busybox ]] && /bin/busybox --list 2>/dev/null) || applets=
+grep -qx poweroff <<< "$applets" ||
 	die "busybox-static is missing (/bin/busybox with poweroff)"
 
 # The image of exactly the installed tree's version: a mismatch would
