@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs an rt-app file in a QEMU guest that boots Debian's kernel image of
 # exactly the installed linux-source version (the tree the harness builds),
-# and writes the guest's ftrace text trace (sched events, rt-app's markers;
-# trace_clock=mono) for each repeat. The first step of issue 37: the
+# and writes the guest's ftrace text trace (sched events, rt-app's markers,
+# hrtimer starts and expiries; trace_clock=mono) for each repeat. The first step of issue 37: the
 # comparison with the harness reads these traces.
 #
 #   scripts/guest/run-in-guest.sh [--series 6.1|6.12] [--cpus N] [--repeat N]
@@ -131,6 +131,11 @@ echo 16384 > $t/buffer_size_kb
 for e in sched_switch sched_wakeup sched_wakeup_new sched_waking sched_migrate_task \
 	sched_process_fork sched_process_exit; do
 	[ -e $t/events/sched/$e/enable ] && echo 1 > $t/events/sched/$e/enable
+done
+# the timers' expiry times and when they ran: how late TCG delivers the
+# ticks (validate.py's tick line)
+for e in hrtimer_start hrtimer_expire_entry; do
+	echo 1 > $t/events/timer/$e/enable
 done
 echo 1 > $t/tracing_on
 cd /tmp && rt-app /workload.json > /tmp/rt-app.log 2>&1

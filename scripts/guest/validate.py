@@ -227,6 +227,25 @@ def fed_workload(threads, path):
     return len(tasks) - own, own
 
 
+def tick_lateness(trace_path):
+    """How late each of the guest's ticks ran, in microseconds: the
+    `now` of each tick_sched_timer expiry less the expiry that timer was
+    last started or forwarded to (hrtimer_start). The harness's ticks are
+    on time; under TCG a vCPU that the host does not run when its timer is
+    due takes it late, and a late tick lengthens a slice that tick
+    preemption ends. Empty for traces without the timer events (runs made
+    before run-in-guest.sh traced them)."""
+    expires, late = {}, []
+    for event, _, _, fields in events(trace_path):
+        if fields.get("function") != "tick_sched_timer":
+            continue
+        if event == "hrtimer_start":
+            expires[fields["hrtimer"]] = int(fields["expires"])
+        elif event == "hrtimer_expire_entry" and fields["hrtimer"] in expires:
+            late.append((int(fields["now"]) - expires.pop(fields["hrtimer"])) / 1000.0)
+    return late
+
+
 def other_threads(trace_path, tasks):
     """The share of the guest's busy CPU time outside the rt-app file's
     threads, and the four threads (by name) that took most of it: its own
@@ -419,6 +438,20 @@ def main():
         share, top = other_threads(os.path.join(guest_dir, f"run-{k}.trace"), tasks)
         print(f"           run {k}: {share:.1f}% of its busy CPU time in threads the harness does not run"
               + (f" ({', '.join(f'{c} {1000 * v:.1f} ms' for c, v in top)})" if top else ""))
+    tick_us = 1e6 / int(guest_config.get("HZ", "250"))
+    for k in runs:
+        late = sorted(tick_lateness(os.path.join(guest_dir, f"run-{k}.trace")))
+        if late:
+            at = lambda q: late[min(len(late) - 1, int(q * len(late)))]
+            lost = sum(x >= tick_us for x in late)
+            print(f"           run {k}: {len(late)} ticks, late by {at(0.5):.0f} us (median), {at(0.9):.0f} us (p90),"
+                  f" {late[-1]:.0f} us (max); {100.0 * lost / len(late):.1f}% a period or more late, the"
+                  f" periods between lost; the harness's ticks are on time")
+            if lost >= 0.05 * len(late):
+                print("           WARNING: the host did not run the guest's vCPUs when their ticks were due (was it"
+                      " busy?): tick preemption and slice lengths are not comparable; validate on an idle host")
+        else:
+            print(f"           run {k}: its ticks were not traced (a run before run-in-guest.sh traced timers)")
     print(f"  harness: {harness} on {board}")
     print("           the guest's scheduler options where the harness's differ:" if config_lines
           else "           the guest's scheduler options are the harness's")

@@ -81,6 +81,9 @@ JSON
 		grep -q "^  worker  *$metric  .* \(agrees\|differs\)  *-  *n/a\$" "$work/table" ||
 			fail "no verdict (as written) for worker's $metric in: $(cat "$work/table")"
 	done
+	# how late the guest's ticks came, from its hrtimer events, for each run
+	[[ $(grep -c "^           run [12]: [0-9]* ticks, late by [0-9]* us (median)" "$work/table") == 2 ]] ||
+		fail "no tick line for each guest run in: $(cat "$work/table")"
 	# the comparison again from the kept guest runs, without booting
 	"$root/scripts/guest/validate.py" --series "$series" --build "$build" --repeat 2 --guest "$work/v/guest" \
 		--out "$work/again" "$work/w.json" > "$work/again.table" 2> "$work/log" || status=$?
