@@ -238,9 +238,32 @@ bool loops_without_time(const workload::Task &task, bool timers_jittered)
 
 } // namespace
 
+int Executor::start_launcher()
+{
+	if (workload_.launcher.empty())
+		return -1;
+	const int cpu = static_cast<int>(options_.fork_cpu);
+	const auto only_fork_cpu = kshim::cpuset_of(std::vector<unsigned>{options_.fork_cpu});
+	const KernelEntry entry(KSHIM_COST_OTHER);
+	const int pid = kshim_task_fork(workload_.launcher.c_str(), cpu, &only_fork_cpu);
+	if (pid < 0)
+		throw kshim::KernelFault(fmt::format("fork of {} (the workload's launcher) failed: {}", workload_.launcher, pid));
+	kshim_settle();
+	struct kshim_task_info info{};
+	if (kshim_task_info(pid, &info) || !info.running || info.cpu != cpu)
+		throw kshim::KernelFault(fmt::format("{} (the workload's launcher) does not run on CPU{} after its fork, "
+						     "so it cannot fork the threads there",
+						     workload_.launcher, cpu));
+	return pid;
+}
+
 void Executor::fork_all()
 {
 	const auto n = cpus_;
+	// rt-app's main thread forks the threads one after another while it
+	// runs (pthread_create(); its own work between them is not modelled),
+	// so nothing reschedules its CPU until it sleeps.
+	const int launcher = start_launcher();
 	// Threads stay where they are: CPUs point at the one they run.
 	std::size_t total = 0;
 	for (const auto &task : workload_.tasks)
@@ -300,11 +323,22 @@ void Executor::fork_all()
 								   "for patches that add one)"
 								 : ""));
 			}
-			kshim_settle();
+			if (launcher < 0)
+				kshim_settle();
 		}
 	}
 	if (threads_.empty())
 		throw workload::Error(fmt::format("{}: no thread to run (every task has instance 0)", workload_.name));
+	if (launcher >= 0) {
+		// and then waits for the run's duration (rt-app's main thread
+		// sleeps, then joins its threads): the run ends first
+		const KernelEntry entry(KSHIM_COST_SCHEDULE);
+		if (const int ret = kshim_task_sleep(launcher))
+			throw kshim::KernelFault(fmt::format("{} (the workload's launcher) could not sleep after forking "
+							     "its threads: {}",
+							     workload_.launcher, ret));
+		kshim_settle();
+	}
 }
 
 void Executor::block(Thread &th, int cpu, const char *why, int resource)

@@ -80,7 +80,9 @@ public:
 	Executor(const workload::Workload &workload, const Options &options, std::size_t cpus,
 		 unsigned long calibration_capacity, bool eas, Host &host, RunMetrics &metrics);
 
-	// Forks every thread from options.fork_cpu, as the launcher does.
+	// Forks every thread from options.fork_cpu, as the launcher does:
+	// with a launcher task (rt-app's main thread), that task runs there,
+	// forks them all and then sleeps until the end.
 	void fork_all();
 	// Runs the thread's events while it stays current on cpu: instantaneous
 	// ones in order, until one needs the CPU for a while, blocks, or the
@@ -112,6 +114,10 @@ public:
 	void report(Result &r) const;
 
 private:
+	// Forks the workload's launcher task onto the fork CPU and runs it
+	// there; -1 for a workload without one.
+	int start_launcher();
+
 	struct Resource {
 		std::string name;
 		std::pair<bool, std::int64_t> timer;	// shared timer: started, next expiry

@@ -171,6 +171,7 @@ public:
 			fail("the file is not a JSON object");
 		Workload w;
 		w.name = file_;
+		w.launcher = "rt-app";
 		const Node *tasks = nullptr;
 		for (const auto &[key, value] : root.members) {
 			if (key == "tasks")

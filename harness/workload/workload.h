@@ -99,6 +99,12 @@ struct Workload {
 	unsigned calibration_cpu = 0;
 	// rt-app's integer calibration (ns per loop) has no meaning here; the
 	// file's calibration CPU is what `run` amounts are measured on.
+	// The process that forks the threads, as a task of its own ("rt-app":
+	// rt-app's main thread runs on the fork CPU while it creates them, so
+	// the kernel's fork balancing sees that CPU busy); empty for the
+	// built-in generators, whose threads are forked from the fork CPU
+	// with no task of the launcher's running there.
+	std::string launcher;
 };
 
 // The built-in generators, with their parameters, for `sched-harness

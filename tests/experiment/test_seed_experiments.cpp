@@ -131,15 +131,18 @@ BOOST_AUTO_TEST_CASE(turbosched_patch_packs_jitter_tasks_on_busy_cores)
 		fmt::format("'{}' 8 4 > '{}'", source("scripts/experiments/turbosched/server-board.sh").string(),
 			    board.string())});
 	BOOST_REQUIRE_MESSAGE(made.exit_status == 0, made.err);
-	const auto workload = temp_path("turbo-jitter.json");
-	std::ofstream(workload) << R"({"global": {"duration": -1}, "tasks": {
-		"cpu_bound": {"instance": 3, "loop": -1, "run": 100000},
-		"jitter": {"instance": 3, "loop": -1, "sched_flags": 128, "run": 1000,
-			   "timer": {"ref": "unique", "period": 10000}}}})";
+	// The experiment script's built-in workload, forked with no launcher
+	// task: an rt-app file's main thread would run on CPU0 while forking
+	// and leave its blocked utilization on core 0, the first core
+	// select_non_idle_core() tries after wrapping, so the jitter tasks
+	// would pack there (and keep it busy themselves), not with the
+	// CPU-bound tasks this test is about.
+	const std::string workload =
+		"turbo-jitter:busy=3,jitter=3,jitter_run=1ms,jitter_period=10ms,jitter_flags=128";
 	const auto power = source("scripts/experiments/turbosched/server-power.json").string();
 	auto run = [&](const char *feature) {
 		return run_report({"--kernel", id, "run", "--json", "--board", board.string(), "--board-power", power,
-				   "--workload", workload.string(), "--duration", "2s", "--feature",
+				   "--workload", workload, "--duration", "2s", "--feature",
 				   std::string("TURBO_SCHED=") + feature});
 	};
 	// the cores (4 threads each) a task ran on at all, and where it spent
@@ -162,7 +165,7 @@ BOOST_AUTO_TEST_CASE(turbosched_patch_packs_jitter_tasks_on_busy_cores)
 	for (const auto *r : {&on, &off}) {
 		std::set<unsigned> busy_cores;
 		for (const auto &t : (*r)["tasks"].GetArray())
-			if (std::string(t["name"].GetString()).rfind("cpu_bound", 0) == 0)
+			if (std::string(t["name"].GetString()).rfind("busy", 0) == 0)
 				busy_cores.merge(cores_of(t));
 		BOOST_REQUIRE_EQUAL(busy_cores.size(), 3u);
 		for (const auto &t : (*r)["tasks"].GetArray()) {
@@ -181,7 +184,12 @@ BOOST_AUTO_TEST_CASE(turbosched_patch_packs_jitter_tasks_on_busy_cores)
 			below += c["ns"].GetDouble();
 	BOOST_TEST(below < 0.01 * on["simulated_ns"].GetDouble());
 
-	const auto refused = test::run_cli({"run", "--board", board.string(), "--workload", workload.string(),
+	// an rt-app file's sched_flags reach sched_setattr() the same way
+	const auto file = temp_path("turbo-jitter.json");
+	std::ofstream(file) << R"({"global": {"duration": -1}, "tasks": {
+		"jitter": {"instance": 3, "loop": -1, "sched_flags": 128, "run": 1000,
+			   "timer": {"ref": "unique", "period": 10000}}}})";
+	const auto refused = test::run_cli({"run", "--board", board.string(), "--workload", file.string(),
 					     "--duration", "100ms"});
 	BOOST_TEST(refused.exit_status == 2, refused.err);
 	BOOST_TEST(refused.err.find("sched_flags 0x80 refused by sched_setattr(): -22") != std::string::npos,

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fstream>
+#include <iterator>
 #include <numeric>
 #include <rapidjson/document.h>
 #include <regex>
@@ -193,6 +194,52 @@ BOOST_AUTO_TEST_CASE(rt_app_threads_wake_each_other)
 	// 50 x (1 ms run + 2 ms sleep) at least, as run is 1 ms at CPU0's top OPP
 	BOOST_TEST(completion >= 150'000'000);
 	BOOST_TEST(consumer["work_done"].GetInt64() == 50LL * 300'000 * r.json["calibration_capacity"].GetInt64());
+}
+
+// An rt-app file's threads are forked by rt-app's main thread, a task of
+// its own ("rt-app") that runs on the fork CPU while it forks them, so the
+// kernel's fork balancing sees that CPU busy, and then sleeps; it is not
+// one of the report's tasks. A built-in workload has no such task.
+BOOST_AUTO_TEST_CASE(rt_app_files_are_forked_by_rt_apps_main_thread)
+{
+	const auto file = temp_path("three.json");
+	std::ofstream(file) << R"({"tasks": {"worker": {"instance": 3, "loop": -1, "run": 4000, "sleep": 12000}},
+		"global": {"duration": 1}})";
+	const auto trace = temp_path("three.trace");
+	auto r = run_json({"--workload", file.string(), "--fork-cpu", "2", "--duration", "100ms", "--trace",
+			   trace.string()});
+	BOOST_TEST(r.json["tasks"].Size() == 3u);
+	std::ifstream in(trace);
+	const std::regex launcher_forked(R"(.*\[002\].*: sched_wakeup_new: comm=rt-app pid=(\d+) .*target_cpu=002$)");
+	const std::regex forked(R"(\s*(\S+)-(\d+)\s+\[(\d+)\].*: sched_wakeup_new: comm=worker-\d .*target_cpu=(\d+)$)");
+	std::string launcher, line;
+	std::vector<int> targets;
+	bool slept = false;
+	for (std::smatch m; std::getline(in, line);) {
+		if (std::regex_match(line, m, launcher_forked)) {
+			launcher = m[1];
+		} else if (std::regex_match(line, m, forked)) {
+			BOOST_TEST(m[1].str() == "rt-app", line);
+			BOOST_TEST(m[2].str() == launcher, line);
+			BOOST_TEST(m[3].str() == "002", line);
+			targets.push_back(std::stoi(m[4]));
+		} else if (!launcher.empty() && line.find("[002]") != std::string::npos &&
+			   line.find("prev_comm=rt-app prev_pid=" + launcher + " prev_prio=120 prev_state=S ") !=
+				   std::string::npos) {
+			slept = true;
+		}
+	}
+	BOOST_REQUIRE_MESSAGE(!launcher.empty(), "no fork of rt-app onto CPU2 in " << trace);
+	BOOST_TEST(targets.size() == 3u);
+	// the first child's fork balancing finds the launcher's CPU busy
+	BOOST_TEST((!targets.empty() && targets.front() != 2));
+	BOOST_TEST(slept, "rt-app's main thread did not sleep after forking");
+
+	const auto builtin_trace = temp_path("periodic.trace");
+	run_json({"--workload", "periodic:count=3", "--duration", "100ms", "--trace", builtin_trace.string()});
+	std::ifstream builtin(builtin_trace);
+	const std::string text((std::istreambuf_iterator<char>(builtin)), std::istreambuf_iterator<char>());
+	BOOST_TEST(text.find("comm=rt-app") == std::string::npos);
 }
 
 // rt-app's timers start from the t_zero all threads share: a thread that
