@@ -253,23 +253,29 @@ def wall_clock_tasks(workload_path, tasks):
     return frozenset(t for t in tasks if '"runtime"' in json.dumps(defined.get(t, {})))
 
 
+# The tick's hrtimer callback (kernel/time/tick-sched.c): 6.1's name, and
+# the name it has since 6.9
+TICK_HANDLERS = ("tick_sched_timer", "tick_nohz_handler")
+
+
 def tick_lateness(trace_path):
     """How late each of the guest's ticks ran, in microseconds: the
-    `now` of each tick_sched_timer expiry less the expiry that timer was
+    `now` of each tick handler's expiry less the expiry that timer was
     last started or forwarded to (hrtimer_start). The harness's ticks are
     on time; under TCG a vCPU that the host does not run when its timer is
     due takes it late, and a late tick lengthens a slice that tick
-    preemption ends. Empty for traces without the timer events (runs made
-    before run-in-guest.sh traced them)."""
-    expires, late = {}, []
+    preemption ends. None for a trace without the timer events (a run
+    made before run-in-guest.sh traced them)."""
+    expires, late, timers = {}, [], False
     for event, _, _, fields in events(trace_path):
-        if fields.get("function") != "tick_sched_timer":
+        timers |= event == "hrtimer_expire_entry"
+        if fields.get("function") not in TICK_HANDLERS:
             continue
         if event == "hrtimer_start":
             expires[fields["hrtimer"]] = int(fields["expires"])
         elif event == "hrtimer_expire_entry" and fields["hrtimer"] in expires:
             late.append((int(fields["now"]) - expires.pop(fields["hrtimer"])) / 1000.0)
-    return late
+    return late if timers else None
 
 
 def other_threads(trace_path, tasks):
@@ -466,8 +472,14 @@ def main():
               + (f" ({', '.join(f'{c} {1000 * v:.1f} ms' for c, v in top)})" if top else ""))
     tick_us = 1e6 / int(guest_config.get("HZ", "250"))
     for k in runs:
-        late = sorted(tick_lateness(os.path.join(guest_dir, f"run-{k}.trace")))
-        if late:
+        late = tick_lateness(os.path.join(guest_dir, f"run-{k}.trace"))
+        if late is None:
+            print(f"           run {k}: its ticks were not traced (a run before run-in-guest.sh traced timers)")
+        elif not late:
+            print(f"           run {k}: no tick in its timer events (the tick handler is none of"
+                  f" {', '.join(TICK_HANDLERS)})")
+        else:
+            late.sort()
             at = lambda q: late[min(len(late) - 1, int(q * len(late)))]
             lost = sum(x >= tick_us for x in late)
             print(f"           run {k}: {len(late)} ticks, late by {at(0.5):.0f} us (median), {at(0.9):.0f} us (p90),"
@@ -476,8 +488,6 @@ def main():
             if lost >= 0.05 * len(late):
                 print("           WARNING: the host did not run the guest's vCPUs when their ticks were due (was it"
                       " busy?): tick preemption and slice lengths are not comparable; validate on an idle host")
-        else:
-            print(f"           run {k}: its ticks were not traced (a run before run-in-guest.sh traced timers)")
     print(f"  harness: {harness} on {board}")
     print("           the guest's scheduler options where the harness's differ:" if config_lines
           else "           the guest's scheduler options are the harness's")
