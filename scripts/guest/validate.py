@@ -132,8 +132,7 @@ def activations(trace_path, tasks):
     thread, init, kworkers, rcu_preempt, ...), which the harness does not
     have otherwise. For each: when it appeared, its nice value, the CPU a
     per-CPU kthread is bound to, and for each time it ran from a wake-up
-    to its next sleep the CPU time it used, the wall-clock time from its
-    first switch in to that sleep, and how long it then slept. The
+    to its next sleep the CPU time it used and how long it then slept. The
     rest (where it ran, who waited for whom) was decided by the guest's
     kernel and is what the comparison is about. Real-time threads
     (migration/N) are left out: the harness drives the fair class."""
@@ -147,13 +146,11 @@ def activations(trace_path, tasks):
             bound = re.match(r"^[\w-]+/(\d+)(:\d+H?)?$", comm)
             threads[pid] = dict(task=pids.get(pid), comm=comm, start=ts, nice=None,
                                 cpu_bound=int(bound[1]) if bound else None, cpu=0.0, running_since=None,
-                                first_in=None, span=0.0, blocked_at=None, exiting=False, done=[])
+                                blocked_at=None, exiting=False, done=[])
             order.append(pid)
         return threads[pid]
 
-    last_ts = 0.0
     for event, _, ts, fields in events(trace_path):
-        last_ts = ts
         if event == "sched_wakeup_new":
             thread(fields.get("pid"), fields.get("comm", ""), ts)
         elif event == "sched_switch":
@@ -163,10 +160,10 @@ def activations(trace_path, tasks):
                 t["running_since"] = None
                 state = fields.get("prev_state", "R")
                 if t["exiting"] or state[0] in "XZ":
-                    t["done"].append((t["cpu"], ts - t["first_in"], None))
-                    t["cpu"], t["first_in"] = 0.0, None
+                    t["done"].append((t["cpu"], None))
+                    t["cpu"] = 0.0
                 elif state[0] in "SDI":
-                    t["blocked_at"], t["span"], t["first_in"] = ts, ts - t["first_in"], None
+                    t["blocked_at"] = ts
             pid = fields.get("next_pid")
             if int(fields.get("next_prio", 120)) < 100:
                 realtime.add(pid)
@@ -175,14 +172,12 @@ def activations(trace_path, tasks):
             t = thread(pid, fields.get("next_comm", ""), ts)
             if t:
                 t["running_since"] = ts
-                if t["first_in"] is None:
-                    t["first_in"] = ts
                 if t["nice"] is None:
                     t["nice"] = int(fields.get("next_prio", 120)) - 120
         elif event == "sched_waking":
             t = thread(fields.get("pid"), fields.get("comm", ""), ts)
             if t and t["blocked_at"] is not None:
-                t["done"].append((t["cpu"], t["span"], ts - t["blocked_at"]))
+                t["done"].append((t["cpu"], ts - t["blocked_at"]))
                 t["cpu"], t["blocked_at"] = 0.0, None
         elif event == "sched_process_exit":
             t = threads.get(fields.get("pid"))
@@ -190,22 +185,21 @@ def activations(trace_path, tasks):
                 t["exiting"] = True
     for t in threads.values():
         if t["cpu"] > 0:	# still running when the trace stopped
-            t["done"].append((t["cpu"], last_ts - t["first_in"] if t["first_in"] is not None else t["cpu"], None))
+            t["done"].append((t["cpu"], None))
     return [dict(pid=pid, **threads[pid]) for pid in order if pid in threads], len(realtime)
 
 
-def fed_workload(threads, path, wall_clock_tasks):
+def fed_workload(threads, path):
     """An rt-app file that makes the harness's threads do what the guest's
-    did: each started at the guest's instant, each activation as the
-    guest ran it and each sleep as `sleep`, the same nice values and
-    per-CPU bindings, no jitter. An activation of a task whose events are
-    rt-app's wall-clock `runtime` is a `runtime` as long as the guest's
-    activation lasted from its first switch in, as rt-app spins until the
-    clock says so however often it is preempted; any other thread's (the
-    file's `run` tasks, the guest's own threads) is a `run` of the CPU
-    time it used (work at full capacity: the mirror board has no
-    cpufreq). Where the harness decides as the guest did, its timeline is
-    the guest's."""
+    did: each started at the guest's instant, each activation's CPU time
+    as `run` (work at full capacity: the mirror board has no cpufreq) and
+    each sleep as `sleep`, the same nice values and per-CPU bindings, no
+    jitter. Where the harness decides as the guest did, its timeline is
+    the guest's. (A task's wall-clock `runtime` is fed as the CPU time it
+    used too: from a switch in to the sleep, a thread also waits in
+    rt-app's own code between events, so that span is no runtime; the
+    event's own bounds are in rt-app's ftrace markers, which the files
+    would have to turn on.)"""
     if not any(t["task"] for t in threads):
         fail("the guest's trace has no thread of the rt-app file's tasks", 3)
     # from the trace's first event: the guest's own threads' work before
@@ -215,12 +209,9 @@ def fed_workload(threads, path, wall_clock_tasks):
     tasks, end, own = {}, t0, 0
     for t in threads:
         phases, at = {}, t["start"]
-        wall_clock = t["task"] in wall_clock_tasks
-        for k, (cpu, span, sleep) in enumerate(t["done"]):
-            phases[f"a{k}"] = {"runtime": us(span)} if wall_clock else {"run": us(cpu)}
-            if sleep is not None:
-                phases[f"a{k}"]["sleep"] = us(sleep)
-            at += (span if wall_clock else cpu) + (sleep or 0)
+        for k, (cpu, sleep) in enumerate(t["done"]):
+            phases[f"a{k}"] = {"run": us(cpu)} if sleep is None else {"run": us(cpu), "sleep": us(sleep)}
+            at += cpu + (sleep or 0)
         if not phases:
             continue
         end = max(end, at)
@@ -238,19 +229,6 @@ def fed_workload(threads, path, wall_clock_tasks):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(workload, f, indent=1)
     return len(tasks) - own, own
-
-
-def wall_clock_tasks(workload_path, tasks):
-    """The rt-app file's tasks whose work is rt-app's wall-clock `runtime`
-    (not calibrated `run` loops). Read with Python's JSON parser: a file
-    it cannot read (rt-app's comments, repeated keys) has none, and its
-    activations are fed as CPU time."""
-    try:
-        with open(workload_path, encoding="utf-8") as f:
-            defined = json.load(f).get("tasks", {})
-    except (ValueError, OSError, AttributeError):
-        return frozenset()
-    return frozenset(t for t in tasks if '"runtime"' in json.dumps(defined.get(t, {})))
 
 
 # The tick's hrtimer callback (kernel/time/tick-sched.c): 6.1's name, and
@@ -456,7 +434,7 @@ def main():
     for k in range(1, args.repeat + 1):
         fed = os.path.join(harness_dir, f"fed-{k}.json")
         threads, realtime = activations(os.path.join(guest_dir, f"run-{k}.trace"), tasks)
-        fed_counts.append((*fed_workload(threads, fed, wall_clock_tasks(args.workload, tasks)), realtime))
+        fed_counts.append((*fed_workload(threads, fed), realtime))
         harness_run(k, fed, os.path.join(harness_dir, f"fed-{k}.trace"), "--jitter", "0")
 
     runs = range(1, args.repeat + 1)
