@@ -172,8 +172,9 @@ def activations(trace_path, tasks):
             t = thread(pid, fields.get("next_comm", ""), ts)
             if t:
                 t["running_since"] = ts
-                if t["nice"] is None:
-                    t["nice"] = int(fields.get("next_prio", 120)) - 120
+                # as it last ran: rt-app's threads set their nice after they
+                # start, so their first switch in is still at their parent's
+                t["nice"] = int(fields.get("next_prio", 120)) - 120
         elif event == "sched_waking":
             t = thread(fields.get("pid"), fields.get("comm", ""), ts)
             if t and t["blocked_at"] is not None:
