@@ -2,8 +2,8 @@
 # Runs an rt-app file in a QEMU guest that boots Debian's kernel image of
 # exactly the installed linux-source version (the tree the harness builds),
 # and writes the guest's ftrace text trace (sched events, rt-app's markers,
-# hrtimer starts and expiries; trace_clock=mono) for each repeat. The first step of issue 37: the
-# comparison with the harness reads these traces.
+# hrtimer starts and expiries; trace_clock=mono) for each repeat. The
+# comparison with the harness (validate.py) reads these traces.
 #
 #   scripts/guest/run-in-guest.sh [--series 6.1|6.12] [--cpus N] [--repeat N]
 #                                 [--timeout S] --out DIR FILE.json
