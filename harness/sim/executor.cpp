@@ -243,7 +243,7 @@ int Executor::start_launcher()
 	if (workload_.launcher.empty())
 		return -1;
 	const int cpu = static_cast<int>(options_.fork_cpu);
-	const auto only_fork_cpu = kshim::cpuset_of(std::vector<unsigned>{options_.fork_cpu});
+	const auto only_fork_cpu = kshim::cpuset_of(std::span<const unsigned>(&options_.fork_cpu, 1));
 	const KernelEntry entry(KSHIM_COST_OTHER);
 	const int pid = kshim_task_fork(workload_.launcher.c_str(), cpu, &only_fork_cpu);
 	if (pid < 0)

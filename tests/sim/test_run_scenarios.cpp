@@ -21,7 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <fstream>
-#include <iterator>
 #include <numeric>
 #include <rapidjson/document.h>
 #include <regex>
@@ -237,9 +236,7 @@ BOOST_AUTO_TEST_CASE(rt_app_files_are_forked_by_rt_apps_main_thread)
 
 	const auto builtin_trace = temp_path("periodic.trace");
 	run_json({"--workload", "periodic:count=3", "--duration", "100ms", "--trace", builtin_trace.string()});
-	std::ifstream builtin(builtin_trace);
-	const std::string text((std::istreambuf_iterator<char>(builtin)), std::istreambuf_iterator<char>());
-	BOOST_TEST(text.find("comm=rt-app") == std::string::npos);
+	BOOST_TEST(read_file(builtin_trace).find("comm=rt-app") == std::string::npos);
 }
 
 // rt-app's timers start from the t_zero all threads share: a thread that
