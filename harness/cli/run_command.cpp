@@ -309,11 +309,13 @@ po::options_description run_options()
 		("series", po::value<std::string>()->value_name("FILE"),
 		 "write the same samples as CSV: per CPU util_avg, clock, capacity_of(), thermal pressure "
 		 "(instantaneous, PELT average, 6.12's cpufreq pressure); per zone the temperature")
-		("board-power", po::value<std::string>()->value_name("FILE"),
+		("board-power", po::value<std::string>()->value_name("FILE|none"),
 		 "the board's power model (JSON; docs/power.md): per frequency domain the busy power at each "
-		 "OPP (default: the energy model's), the cluster's static power while powered, each idle "
-		 "state's power, the idle states that power the cluster off. The report's energy is the "
-		 "board's; the energy model's estimate is shown beside it")
+		 "OPP (default: the energy model's), the cluster's and its cores' leakage while powered (by "
+		 "voltage and temperature), the cluster's own power active and idle, each idle state's power, "
+		 "the idle states that power a core or the cluster off. The report's energy is the board's; "
+		 "the energy model's estimate is shown beside it. Default: the file shipped for the board "
+		 "(odroid-xu3/xu4, hikey960, rk3399, juno, juno-r2), if any; 'none': busy power only")
 		("sample-period", po::value<std::string>()->value_name("T"),
 		 "time between samples for --plot and --series (default: the duration / 1000, at least 1ms)");
 	options.add(kernel_boot_options());
@@ -505,12 +507,18 @@ std::optional<report::FtraceWriter> open_trace(const po::variables_map &vm, RunS
 sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 {
 	auto trace = open_trace(vm, settings);
-	if (vm.count("board-power")) {
-		try {
-			settings.options.power_model = sim::load_power_model(vm["board-power"].as<std::string>());
-		} catch (const sim::PowerModelError &e) {
-			throw UsageError{e.what()};
+	std::string power_file;
+	try {
+		if (vm.count("board-power")) {
+			power_file = vm["board-power"].as<std::string>();
+			if (power_file != "none")
+				settings.options.power_model = sim::load_power_model(power_file);
+		} else if (auto shipped = sim::shipped_power_model_for(settings.platform.compatible)) {
+			power_file = fmt::format("{} (built in; --board-power none for busy power only)", shipped->first);
+			settings.options.power_model = std::move(shipped->second);
 		}
+	} catch (const sim::PowerModelError &e) {
+		throw UsageError{e.what()};
 	}
 	const auto boot = boot_options(vm);
 	settings.options.seed = boot.seed;
@@ -521,8 +529,10 @@ sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 		result = sim::simulate(settings.platform, kernel, settings.workload, settings.options,
 				       trace ? &*trace : nullptr);
 	} catch (const sim::PowerModelError &e) {
-		throw UsageError{fmt::format("--board-power {}: {}", vm["board-power"].as<std::string>(), e.what())};
+		throw UsageError{fmt::format("--board-power {}: {}", power_file, e.what())};
 	}
+	if (settings.options.power_model)
+		result.power_model_file = power_file;
 	kshim::disarm_watchdog();
 	if (trace)
 		trace->close();

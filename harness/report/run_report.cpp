@@ -98,10 +98,12 @@ void append_seed(std::string &s, const sim::Result &r)
 void append_energy_domains(std::string &s, const sim::Result &r)
 {
 	s += r.power_model.empty()
-		? fmt::format("\nEnergy: per frequency domain, the power of the OPP in use (the kernel's energy model) "
-			      "x busy time, plus idle power x idle time:\n")
+		? fmt::format("\nEnergy: busy-only (no board power model: no leakage, idle states or cluster power; "
+			      "docs/power.md): per frequency domain, the power of the OPP in use (the kernel's energy "
+			      "model) x busy time, plus --idle-power x idle time:\n")
 		: fmt::format("\nEnergy: per frequency domain, the board power model's: busy power at the OPP in use, "
-			      "idle power in each idle state, the cluster's static power while powered:\n");
+			      "idle power in each idle state, the cluster's and its cores' leakage while powered, "
+			      "the cluster's own power:\n");
 	s += fmt::format("  {:<10} {:>12} {:>13} {:>12} {:>10}  {}\n", "domain", "energy", "idle power", "freq changes",
 			 "latency", "OPP residency: share of the time (busy CPU-seconds)");
 	for (std::size_t i = 0; i < r.domains.size(); i++) {
@@ -122,15 +124,28 @@ void append_energy_domains(std::string &s, const sim::Result &r)
 			 r.energy_complete ? "" : "  (some CPUs have no energy model: their energy is not counted)");
 }
 
-// Only with a board power model: its static power and package budget.
+// Only with a board power model: where its figures come from, each
+// domain's energy split, its package budget.
 void append_power_model(std::string &s, const sim::Result &r)
 {
-	std::string statics;
-	for (std::size_t i = 0; i < r.domains.size(); i++)
-		if (r.domains[i].static_energy_j > 0 || r.domains[i].off_ns > 0)
-			statics += fmt::format("; domain {} static {:.4f} J, powered off {:.1f}%", i,
-					       r.domains[i].static_energy_j, percent(r.domains[i].off_ns, r.simulated_ns));
-	s += fmt::format("  board power model: {}{}\n", r.power_model, statics);
+	s += fmt::format("  board power model: {}{}\n", r.power_model_file.empty() ? "" : r.power_model_file + ": ",
+			 r.power_model);
+	if (r.power_unit_mw)
+		s += fmt::format("  the file's units (a legacy sched-energy table's) converted through the energy model: "
+				 "1 unit = {:.4f} mW\n",
+				 *r.power_unit_mw);
+	s += fmt::format("  {:<10} {:>12} {:>12} {:>12}  {}\n", "domain", "dynamic", "static", "idle",
+			 "(dynamic: busy CPUs and the active cluster; static: leakage while powered; idle: idle "
+			 "CPUs and the idle cluster)");
+	for (std::size_t i = 0; i < r.domains.size(); i++) {
+		const auto &d = r.domains[i];
+		s += fmt::format("  {:<10} {:>10.4f} J {:>10.4f} J {:>10.4f} J  {}\n",
+				 fmt::format("{}: {}", i, cpus_text(d.cpus)), d.dynamic_energy_j, d.static_energy_j,
+				 d.idle_energy_j,
+				 d.off_ns > 0 ? fmt::format("cluster powered off {:.1f}% of the time",
+							    percent(d.off_ns, r.simulated_ns))
+					      : std::string());
+	}
 	if (r.package_budget_mw) {
 		std::string ceilings;
 		for (const auto &o : r.package_ceiling)
@@ -467,6 +482,15 @@ void json_energy(Writer &w, const sim::Result &r)
 		w.Null();
 	else
 		str(w, r.power_model);
+	key(w, "power_model_file");
+	if (r.power_model_file.empty())
+		w.Null();
+	else
+		str(w, r.power_model_file);
+	if (r.power_unit_mw) {
+		key(w, "power_unit_mw");
+		w.Double(*r.power_unit_mw);
+	}
 	if (r.package_budget_mw) {
 		key(w, "package_budget_mw");
 		w.Double(*r.package_budget_mw);
@@ -488,6 +512,14 @@ void json_domain(Writer &w, const sim::DomainResult &d)
 	w.Double(d.energy_j);
 	key(w, "static_energy_j");
 	w.Double(d.static_energy_j);
+	key(w, "dynamic_energy_j");
+	w.Double(d.dynamic_energy_j);
+	key(w, "idle_energy_j");
+	w.Double(d.idle_energy_j);
+	key(w, "cluster_active_energy_j");
+	w.Double(d.cluster_active_energy_j);
+	key(w, "cluster_idle_energy_j");
+	w.Double(d.cluster_idle_energy_j);
 	key(w, "powered_off_ns");
 	w.Int64(d.off_ns);
 	key(w, "idle_power_uw");

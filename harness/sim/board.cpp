@@ -119,20 +119,51 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 	}
 	if (model && (model->package_budget_mw || !model->smt_speed.empty()))
 		build_speed_model(*model, kernel, platform);
-	for (auto &dom : domains_) {
-		if (!dom.cpus.empty() && dom.cpus.front() < n) {
+	for (auto &dom : domains_)
+		if (!dom.cpus.empty() && dom.cpus.front() < n)
 			dom.bucket = &dom.residency[cpus_[dom.cpus.front()].khz];
-			const auto it = dom.static_power.find(cpus_[dom.cpus.front()].khz);
-			dom.static_now = it == dom.static_power.end() ? 0 : it->second;
-		}
-	}
 }
 
+namespace {
+
+// A power model's figure in µW: mW x 1000, or the file's units x the
+// µW one of them is worth.
+std::uint64_t in_microwatts(double value, double unit_uw)
+{
+	return static_cast<std::uint64_t>(std::llround(value * unit_uw));
+}
+
+} // namespace
+
 // The board power model over the kernel's view: each of its domains must be
-// a frequency domain, its OPPs the domain's, its idle states the CPUs'.
+// a frequency domain, its OPPs the domain's, its idle states the CPUs',
+// its thermal zone the DT's.
 void Board::apply(const PowerModel &model, const dts::Platform &platform)
 {
-	power_source_ = model.source;
+	power_source_ = model.source.empty() ? "a board power file that names no source" : model.source;
+	// µW per unit of the file: 1000 (mW), or what the kernel's energy
+	// model says the reference CPU draws busy at the reference OPP,
+	// divided by the file's cost of it
+	double unit_uw = 1000;
+	if (const auto &bogo = model.bogo_units) {
+		if (bogo->cpu >= cpus_.size())
+			throw PowerModelError(fmt::format("board power model: bogo_units.cpu: {} has CPUs 0-{}",
+							  platform.model, cpus_.size() - 1));
+		const auto &ref = cpus_[bogo->cpu];
+		if (ref.em_power.empty() || !power_in_microwatts_)
+			throw PowerModelError(fmt::format("board power model: bogo_units: CPU{} of {} has no energy "
+							  "model in microwatts to convert the file's units through",
+							  bogo->cpu, platform.model));
+		const auto it = bogo->khz ? std::ranges::find(ref.em_power, bogo->khz,
+							      &std::pair<unsigned, std::uint64_t>::first)
+					  : std::ranges::max_element(ref.em_power);
+		if (it == ref.em_power.end())
+			throw PowerModelError(fmt::format("board power model: bogo_units.khz: {} kHz is not an OPP of "
+							  "CPU{}'s energy model",
+							  bogo->khz, bogo->cpu));
+		unit_uw = static_cast<double>(it->second) / bogo->busy_cost;
+		unit_mw_ = unit_uw / 1000;
+	}
 	for (const auto &m : model.domains) {
 		auto d = std::find_if(domains_.begin(), domains_.end(), [&](const Domain &dom) { return dom.cpus == m.cpus; });
 		if (d == domains_.end()) {
@@ -156,61 +187,201 @@ void Board::apply(const PowerModel &model, const dts::Platform &platform)
 									  "not one of their OPPs",
 									  cpus_text(m.cpus), what, khz));
 		};
+		// the voltage of each OPP, from the domain's OPP table (the DT's
+		// opp-microvolt, its target)
+		const auto d_index = static_cast<std::size_t>(d - domains_.begin());
+		auto volts_at = [&](unsigned khz, const char *what) {
+			const auto &fd = platform.frequency_domains[d_index];
+			if (fd.opp_table)
+				for (const auto &opp : platform.opp_tables[*fd.opp_table].opps)
+					if (opp.hz / 1000 == khz && opp.target_microvolt())
+						return *opp.target_microvolt() / 1e6;
+			throw PowerModelError(fmt::format("board power model: CPUs {}: {} is per_volt_cubed, but their "
+							  "OPP of {} kHz has no voltage (opp-microvolt) in the device tree",
+							  cpus_text(m.cpus), what, khz));
+		};
+		auto per_opp = [&](const OppFigure &f, const char *what) {
+			std::map<unsigned, std::uint64_t> out;
+			if (f.empty())
+				return out;
+			if (!f.per_khz_mw.empty())
+				check_opps(f.per_khz_mw, what);
+			for (const auto khz : first.freqs) {
+				double v = 0;
+				if (f.all_mw)
+					v = *f.all_mw;
+				else if (f.per_volt_cubed_mw)
+					v = *f.per_volt_cubed_mw * std::pow(volts_at(khz, what), 3);
+				else
+					v = f.per_khz_mw.at(khz);
+				if (const auto uw = in_microwatts(v, unit_uw))
+					out[khz] = uw;
+			}
+			return out;
+		};
 		if (!m.dynamic_mw.empty()) {
 			check_opps(m.dynamic_mw, "dynamic_mw");
 			for (const unsigned c : dom.cpus) {
 				cpus_[c].power.clear();
 				for (const auto &[khz, mw] : m.dynamic_mw)
-					cpus_[c].power.emplace_back(khz, microwatts(mw));
+					cpus_[c].power.emplace_back(khz, in_microwatts(mw, unit_uw));
 			}
 		}
-		if (!m.static_mw.empty())
-			check_opps(m.static_mw, "static_mw");
-		for (const auto khz : first.freqs) {
-			const double mw = m.static_all_mw ? *m.static_all_mw : m.static_mw.count(khz) ? m.static_mw.at(khz) : 0;
-			if (mw > 0)
-				dom.static_power[khz] = microwatts(mw);
+		dom.static_power = per_opp(m.static_mw, "static_mw");
+		dom.core_static_power = per_opp(m.core_static_mw, "core_static_mw");
+		dom.active_power = per_opp(m.cluster_mw, "cluster_mw");
+		if (m.temperature) {
+			const auto &zones = platform.thermal_zones;
+			if (std::ranges::find(zones, m.temperature->zone, &dts::ThermalZone::name) == zones.end()) {
+				std::string known;
+				for (const auto &z : zones)
+					known += fmt::format("{}{}", known.empty() ? "" : ", ", z.name);
+				throw PowerModelError(fmt::format("board power model: CPUs {}: temperature_scale.zone: {} "
+								  "has no thermal zone \"{}\" (its zones: {})",
+								  cpus_text(m.cpus), platform.model, m.temperature->zone,
+								  known.empty() ? "none" : known));
+			}
+			dom.temperature_polynomial = m.temperature->polynomial;
+			dom.temperature_zone = m.temperature->zone;
+			dom.temperature_scale = temperature_scale_at(dom, kshim::room_temperature_mc / 1000.0);
 		}
-		// the CPUs' idle states: the default idle path ("WFI") first
+		// the CPUs' idle states: the default idle path first ("WFI" on a
+		// board without a cpuidle driver, "arch-idle" on any: the legacy
+		// tables' first entry), then the driver's. Without any (no driver,
+		// or cpuidle.off=1) the file's driver states are never entered:
+		// their figures go unused.
 		kshim_idle_state states[KSHIM_MAX_IDLE_STATES];
 		const int n = std::max(kshim_cpu_idle_states(static_cast<int>(dom.cpus.front()), states,
 							       KSHIM_MAX_IDLE_STATES),
 				       0);
-		std::vector<std::string> names{n ? std::string() : std::string("WFI")};
+		std::vector<std::string> names{n ? std::string("arch-idle") : std::string("WFI")};
 		for (int i = 0; i < n; i++)
 			names.emplace_back(states[i].name);
-		auto index = [&](const std::string &state, const char *what) {
+		auto index = [&](const std::string &state, const char *what) -> std::optional<std::size_t> {
+			if (state == "arch-idle")
+				return 0;
 			const auto it = std::find(names.begin(), names.end(), state);
-			if (state.empty() || it == names.end()) {
-				std::string known;
-				for (const auto &k : names)
-					if (!k.empty())
-						known += fmt::format("{}{}", known.empty() ? "" : ", ", k);
-				throw PowerModelError(fmt::format("board power model: CPUs {}: {} names idle state \"{}\"; "
-								  "theirs are {}",
-								  cpus_text(m.cpus), what, state, known));
-			}
-			return static_cast<std::size_t>(it - names.begin());
+			if (it != names.end())
+				return static_cast<std::size_t>(it - names.begin());
+			if (n == 0 && !state.empty())
+				return std::nullopt;
+			std::string known;
+			for (const auto &k : names)
+				known += fmt::format("{}{}", known.empty() ? "" : ", ", k);
+			throw PowerModelError(fmt::format("board power model: CPUs {}: {} names idle state \"{}\"; "
+							  "theirs are {}",
+							  cpus_text(m.cpus), what, state, known));
 		};
 		if (!m.idle_mw.empty()) {
 			for (const unsigned c : dom.cpus)
 				cpus_[c].state_power.assign(names.size(), cpus_[c].idle_power);
-			for (const auto &[state, mw] : m.idle_mw) {
-				const auto i = index(state, "idle_mw");
-				for (const unsigned c : dom.cpus)
-					cpus_[c].state_power[i] = microwatts(mw);
-			}
+			for (const auto &[state, mw] : m.idle_mw)
+				if (const auto i = index(state, "idle_mw"))
+					for (const unsigned c : dom.cpus)
+						cpus_[c].state_power[*i] = in_microwatts(mw, unit_uw);
 			tracks_idle_states_ = true;
 		}
-		if (!m.cluster_off.empty()) {
-			dom.off_state.assign(names.size(), false);
-			for (const auto &state : m.cluster_off)
-				dom.off_state[index(state, "cluster_off")] = true;
+		if (!m.cluster_idle_mw.empty()) {
+			dom.idle_state_power.assign(names.size(), 0);
+			for (const auto &[state, mw] : m.cluster_idle_mw)
+				if (const auto i = index(state, "cluster_idle_mw"))
+					dom.idle_state_power[*i] = in_microwatts(mw, unit_uw);
 			tracks_idle_states_ = true;
 		}
-		dom.tracked = !dom.static_power.empty() || !dom.off_state.empty();
+		auto states_of = [&](const std::vector<std::string> &list, const char *what) {
+			std::vector<bool> out;
+			if (list.empty())
+				return out;
+			out.assign(names.size(), false);
+			for (const auto &state : list)
+				if (const auto i = index(state, what))
+					out[*i] = true;
+			tracks_idle_states_ = true;
+			return out;
+		};
+		dom.off_state = states_of(m.cluster_off, "cluster_off");
+		dom.core_off_state = states_of(m.core_off, "core_off");
+		dom.tracked = !dom.static_power.empty() || !dom.core_static_power.empty() || !dom.active_power.empty() ||
+			      !dom.idle_state_power.empty() || !dom.off_state.empty();
 		static_power_ |= dom.tracked;
 	}
+}
+
+double Board::temperature_scale_at(const Domain &dom, double celsius)
+{
+	double scale = 0, power = 1;
+	for (const double a : dom.temperature_polynomial) {
+		scale += a * power;
+		power *= celsius;
+	}
+	// a polynomial fitted over a range may dip below 0 outside it: no
+	// leakage is negative
+	return std::isfinite(scale) ? std::max(scale, 0.0) : 0.0;
+}
+
+std::vector<std::pair<std::size_t, std::string>> Board::temperature_zones() const
+{
+	std::vector<std::pair<std::size_t, std::string>> out;
+	for (std::size_t d = 0; d < domains_.size(); d++)
+		if (!domains_[d].temperature_polynomial.empty())
+			out.emplace_back(d, domains_[d].temperature_zone);
+	return out;
+}
+
+void Board::set_temperature(std::size_t d, double celsius, std::int64_t t)
+{
+	auto &dom = domains_[d];
+	const double scale = temperature_scale_at(dom, celsius);
+	if (scale == dom.temperature_scale)
+		return;
+	dom.temperature_scale = scale;
+	refresh_domain(dom, t);
+}
+
+// The cluster's state from its CPUs': powered unless all wait in states
+// that power it off, active while one is busy or out of its idle states
+// (the idle task's code runs), its powered cores those not in a state that
+// powers a core off.
+void Board::refresh_domain(Domain &dom, std::int64_t t)
+{
+	bool powered = dom.off_state.empty(), active = false;
+	std::size_t cores = 0, shallowest = SIZE_MAX;
+	for (const unsigned k : dom.cpus) {
+		const auto &cpu = cpus_[k];
+		const auto i = static_cast<std::size_t>(cpu.idle_state + 1);
+		const bool waits = !cpu.busy && cpu.idle_state >= KSHIM_DEFAULT_IDLE;
+		active |= !waits;
+		powered |= !waits || i >= dom.off_state.size() || !dom.off_state[i];
+		cores += !waits || i >= dom.core_off_state.size() || !dom.core_off_state[i];
+		if (waits)
+			shallowest = std::min(shallowest, i);
+	}
+	const auto khz = cpus_[dom.cpus.front()].khz;
+	auto at = [khz](const std::map<unsigned, std::uint64_t> &table) -> std::uint64_t {
+		const auto it = table.find(khz);
+		return it == table.end() ? 0 : it->second;
+	};
+	std::uint64_t leak = 0;
+	if (powered) {
+		const double raw = static_cast<double>(at(dom.static_power)) +
+				   static_cast<double>(cores) * static_cast<double>(at(dom.core_static_power));
+		leak = static_cast<std::uint64_t>(std::llround(raw * dom.temperature_scale));
+	}
+	std::uint64_t own = 0;
+	if (active)
+		own = at(dom.active_power);
+	else if (shallowest < dom.idle_state_power.size())
+		own = dom.idle_state_power[shallowest];
+	if (powered == dom.powered && active == dom.active && leak == dom.static_now && own == dom.cluster_now)
+		return;
+	account_domain(dom, t);
+	dom.powered = powered;
+	dom.active = active;
+	dom.static_now = leak;
+	dom.cluster_now = own;
+	if (power_observer_)
+		for (const unsigned k : dom.cpus)
+			power_observer_(k, t);
 }
 
 bool Board::set_frequency(std::size_t c, unsigned khz, std::int64_t t)
@@ -483,6 +654,7 @@ void Board::report(Result &r) const
 	r.power_in_microwatts = power_in_microwatts_;
 	r.energy_complete = energy_complete_;
 	r.power_model = power_source_;
+	r.power_unit_mw = unit_mw_;
 	// energy: power (µW) x ns = 1e-15 J
 	constexpr double fj = 1e-15;
 	r.cpus.clear();
@@ -524,12 +696,20 @@ void Board::report(Result &r) const
 			d.residency.push_back(o);
 		}
 		for (unsigned c : dom.cpus)
-			if (c < cpus_.size())
+			if (c < cpus_.size()) {
 				d.energy_j += r.cpus[c].energy_j;
+				d.dynamic_energy_j += static_cast<double>(cpus_[c].busy_energy) * fj;
+				d.idle_energy_j += static_cast<double>(cpus_[c].idle_energy) * fj;
+			}
 		d.static_energy_j = static_cast<double>(dom.static_energy) * fj;
+		d.cluster_active_energy_j = static_cast<double>(dom.active_energy) * fj;
+		d.cluster_idle_energy_j = static_cast<double>(dom.idle_energy) * fj;
+		d.dynamic_energy_j += d.cluster_active_energy_j;
+		d.idle_energy_j += d.cluster_idle_energy_j;
 		d.off_ns = dom.off_ns;
-		d.energy_j += d.static_energy_j;
-		r.energy_j += d.static_energy_j;
+		const double own = d.static_energy_j + d.cluster_active_energy_j + d.cluster_idle_energy_j;
+		d.energy_j += own;
+		r.energy_j += own;
 		r.domains.push_back(std::move(d));
 	}
 	if (budget_) {

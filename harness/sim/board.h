@@ -23,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -72,15 +73,30 @@ public:
 		std::size_t changes = 0;
 		bool has_energy_model = false;
 		std::int64_t since = 0;			// accounted up to
-		// The cluster's static power while powered (power model): per
-		// kHz of its first CPU, and the idle states (index + 1) that
-		// power it off once all its CPUs wait in them.
+		// The cluster's own power (power model), per kHz of its first
+		// CPU: its leakage while powered (static_power, and each powered
+		// core's, both x the temperature scale), its active power while
+		// one of its CPUs is busy; and its idle power while all are idle,
+		// by the shallowest of their idle states (index + 1). The idle
+		// states (index + 1) that power it off once all its CPUs wait in
+		// them, and those that power a core off.
 		std::map<unsigned, std::uint64_t> static_power;
+		std::map<unsigned, std::uint64_t> core_static_power;
+		std::map<unsigned, std::uint64_t> active_power;
+		std::vector<std::uint64_t> idle_state_power;
 		std::vector<bool> off_state;
-		bool tracked = false;			// it has static power or idle states to follow
+		std::vector<bool> core_off_state;
+		std::vector<double> temperature_polynomial;	// empty: leakage fixed
+		std::string temperature_zone;
+		double temperature_scale = 1;
+		bool tracked = false;			// it has a power of its own or idle states to follow
 		bool powered = true;
-		std::uint64_t static_now = 0;		// while powered, at its present OPP
+		bool active = true;			// a CPU of it is busy or out of its idle states
+		std::uint64_t static_now = 0;		// leakage now
+		std::uint64_t cluster_now = 0;		// active or idle power now
 		u128 static_energy = 0;
+		u128 active_energy = 0;
+		u128 idle_energy = 0;
 		std::int64_t off_ns = 0;		// time powered off
 	};
 
@@ -111,8 +127,11 @@ public:
 			cpus_[c].busy = busy(c);
 			cpus_[c].since = t;
 		}
-		for (auto &dom : domains_)
+		for (auto &dom : domains_) {
 			dom.since = t;
+			if (dom.tracked)
+				refresh_domain(dom, t);
+		}
 		if (speed_model_)
 			start_speed_model(t);
 	}
@@ -159,19 +178,24 @@ public:
 			power_observer_(c, t);
 	}
 	// The power the CPU draws now (the energy model's unit: µW when
-	// power_in_microwatts()), with its share of its cluster's static
-	// power while the cluster is powered: what heats the thermal model.
+	// power_in_microwatts()), with its share of its cluster's own power:
+	// what heats the thermal model.
 	std::uint64_t power(std::size_t c) const
 	{
 		const auto &cpu = cpus_[c];
 		std::uint64_t p = cpu.busy ? cpu.busy_power : cpu.idle_now;
 		if (static_power_ && cpu.domain >= 0) [[unlikely]] {
 			const auto &dom = domains_[static_cast<std::size_t>(cpu.domain)];
-			if (dom.powered && !dom.cpus.empty())
+			if (!dom.cpus.empty())
 				p += static_share(dom, c);
 		}
 		return p;
 	}
+	// The domains whose leakage follows a thermal zone's temperature,
+	// and the zone (the power model's temperature_scale).
+	std::vector<std::pair<std::size_t, std::string>> temperature_zones() const;
+	// From t, domain d's die is at `celsius`: its leakage follows.
+	void set_temperature(std::size_t d, double celsius, std::int64_t t);
 	// Told whenever a CPU's power changes (at t, after the change): the
 	// thermal model.
 	void set_power_observer(std::function<void(std::size_t cpu, std::int64_t t)> observer)
@@ -240,39 +264,26 @@ private:
 											: cpu.idle_power;
 	}
 	void apply(const PowerModel &model, const dts::Platform &platform);
-	// The CPU's cluster may have been powered on or off, or changed OPP.
+	static double temperature_scale_at(const Domain &dom, double celsius);
+	// The CPU's cluster may have been powered on or off, turned active or
+	// idle, or changed OPP.
 	void update_domain_power(std::size_t c, std::int64_t t)
 	{
 		if (cpus_[c].domain < 0)
 			return;
 		auto &dom = domains_[static_cast<std::size_t>(cpus_[c].domain)];
-		if (!dom.tracked)
-			return;
-		bool powered = dom.off_state.empty();
-		for (const unsigned k : dom.cpus) {
-			const auto &cpu = cpus_[k];
-			const auto i = static_cast<std::size_t>(cpu.idle_state + 1);
-			powered |= cpu.busy || cpu.idle_state < KSHIM_DEFAULT_IDLE || i >= dom.off_state.size() ||
-				   !dom.off_state[i];
-		}
-		const auto it = dom.static_power.find(cpus_[dom.cpus.front()].khz);
-		const std::uint64_t now = it == dom.static_power.end() ? 0 : it->second;
-		if (powered == dom.powered && now == dom.static_now)
-			return;
-		account_domain(dom, t);
-		dom.powered = powered;
-		dom.static_now = now;
-		if (power_observer_)
-			for (const unsigned k : dom.cpus)
-				power_observer_(k, t);
+		if (dom.tracked)
+			refresh_domain(dom, t);
 	}
-	// A CPU's share of its cluster's static power: equal shares, the
+	void refresh_domain(Domain &dom, std::int64_t t);
+	// A CPU's share of its cluster's own power: equal shares, the
 	// remainder to the first CPUs, so that the shares add up exactly.
 	static std::uint64_t static_share(const Domain &dom, std::size_t c)
 	{
 		const auto n = dom.cpus.size();
+		const auto own = dom.static_now + dom.cluster_now;
 		const auto i = static_cast<std::size_t>(std::find(dom.cpus.begin(), dom.cpus.end(), c) - dom.cpus.begin());
-		return dom.static_now / n + (i < dom.static_now % n ? 1 : 0);
+		return own / n + (i < own % n ? 1 : 0);
 	}
 	void account(std::size_t c, std::int64_t t)
 	{
@@ -299,8 +310,9 @@ private:
 				*dom.bucket += dt;
 			if (!dom.powered)
 				dom.off_ns += dt;
-			else
-				dom.static_energy += static_cast<u128>(dom.static_now) * static_cast<std::uint64_t>(dt);
+			dom.static_energy += static_cast<u128>(dom.static_now) * static_cast<std::uint64_t>(dt);
+			(dom.active ? dom.active_energy : dom.idle_energy) +=
+				static_cast<u128>(dom.cluster_now) * static_cast<std::uint64_t>(dt);
 		}
 		dom.since = t;
 	}
@@ -310,8 +322,9 @@ private:
 	bool power_in_microwatts_ = true;
 	bool energy_complete_ = true;
 	bool tracks_idle_states_ = false;
-	bool static_power_ = false;		// some cluster has static power or off states
+	bool static_power_ = false;		// some cluster has a power of its own or off states
 	std::string power_source_;
+	std::optional<double> unit_mw_;		// what one of the file's bogo units is worth
 	std::function<void(std::size_t, std::int64_t)> power_observer_;
 	// SMT threads and the package budget (power model): cores_ lists each
 	// core's threads; smt_scales_ a busy thread's speed x 1024 by busy

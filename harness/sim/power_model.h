@@ -15,21 +15,60 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sh::sim {
+
+// A figure of a frequency domain that may follow its OPP: one value for
+// every OPP, a value per OPP (kHz), or c x V^3 at each OPP's voltage (the
+// DT's opp-microvolt, in volts): a leakage that scales with the cube of
+// the voltage, as Arm's scpi-thermal model has it.
+struct OppFigure {
+	std::optional<double> all_mw;
+	std::map<unsigned, double> per_khz_mw;
+	std::optional<double> per_volt_cubed_mw;
+	bool empty() const { return !all_mw && per_khz_mw.empty() && !per_volt_cubed_mw; }
+};
 
 struct PowerModel {
 	struct Domain {
 		std::vector<unsigned> cpus;		// a frequency domain's, exactly
 		std::map<unsigned, double> dynamic_mw;	// kHz -> a busy CPU's mW
-		std::map<unsigned, double> static_mw;	// kHz -> the powered cluster's mW
-		std::optional<double> static_all_mw;	// at every OPP
+		OppFigure static_mw;			// the powered cluster's leakage
+		OppFigure core_static_mw;		// each powered core's leakage
+		// The static figures x sum(polynomial[i] x T^i), T the zone's
+		// temperature in C (the thermal model's; 25 C without it).
+		struct TemperatureScale {
+			std::string zone;
+			std::vector<double> polynomial;
+		};
+		std::optional<TemperatureScale> temperature;
+		OppFigure cluster_mw;			// the cluster's own power while a CPU is busy
 		std::map<std::string, double> idle_mw;	// idle state name -> an idle CPU's mW
+		// idle state -> the cluster's own power while all its CPUs are
+		// idle, the shallowest in that state
+		std::map<std::string, double> cluster_idle_mw;
 		std::vector<std::string> cluster_off;	// states that power the cluster off
+		std::vector<std::string> core_off;	// states that power a core off
 	};
 	std::string source;			// where the numbers come from
+	// The boards the file is for (their DT's compatible strings): a
+	// shipped file is used by default on them.
+	std::vector<std::string> compatible;
+	// The legacy sched-energy tables' "bogo" units: every figure of the
+	// file is in units in which CPU `cpu` busy at `khz` (0: its highest
+	// OPP) costs `busy_cost`; the board converts them to mW through the
+	// kernel's energy model at that OPP.
+	struct BogoUnits {
+		unsigned cpu = 0;
+		unsigned khz = 0;
+		double busy_cost = 0;
+	};
+	std::optional<BogoUnits> bogo_units;
 	std::vector<Domain> domains;
 	// A package power budget (mW; none: unlimited): the hardware (as
 	// turbo limits do) holds every CPU at or below the highest frequency
@@ -48,11 +87,31 @@ struct PowerModelError : std::runtime_error {
 	using std::runtime_error::runtime_error;
 };
 
-// Reads a board power file (JSON, comments and trailing commas allowed):
-//   {"source": "...", "domains": [{"cpus": "0-3", "dynamic_mw": {"200000": 10.5, ...},
-//     "static_mw": 45 | {"200000": 20, ...}, "idle_mw": {"WFI": 8, "cpu-sleep": 0.5},
-//     "cluster_off": ["cluster-sleep"]}],
+// Reads a board power file (JSON, comments and trailing commas allowed;
+// docs/power.md):
+//   {"source": "...", "compatible": ["vendor,board"],
+//    "bogo_units": {"cpu": 4, "khz": 2362000, "busy_cost": 2848},
+//    "domains": [{"cpus": "0-3", "dynamic_mw": {"200000": 10.5, ...},
+//     "static_mw": 45 | {"200000": 20, ...} | {"per_volt_cubed": 88},
+//     "core_static_mw": (the same), "temperature_scale": {"zone": "soc",
+//     "polynomial": [0.032, 0.0047, -8e-05, 2e-06]},
+//     "cluster_mw": (the same), "idle_mw": {"WFI": 8, "cpu-sleep": 0.5},
+//     "cluster_idle_mw": {"WFI": 40}, "cluster_off": ["cluster-sleep"],
+//     "core_off": ["cpu-sleep", "cluster-sleep"]}],
 //    "package_budget_mw": 10000, "smt_speed": [1, 0.6, 0.45, 0.36]}
 PowerModel load_power_model(const std::filesystem::path &file);
+// The same from text; `name` names it in messages.
+PowerModel parse_power_model(std::string_view text, const std::string &name);
+
+// The board power files shipped with sched-harness (harness/sim/board-power/,
+// compiled in): each file's name and text.
+struct ShippedPowerModel {
+	std::string_view name;
+	std::string_view text;
+};
+std::span<const ShippedPowerModel> shipped_power_models();
+// The shipped file for a board, by its compatible strings (the most
+// specific first): the first of them a file names. nullopt: none.
+std::optional<std::pair<std::string, PowerModel>> shipped_power_model_for(std::span<const std::string> compatible);
 
 } // namespace sh::sim

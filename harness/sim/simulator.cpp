@@ -239,6 +239,8 @@ private:
 		std::size_t reads = 0, interrupts = 0;
 	};
 	std::vector<ModelZone> zones_;
+	// (domain, zone): leakage that follows the zone's temperature
+	std::vector<std::pair<std::size_t, std::size_t>> leakage_zones_;
 	std::vector<thermal::Zone> networks_;
 	std::vector<std::uint64_t> network_power_;	// the sum of its CPUs' power
 	std::vector<std::uint64_t> cpu_power_;		// each CPU's, as last added in
@@ -249,6 +251,7 @@ private:
 	void setup_thermal();
 	void setup_cooling();
 	void check_sensors();
+	void update_leakage_temperatures();
 	void read_thermal_pressure();
 	std::vector<unsigned> domain_cpus(std::size_t cpu) const
 	{
@@ -819,6 +822,13 @@ void Simulator::setup_thermal()
 		const double c = std::clamp(network_of(zones_[z]).temperature_at(now_), -273.15, max_model_c);
 		return static_cast<int>(std::lround(std::isnan(c) ? max_model_c * 1000 : c * 1000));
 	});
+	// the domains whose leakage follows a zone's temperature
+	for (const auto &[d, name] : board_->temperature_zones()) {
+		const auto z = std::ranges::find(zones_, name, &ModelZone::name);
+		if (z != zones_.end())
+			leakage_zones_.emplace_back(d, static_cast<std::size_t>(z - zones_.begin()));
+	}
+	update_leakage_temperatures();
 	// the model's starting temperature, as the sensors' first interrupt
 	for (const auto &zone : zones_)
 		kshim_thermal_sensor_interrupt(zone.sensor);
@@ -864,6 +874,14 @@ void Simulator::check_sensors()
 			kshim_thermal_sensor_interrupt(zone.sensor);
 		}
 	}
+}
+
+// Leakage follows the die's temperature, read at each tick: between two
+// ticks a zone's temperature moves by a small part of a degree.
+void Simulator::update_leakage_temperatures()
+{
+	for (const auto &[d, z] : leakage_zones_)
+		board_->set_temperature(d, network_of(zones_[z]).temperature_at(now_), now_);
 }
 
 void Simulator::read_thermal_pressure()
@@ -1178,6 +1196,8 @@ void Simulator::tick()
 	}
 	if (!zones_.empty())
 		check_sensors();
+	if (!leakage_zones_.empty())
+		update_leakage_temperatures();
 	kshim_settle();
 	if (pressure_changed_)
 		read_thermal_pressure();

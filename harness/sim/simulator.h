@@ -154,7 +154,15 @@ struct DomainResult {
 	bool has_energy_model = false;
 	std::uint64_t idle_power_uw = 0;
 	double energy_j = 0;			// the board's: its CPUs' and the cluster's static
-	double static_energy_j = 0;		// the cluster's static power while powered
+	double static_energy_j = 0;		// the cluster's and its cores' leakage while powered
+	// energy_j split: the busy CPUs' and the active cluster's power, and
+	// the idle CPUs' and the idle cluster's (with static_energy_j, the
+	// whole); the cluster's own active and idle power (cluster_mw,
+	// cluster_idle_mw) within them
+	double dynamic_energy_j = 0;
+	double idle_energy_j = 0;
+	double cluster_active_energy_j = 0;
+	double cluster_idle_energy_j = 0;
 	std::int64_t off_ns = 0;		// time the cluster was powered off
 	std::vector<OppResidency> residency;
 	std::size_t frequency_changes = 0;
@@ -315,6 +323,8 @@ struct Result {
 	double energy_j = 0;
 	double em_energy_j = 0;
 	std::string power_model;		// the board power file's source; "" without one
+	std::string power_model_file;		// its name (a shipped file's, or the path given)
+	std::optional<double> power_unit_mw;	// what one of its bogo units is worth
 	// The power model's package budget (0: none) and the time the package
 	// spent under each ceiling it imposed (busy_ns unused); whether
 	// SMT threads slow each other.

@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(check_repeats_the_seeds_of_compare)
 			   fail.out);
 	BOOST_TEST(fail.out.find("    not ok 1 task_cpu_share(periodic-0, cpus 0-3) >= 0.9\n") != std::string::npos,
 		   fail.out);
-	BOOST_TEST(fail.out.find("    ok 2 energy_j <= 0.05\n") != std::string::npos, fail.out);
+	BOOST_TEST(fail.out.find("    ok 2 em_energy_j <= 0.05\n") != std::string::npos, fail.out);
 
 	auto both = test::run_cli({"check", suite, "--repeat", "2", "--seed", "4"});
 	BOOST_TEST(both.exit_status == 2);

@@ -77,7 +77,8 @@ BOOST_AUTO_TEST_SUITE(power)
 
 BOOST_AUTO_TEST_CASE(board_power_model_charges_static_and_idle_power)
 {
-	const auto plain = json_of(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "3s"}));
+	const auto plain = json_of(
+		test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "3s", "--board-power", "none"}));
 	const auto board = json_of(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "3s",
 						"--board-power", model}));
 	// the kernel decides the same; its estimate is the run without the model's energy
@@ -253,6 +254,181 @@ BOOST_AUTO_TEST_CASE(package_budget_holds_busy_cores_below_turbo)
 	}
 }
 
+// The files shipped load on the boards they name, by their compatible,
+// without being asked for: the board's energy is then more than the energy
+// model's estimate (idle states, leakage, the cluster's own power), and
+// the kernel decides the same as with busy power only.
+BOOST_AUTO_TEST_CASE(shipped_board_power_files_load_on_their_boards)
+{
+	struct Board {
+		std::string name, file;
+		std::vector<std::string> extra;
+	} boards[] = {
+		{"hikey960", "hikey960.json", {}},
+		{"rk3399", "rk3399-firefly.json", {}},
+		{"odroid-xu3", "odroid-xu3.json", {}},
+		{"odroid-xu4", "odroid-xu3.json", {}},
+		{"juno", "juno-r0.json", {"--overlay", test::fixture("cli/juno-opps.dtso").string()}},
+		{"juno-r2", "juno-r2.json", {"--overlay", test::fixture("cli/juno-r2-opps.dtso").string()}},
+	};
+	for (const auto &b : boards) {
+		std::vector<std::string> args{"run", "--json", "--board", b.name, "--duration", "300ms"};
+		args.insert(args.end(), b.extra.begin(), b.extra.end());
+		const auto shipped = json_of(test::run_cli(std::span<const std::string>(args)));
+		args.insert(args.end(), {"--board-power", "none"});
+		const auto busy_only = json_of(test::run_cli(std::span<const std::string>(args)));
+		BOOST_TEST_CONTEXT(b.name)
+		{
+			BOOST_TEST(std::string(shipped["power_model_file"].GetString()).starts_with(b.file + " (built in"));
+			BOOST_TEST(busy_only["power_model"].IsNull());
+			BOOST_TEST(busy_only["energy_j"].GetDouble() == busy_only["em_energy_j"].GetDouble(),
+				   boost::test_tools::tolerance(1e-12));
+			BOOST_TEST(shipped["energy_j"].GetDouble() > shipped["em_energy_j"].GetDouble());
+			BOOST_TEST(shipped["fingerprint"].GetString() == std::string(busy_only["fingerprint"].GetString()));
+			double split = 0;
+			for (const auto &d : shipped["domains"].GetArray())
+				split += d["dynamic_energy_j"].GetDouble() + d["static_energy_j"].GetDouble() +
+					 d["idle_energy_j"].GetDouble();
+			BOOST_TEST(split == shipped["energy_j"].GetDouble(), boost::test_tools::tolerance(1e-9));
+		}
+	}
+	// a board without a file says its energy is busy-only
+	const auto other = test::run_cli({"run", "--board", "db845c", "--duration", "100ms"});
+	BOOST_TEST(other.exit_status == 0, other.err);
+	BOOST_TEST(other.out.find("Energy: busy-only") != std::string::npos, other.out);
+}
+
+// The legacy tables' units are converted through the kernel's energy model:
+// one unit is the EM's power of the reference CPU at the reference OPP over
+// the table's cost of it (HiKey960: the A73 at 2362 MHz costs 2848).
+BOOST_AUTO_TEST_CASE(bogo_units_convert_through_the_energy_model)
+{
+	const auto r = json_of(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "100ms"}));
+	// the kernel's EM for the A73 at 2362 MHz: dynamic-power-coefficient
+	// 550 x 2362 MHz x 1.1 V^2, as em_dev_register_perf_domain() has it
+	const auto em = json_of(test::run_cli({"platform", "show", "--json", "hikey960"}));
+	double top_uw = 0;
+	for (const auto &pd : em["kernel"]["perf_domains"].GetArray())
+		for (const auto &st : pd["states"].GetArray())
+			if (st["frequency"].GetUint() == 2362000)
+				top_uw = st["power"].GetDouble();
+	BOOST_REQUIRE(top_uw > 0);
+	BOOST_TEST(r["power_unit_mw"].GetDouble() == top_uw / 1000 / 2848, boost::test_tools::tolerance(1e-12));
+}
+
+namespace {
+
+rapidjson::Document run_with(const std::string &name, const std::string &file, std::vector<std::string> extra)
+{
+	const auto path = write(name, file);
+	std::vector<std::string> args{"run", "--json", "--board", "hikey960", "--duration", "2s", "--board-power",
+				      path.string()};
+	args.insert(args.end(), extra.begin(), extra.end());
+	auto r = json_of(test::run_cli(std::span<const std::string>(args)));
+	std::filesystem::remove(path);
+	return r;
+}
+
+// The DT's opp-microvolt of HiKey960's A73 OPPs, in volts.
+const std::pair<unsigned, double> a73_volts[] = {
+	{903000, 0.7}, {1421000, 0.8}, {1805000, 0.9}, {2112000, 1.0}, {2362000, 1.1}};
+
+} // namespace
+
+// Leakage c x V^3 at each OPP's voltage: the cluster's static energy is the
+// time at each OPP x c x V^3, the cluster never powered off (no state of
+// the file powers it off).
+BOOST_AUTO_TEST_CASE(static_power_follows_voltage)
+{
+	const auto r = run_with("volts.json", R"({"domains": [{"cpus": "4-7", "static_mw": {"per_volt_cubed": 100}}]})",
+				{"--thermal-model", "off"});
+	const auto &big = r["domains"][1];
+	double expected = 0, seconds = 0;
+	for (const auto &o : big["opp_residency"].GetArray())
+		for (const auto &[khz, v] : a73_volts)
+			if (o["khz"].GetUint() == khz) {
+				expected += o["ns"].GetDouble() / 1e9 * 0.100 * v * v * v;
+				seconds += o["ns"].GetDouble() / 1e9;
+			}
+	BOOST_TEST(seconds == r["simulated_ns"].GetDouble() / 1e9, boost::test_tools::tolerance(1e-9));
+	BOOST_TEST(big["static_energy_j"].GetDouble() == expected, boost::test_tools::tolerance(1e-6));
+	// it spent time at more than one OPP, so the voltage mattered
+	BOOST_TEST(expected != 0.100 * 0.343 * seconds);
+}
+
+// Leakage x sum(a_i T^i) at the zone's temperature: held at 40 C and at 80 C
+// (a zone too massive to heat), T / 100 gives 40 mW and 80 mW exactly; with
+// the default model the die heats from 25 C and the leakage rises above its
+// value at 25 C; with the model off, the sensors' 25 C.
+BOOST_AUTO_TEST_CASE(leakage_follows_temperature)
+{
+	const std::string file =
+		R"({"domains": [{"cpus": "4-7", "static_mw": 100, "temperature_scale": {"zone": "cls0-thermal", "polynomial": [0, 0.01]}}]})";
+	for (const double celsius : {40.0, 80.0}) {
+		const auto r = run_with("temp.json", file,
+					{"--thermal-model", fmt::format("r=10,c=1e9,ambient={}", celsius)});
+		const double seconds = r["simulated_ns"].GetDouble() / 1e9;
+		BOOST_TEST(r["domains"][1]["static_energy_j"].GetDouble() == 0.100 * celsius / 100 * seconds,
+			   boost::test_tools::tolerance(1e-6));
+	}
+	const auto off = run_with("temp.json", file, {"--thermal-model", "off"});
+	const double seconds = off["simulated_ns"].GetDouble() / 1e9;
+	BOOST_TEST(off["domains"][1]["static_energy_j"].GetDouble() == 0.100 * 0.25 * seconds,
+		   boost::test_tools::tolerance(1e-9));
+	const auto heated = run_with("temp.json", file, {"--thermal-model", "r=50,c=0.05"});
+	BOOST_TEST(heated["thermal_zones"][0]["max_c"].GetDouble() > 30.0);
+	BOOST_TEST(heated["domains"][1]["static_energy_j"].GetDouble() > 0.100 * 0.25 * seconds * 1.05);
+}
+
+// A core's leakage stops in the states that power it off, the cluster's in
+// those that power the cluster off: with 10 mW per powered core, the cores'
+// leakage lies between 10 mW x the CPUs' busy time (a busy core is
+// powered) and 4 x 10 mW x the time the cluster was powered.
+BOOST_AUTO_TEST_CASE(cores_and_clusters_powered_off_leak_nothing)
+{
+	const auto r = run_with("cores.json", R"({"domains": [{"cpus": "4-7", "core_static_mw": 10,
+		"core_off": ["cpu-sleep-1", "cluster-sleep-1"], "cluster_off": ["cluster-sleep-1"]}]})",
+				{"--thermal-model", "off"});
+	const auto &big = r["domains"][1];
+	const double seconds = r["simulated_ns"].GetDouble() / 1e9;
+	const double powered = seconds - big["powered_off_ns"].GetDouble() / 1e9;
+	double busy = 0;
+	for (unsigned c = 4; c < 8; c++)
+		busy += r["cpus"][c]["busy_ns"].GetDouble() / 1e9;
+	BOOST_TEST(big["powered_off_ns"].GetDouble() > 0);
+	BOOST_TEST(big["static_energy_j"].GetDouble() >= 0.010 * busy * 0.999999);
+	BOOST_TEST(big["static_energy_j"].GetDouble() < 0.040 * powered);
+}
+
+// The cluster's own power follows the shallowest idle state its CPUs wait
+// in, as the kernel's cpuidle chose them: 30 mW active and in WFI and
+// cpu-sleep, nothing once all four wait in cluster-sleep — which is exactly
+// the time the cluster is powered off; 30 mW in every state is 30 mW for
+// the whole run.
+BOOST_AUTO_TEST_CASE(cluster_power_follows_the_kernels_idle_states)
+{
+	const auto states = run_with("cluster.json", R"({"domains": [{"cpus": "0-3", "cluster_mw": 30,
+		"cluster_idle_mw": {"WFI": 30, "cpu-sleep-0": 30, "cluster-sleep-0": 0},
+		"cluster_off": ["cluster-sleep-0"]}]})",
+				     {});
+	const auto &little = states["domains"][0];
+	const double seconds = states["simulated_ns"].GetDouble() / 1e9;
+	const double off = little["powered_off_ns"].GetDouble() / 1e9;
+	BOOST_TEST(off > 0.01);
+	BOOST_TEST(little["cluster_active_energy_j"].GetDouble() + little["cluster_idle_energy_j"].GetDouble() ==
+			   0.030 * (seconds - off),
+		   boost::test_tools::tolerance(1e-9));
+	BOOST_TEST(little["cluster_idle_energy_j"].GetDouble() > 0);
+	const auto flat = run_with("cluster.json", R"({"domains": [{"cpus": "0-3", "cluster_mw": 30,
+		"cluster_idle_mw": {"WFI": 30, "cpu-sleep-0": 30, "cluster-sleep-0": 30}}]})",
+				   {});
+	BOOST_TEST(flat["domains"][0]["cluster_active_energy_j"].GetDouble() +
+			   flat["domains"][0]["cluster_idle_energy_j"].GetDouble() ==
+		   0.030 * seconds,
+		   boost::test_tools::tolerance(1e-9));
+	BOOST_TEST(flat["fingerprint"].GetString() == std::string(states["fingerprint"].GetString()));
+}
+
 BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 {
 	struct Case {
@@ -261,7 +437,7 @@ BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 	} cases[] = {
 		{R"({"domains": [{"cpus": "0-2", "static_mw": 5}]})", "CPUs 0,1,2 are not a frequency domain of HiKey960"},
 		{R"({"domains": [{"cpus": "0-3", "idle_mw": {"deep": 1}}]})",
-		 "idle_mw names idle state \"deep\"; theirs are WFI, cpu-sleep-0, cluster-sleep-0"},
+		 "idle_mw names idle state \"deep\"; theirs are arch-idle, WFI, cpu-sleep-0, cluster-sleep-0"},
 		{R"({"domains": [{"cpus": "0-3", "dynamic_mw": {"533000": 1}}]})", "dynamic_mw has no value for 999000 kHz"},
 		{R"({"domains": [{"cpus": "0-3", "static_mw": {"123": 1}}]})", "static_mw has no value for 533000 kHz"},
 		{R"({"domains": [{"cpus": "0-3", "static_mw": -1}]})", "domains[0].static_mw: expected milliwatts"},
@@ -274,6 +450,26 @@ BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 		{R"({"package_budget_mw": 0})", "package_budget_mw: a budget must be above 0 mW"},
 		{R"({"smt_speed": []})", "\"smt_speed\": unknown or mistyped"},
 		{R"({"package_budget_mw": "10W"})", "package_budget_mw: expected milliwatts"},
+		{R"({"domains": [{"cpus": "0-3", "cluster_idle_mw": {"deep": 1}}]})",
+		 "cluster_idle_mw names idle state \"deep\""},
+		{R"({"domains": [{"cpus": "0-3", "core_off": ["cpu-sleep-1"]}]})", "core_off names idle state \"cpu-sleep-1\""},
+		{R"({"domains": [{"cpus": "0-3", "cluster_mw": {"533000": 1}}]})", "cluster_mw has no value for 999000 kHz"},
+		{R"({"domains": [{"cpus": "0-3", "static_mw": {"per_volt_cubed": 1, "533000": 2}}]})",
+		 "domains[0].static_mw: per_volt_cubed stands alone"},
+		{R"({"domains": [{"cpus": "0-3", "static_mw": 1, "temperature_scale": {"zone": "die", "polynomial": [1]}}]})",
+		 "temperature_scale.zone: HiKey960 has no thermal zone \"die\" (its zones: cls0-thermal)"},
+		{R"({"domains": [{"cpus": "0-3", "static_mw": 1, "temperature_scale": {"zone": "cls0-thermal"}}]})",
+		 "domains[0].temperature_scale: needs \"zone\" and \"polynomial\""},
+		{R"({"domains": [{"cpus": "0-3", "static_mw": 1, "temperature_scale": {"zone": "cls0-thermal", "polynomial": ["x"]}}]})",
+		 "domains[0].temperature_scale.polynomial: expected numbers"},
+		{R"({"domains": [{"cpus": "0-3", "temperature_scale": {"zone": "cls0-thermal", "polynomial": [1]}}]})",
+		 "temperature_scale scales static_mw and core_static_mw; there are neither"},
+		{R"({"bogo_units": {"cpu": 9, "busy_cost": 1}})", "bogo_units.cpu: HiKey960 has CPUs 0-7"},
+		{R"({"bogo_units": {"cpu": 4, "khz": 1000, "busy_cost": 1}})",
+		 "bogo_units.khz: 1000 kHz is not an OPP of CPU4's energy model"},
+		{R"({"bogo_units": {"cpu": 4, "busy_cost": 0}})", "bogo_units.busy_cost: unknown or mistyped"},
+		{R"({"bogo_units": {"busy_cost": 3}})", "bogo_units: needs \"cpu\" and \"busy_cost\""},
+		{R"({"compatible": [1]})", "compatible: expected the boards' compatible strings"},
 	};
 	for (const auto &c : cases) {
 		const auto file = write("bad.json", c.file);
