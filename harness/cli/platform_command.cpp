@@ -6,6 +6,7 @@
 
 #include "dts/platform.h"
 #include "harness/report/platform_report.h"
+#include "harness/sim/simulator.h"
 #include "kernel-shim/kernel.h"
 
 #include <boost/program_options.hpp>
@@ -41,7 +42,10 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 		("overlay", po::value<std::vector<std::string>>()->value_name("FILE")->composing(),
 		 "device-tree overlay (.dtso source or .dtbo) applied to the board, in order; "
 		 "repeatable")
-		("json", po::bool_switch(), "print the platform as JSON");
+		("json", po::bool_switch(), "print the platform as JSON")
+		("board-power", po::value<std::string>()->value_name("FILE|none"),
+		 "the board power model to show applied to the board (default: the file shipped for it, "
+		 "if any; docs/power.md)");
 	options.add(kernel_boot_options());
 	po::options_description hidden;
 	hidden.add_options()
@@ -77,10 +81,22 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 	if (ctx.verbose)
 		for (const auto &line : kshim::kernel_log())
 			ctx.err << "kernel: " << line.text << "\n";
+	std::optional<sim::BoardPowerFigures> power;
+	try {
+		if (const auto model = sim::select_power_model(
+			    vm.count("board-power") ? std::optional(vm["board-power"].as<std::string>()) : std::nullopt,
+			    platform.compatible)) {
+			power = sim::board_power_figures(platform, kernel, model->second);
+			power->file = model->first;
+		}
+	} catch (const sim::PowerModelError &e) {
+		throw UsageError{e.what()};
+	}
 	// Formatted whole before anything is printed: an error never leaves
 	// half a result on stdout.
-	ctx.out << (vm["json"].as<bool>() ? report::platform_json(platform, &kernel)
-					  : report::platform_text(platform, &kernel));
+	const auto *figures = power ? &*power : nullptr;
+	ctx.out << (vm["json"].as<bool>() ? report::platform_json(platform, &kernel, figures)
+					  : report::platform_text(platform, &kernel, figures));
 	return kernel_warnings_status(ctx);
 }
 

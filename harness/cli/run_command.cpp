@@ -509,13 +509,11 @@ sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 	auto trace = open_trace(vm, settings);
 	std::string power_file;
 	try {
-		if (vm.count("board-power")) {
-			power_file = vm["board-power"].as<std::string>();
-			if (power_file != "none")
-				settings.options.power_model = sim::load_power_model(power_file);
-		} else if (auto shipped = sim::shipped_power_model_for(settings.platform.compatible)) {
-			power_file = fmt::format("{} (built in; --board-power none for busy power only)", shipped->first);
-			settings.options.power_model = std::move(shipped->second);
+		if (auto model = sim::select_power_model(
+			    vm.count("board-power") ? std::optional(vm["board-power"].as<std::string>()) : std::nullopt,
+			    settings.platform.compatible)) {
+			power_file = model->first;
+			settings.options.power_model = std::move(model->second);
 		}
 	} catch (const sim::PowerModelError &e) {
 		throw UsageError{e.what()};

@@ -389,7 +389,65 @@ void write_kernel(fmt::memory_buffer &out, const kshim::Kernel &k)
 
 } // namespace
 
-std::string platform_text(const Platform &p, const kshim::Kernel *kernel)
+namespace {
+
+std::string khz_table(const std::map<unsigned, double> &table)
+{
+	std::string s;
+	for (const auto &[khz, mw] : table)
+		s += fmt::format("{}{} MHz {:.4g}", s.empty() ? "" : ", ", khz / 1000, mw);
+	return s;
+}
+
+std::string state_table(const std::vector<std::pair<std::string, double>> &table)
+{
+	std::string s;
+	for (const auto &[state, mw] : table)
+		s += fmt::format("{}{} {:.4g}", s.empty() ? "" : ", ", state, mw);
+	return s;
+}
+
+void write_board_power(fmt::memory_buffer &out, const sim::BoardPowerFigures *power)
+{
+	auto line = [&](std::string_view what, const std::string &value) {
+		if (!value.empty())
+			fmt::format_to(std::back_inserter(out), "    {:<22} {}\n", what, value);
+	};
+	if (!power) {
+		fmt::format_to(std::back_inserter(out),
+			       "\nBoard power model: none for this board: a run's energy is busy-only (the energy model's "
+			       "power x busy time); --board-power FILE gives one (docs/power.md)\n");
+		return;
+	}
+	fmt::format_to(std::back_inserter(out), "\nBoard power model: {}\n  {}\n", power->file, power->source);
+	if (power->unit_mw)
+		fmt::format_to(std::back_inserter(out),
+			       "  the file's bogo units, through the energy model: 1 unit = {:.4f} mW\n", *power->unit_mw);
+	for (const auto &d : power->domains) {
+		fmt::format_to(std::back_inserter(out), "  cpus {} (mW):\n", cpu_list(d.cpus));
+		const auto scale = d.temperature_zone.empty()
+					   ? std::string()
+					   : fmt::format(" (x the scale at zone {}'s temperature)", d.temperature_zone);
+		line("cluster leakage", d.static_mw.empty() ? "" : khz_table(d.static_mw) + scale);
+		line("each core's leakage", d.core_static_mw.empty() ? "" : khz_table(d.core_static_mw) + scale);
+		if (!d.temperature_polynomial.empty()) {
+			std::string poly;
+			for (std::size_t i = 0; i < d.temperature_polynomial.size(); i++)
+				poly += fmt::format("{}{:g}{}", i ? " + " : "", d.temperature_polynomial[i],
+						    i == 0 ? "" : i == 1 ? " T" : fmt::format(" T^{}", i));
+			line("temperature scale", poly + " (T in C)");
+		}
+		line("cluster active", khz_table(d.cluster_mw));
+		line("idle CPU, by state", state_table(d.idle_mw));
+		line("idle cluster, by state", state_table(d.cluster_idle_mw));
+		line("core off in", fmt::format("{}", fmt::join(d.core_off, ", ")));
+		line("cluster off in", fmt::format("{}", fmt::join(d.cluster_off, ", ")));
+	}
+}
+
+} // namespace
+
+std::string platform_text(const Platform &p, const kshim::Kernel *kernel, const sim::BoardPowerFigures *power)
 {
 	fmt::memory_buffer out;
 	fmt::format_to(std::back_inserter(out), "Board       {}\n", p.model.empty() ? "(no model)" : p.model);
@@ -403,8 +461,10 @@ std::string platform_text(const Platform &p, const kshim::Kernel *kernel)
 	write_idle_states(out, p);
 	write_thermal(out, p);
 	write_missing(out, p);
-	if (kernel)
+	if (kernel) {
 		write_kernel(out, *kernel);
+		write_board_power(out, power);
+	}
 	return fmt::to_string(out);
 }
 
@@ -691,7 +751,74 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 
 } // namespace
 
-std::string platform_json(const Platform &p, const kshim::Kernel *kernel)
+namespace {
+
+void khz_object(Writer &w, std::string_view name, const std::map<unsigned, double> &table)
+{
+	key(w, name);
+	w.StartObject();
+	for (const auto &[khz, mw] : table) {
+		const auto k = std::to_string(khz);
+		key(w, k);
+		w.Double(mw);
+	}
+	w.EndObject();
+}
+
+void state_object(Writer &w, std::string_view name, const std::vector<std::pair<std::string, double>> &table)
+{
+	key(w, name);
+	w.StartObject();
+	for (const auto &[state, mw] : table) {
+		key(w, state);
+		w.Double(mw);
+	}
+	w.EndObject();
+}
+
+void write_board_power_json(Writer &w, const sim::BoardPowerFigures *power)
+{
+	key(w, "board_power");
+	if (!power) {
+		w.Null();
+		return;
+	}
+	w.StartObject();
+	key(w, "file"), str(w, power->file);
+	key(w, "source"), str(w, power->source);
+	key(w, "unit_mw");
+	if (power->unit_mw)
+		w.Double(*power->unit_mw);
+	else
+		w.Null();
+	array(w, "domains", power->domains, [&](const sim::BoardPowerFigures::Domain &d) {
+		w.StartObject();
+		numbers(w, "cpus", d.cpus);
+		khz_object(w, "static_mw", d.static_mw);
+		khz_object(w, "core_static_mw", d.core_static_mw);
+		khz_object(w, "cluster_mw", d.cluster_mw);
+		state_object(w, "idle_mw", d.idle_mw);
+		state_object(w, "cluster_idle_mw", d.cluster_idle_mw);
+		strings(w, "cluster_off", d.cluster_off);
+		strings(w, "core_off", d.core_off);
+		key(w, "temperature_zone");
+		if (d.temperature_zone.empty())
+			w.Null();
+		else
+			str(w, d.temperature_zone);
+		key(w, "temperature_polynomial");
+		w.StartArray();
+		for (const double a : d.temperature_polynomial)
+			w.Double(a);
+		w.EndArray();
+		w.EndObject();
+	});
+	w.EndObject();
+}
+
+} // namespace
+
+std::string platform_json(const Platform &p, const kshim::Kernel *kernel, const sim::BoardPowerFigures *power)
 {
 	rapidjson::StringBuffer buffer;
 	Writer w(buffer);
@@ -734,8 +861,10 @@ std::string platform_json(const Platform &p, const kshim::Kernel *kernel)
 		key(w, "where"), str(w, m.where);
 		w.EndObject();
 	});
-	if (kernel)
+	if (kernel) {
 		write_kernel_json(w, *kernel);
+		write_board_power_json(w, power);
+	}
 	w.EndObject();
 	return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }

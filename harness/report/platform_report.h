@@ -5,6 +5,7 @@
 #pragma once
 
 #include "dts/platform.h"
+#include "harness/sim/power_model.h"
 #include "kernel-shim/kernel.h"
 
 #include <fmt/format.h>
@@ -17,9 +18,13 @@ namespace sh::report {
 std::string cpu_list(std::span<const unsigned> cpus);
 
 // The board's DT facts and, when given, what the kernel built from them
-// at boot (capacities, topology ids, energy model, EAS verdict).
-std::string platform_text(const dts::Platform &platform, const kshim::Kernel *kernel = nullptr);
-std::string platform_json(const dts::Platform &platform, const kshim::Kernel *kernel = nullptr);
+// at boot (capacities, topology ids, energy model, EAS verdict) and the
+// board power model applied to it (with the kernel: null says there is
+// none, a run's energy busy-only).
+std::string platform_text(const dts::Platform &platform, const kshim::Kernel *kernel = nullptr,
+			  const sim::BoardPowerFigures *power = nullptr);
+std::string platform_json(const dts::Platform &platform, const kshim::Kernel *kernel = nullptr,
+			  const sim::BoardPowerFigures *power = nullptr);
 
 } // namespace sh::report
 

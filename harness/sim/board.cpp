@@ -141,6 +141,8 @@ std::uint64_t in_microwatts(double value, double unit_uw)
 void Board::apply(const PowerModel &model, const dts::Platform &platform)
 {
 	power_source_ = model.source.empty() ? "a board power file that names no source" : model.source;
+	has_model_ = true;
+	model_domains_ = model.domains;
 	// µW per unit of the file: 1000 (mW), or what the kernel's energy
 	// model says the reference CPU draws busy at the reference OPP,
 	// divided by the file's cost of it
@@ -299,12 +301,53 @@ void Board::apply(const PowerModel &model, const dts::Platform &platform)
 			tracks_idle_states_ = true;
 			return out;
 		};
+		dom.state_names = names;
 		dom.off_state = states_of(m.cluster_off, "cluster_off");
 		dom.core_off_state = states_of(m.core_off, "core_off");
 		dom.tracked = !dom.static_power.empty() || !dom.core_static_power.empty() || !dom.active_power.empty() ||
 			      !dom.idle_state_power.empty() || !dom.off_state.empty();
 		static_power_ |= dom.tracked;
 	}
+}
+
+std::optional<BoardPowerFigures> Board::power_figures() const
+{
+	if (!has_model_)
+		return std::nullopt;
+	BoardPowerFigures f;
+	f.source = power_source_;
+	f.unit_mw = unit_mw_;
+	auto mw = [](const std::map<unsigned, std::uint64_t> &table) {
+		std::map<unsigned, double> out;
+		for (const auto &[khz, uw] : table)
+			out[khz] = static_cast<double>(uw) / 1000;
+		return out;
+	};
+	for (const auto &m : model_domains_) {
+		const auto d = std::ranges::find(domains_, m.cpus, &Domain::cpus);
+		if (d == domains_.end())
+			continue;
+		auto &out = f.domains.emplace_back();
+		out.cpus = d->cpus;
+		out.static_mw = mw(d->static_power);
+		out.core_static_mw = mw(d->core_static_power);
+		out.cluster_mw = mw(d->active_power);
+		const auto &first = cpus_[d->cpus.front()];
+		for (std::size_t i = 0; i < d->state_names.size(); i++) {
+			const auto &name = d->state_names[i];
+			if (i < first.state_power.size())
+				out.idle_mw.emplace_back(name, static_cast<double>(first.state_power[i]) / 1000);
+			if (i < d->idle_state_power.size())
+				out.cluster_idle_mw.emplace_back(name, static_cast<double>(d->idle_state_power[i]) / 1000);
+			if (i < d->off_state.size() && d->off_state[i])
+				out.cluster_off.push_back(name);
+			if (i < d->core_off_state.size() && d->core_off_state[i])
+				out.core_off.push_back(name);
+		}
+		out.temperature_zone = d->temperature_zone;
+		out.temperature_polynomial = d->temperature_polynomial;
+	}
+	return f;
 }
 
 double Board::temperature_scale_at(const Domain &dom, double celsius)
@@ -719,6 +762,13 @@ void Board::report(Result &r) const
 				r.package_ceiling.push_back({ceilings_[i], ceiling_ns_[i], 0});
 	}
 	r.smt_model = !smt_scales_.empty();
+}
+
+BoardPowerFigures board_power_figures(const dts::Platform &platform, const kshim::Kernel &kernel,
+				      const PowerModel &model)
+{
+	const Board board(platform, kernel, {}, &model);
+	return *board.power_figures();
 }
 
 } // namespace sh::sim

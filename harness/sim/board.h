@@ -86,6 +86,7 @@ public:
 		std::vector<std::uint64_t> idle_state_power;
 		std::vector<bool> off_state;
 		std::vector<bool> core_off_state;
+		std::vector<std::string> state_names;	// the idle states' (index + 1)
 		std::vector<double> temperature_polynomial;	// empty: leakage fixed
 		std::string temperature_zone;
 		double temperature_scale = 1;
@@ -191,6 +192,8 @@ public:
 		}
 		return p;
 	}
+	// The power model as applied, in mW (nullopt: none).
+	std::optional<BoardPowerFigures> power_figures() const;
 	// The domains whose leakage follows a thermal zone's temperature,
 	// and the zone (the power model's temperature_scale).
 	std::vector<std::pair<std::size_t, std::string>> temperature_zones() const;
@@ -325,6 +328,8 @@ private:
 	bool static_power_ = false;		// some cluster has a power of its own or off states
 	std::string power_source_;
 	std::optional<double> unit_mw_;		// what one of the file's bogo units is worth
+	bool has_model_ = false;
+	std::vector<PowerModel::Domain> model_domains_;	// as the file gave them
 	std::function<void(std::size_t, std::int64_t)> power_observer_;
 	// SMT threads and the package budget (power model): cores_ lists each
 	// core's threads; smt_scales_ a busy thread's speed x 1024 by busy

@@ -82,6 +82,26 @@ struct PowerModel {
 	std::vector<double> smt_speed;
 };
 
+// A power model as a board applied it, in mW (the file's units converted):
+// what `platform show` prints, and what the comparison against published
+// measurements reads (scripts/board-power/compare-measured.py).
+struct BoardPowerFigures {
+	struct Domain {
+		std::vector<unsigned> cpus;
+		std::map<unsigned, double> static_mw;		// kHz -> the cluster's leakage (scale 1)
+		std::map<unsigned, double> core_static_mw;	// kHz -> a core's leakage (scale 1)
+		std::map<unsigned, double> cluster_mw;		// kHz -> the active cluster's own power
+		std::vector<std::pair<std::string, double>> idle_mw;	// by idle state, the default path first
+		std::vector<std::pair<std::string, double>> cluster_idle_mw;
+		std::vector<std::string> cluster_off, core_off;
+		std::string temperature_zone;			// "": the leakage does not follow temperature
+		std::vector<double> temperature_polynomial;
+	};
+	std::string file, source;
+	std::optional<double> unit_mw;	// one bogo unit
+	std::vector<Domain> domains;
+};
+
 // A bad board power file: the message names the file and the member.
 struct PowerModelError : std::runtime_error {
 	using std::runtime_error::runtime_error;
@@ -102,6 +122,12 @@ struct PowerModelError : std::runtime_error {
 PowerModel load_power_model(const std::filesystem::path &file);
 // The same from text; `name` names it in messages.
 PowerModel parse_power_model(std::string_view text, const std::string &name);
+
+// The model a run uses: `option` (--board-power: a file, or "none"), else
+// the shipped file for the board's compatible strings; nullopt: none. The
+// string names the file ("NAME (built in; ...)" for a shipped one).
+std::optional<std::pair<std::string, PowerModel>> select_power_model(const std::optional<std::string> &option,
+								   std::span<const std::string> compatible);
 
 // The board power files shipped with sched-harness (harness/sim/board-power/,
 // compiled in): each file's name and text.

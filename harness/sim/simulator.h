@@ -381,6 +381,12 @@ struct Result {
 	std::size_t kernel_functions_found = 0;
 };
 
+// A board power model applied to the booted board (its frequency domains,
+// OPPs, idle states, the energy model for bogo units), in mW; throws
+// PowerModelError when it does not fit.
+BoardPowerFigures board_power_figures(const dts::Platform &platform, const kshim::Kernel &kernel,
+				      const PowerModel &model);
+
 // Runs `workload` on the booted kernel for options.duration_ns, or until
 // every task has ended. Throws workload::Error for a workload the board cannot run (a cpus list
 // naming CPUs it lacks) and kshim::KernelFault when kernel code faults.
