@@ -39,13 +39,26 @@ echo "#include \"$dts\"" >"$tmp/with/board.dts"
 } >"$tmp/without/board.dts"
 
 # The board's power: each CPU's busy power at each OPP as the kernel's
-# energy model has it on the unmodified board.
-"$harness" platform show odroid-xu3 --json | python3 -c '
-import json, sys
-pds = json.load(sys.stdin)["kernel"]["perf_domains"]
-domains = [{"cpus": ",".join(map(str, pd["cpus"])),
-            "dynamic_mw": {str(s["frequency"]): s["power"] / 1000 for s in pd["states"]}} for pd in pds]
-json.dump({"source": "odroid-xu3: busy power of the energy model its DT coefficients give; no static or idle power",
+# energy model has it on the unmodified board, and the clusters' static
+# power of the board power file shipped for it (docs/power.md), so that both
+# sides are charged what the same silicon draws (BOARD_POWER=none: busy
+# power only, as before the board power files).
+"$harness" platform show odroid-xu3 --json | BOARD_POWER=${BOARD_POWER:-shipped} python3 -c '
+import json, os, sys
+platform = json.load(sys.stdin)
+static = {}
+if os.environ["BOARD_POWER"] != "none" and platform["board_power"]:
+    static = {tuple(d["cpus"]): d["static_mw"] for d in platform["board_power"]["domains"]}
+domains = []
+for pd in platform["kernel"]["perf_domains"]:
+    d = {"cpus": ",".join(map(str, pd["cpus"])),
+         "dynamic_mw": {str(s["frequency"]): s["power"] / 1000 for s in pd["states"]}}
+    if static.get(tuple(pd["cpus"])):
+        d["static_mw"] = static[tuple(pd["cpus"])]
+    domains.append(d)
+json.dump({"source": "odroid-xu3: busy power of the energy model its DT coefficients give"
+           + (", static power of " + platform["board_power"]["file"].split(" ")[0] if static else
+              "; no static or idle power"),
            "domains": domains}, sys.stdout, indent=1)' >"$tmp/power.json"
 
 sweep() {	# workload metric title published-without published-with
