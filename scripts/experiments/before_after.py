@@ -7,7 +7,7 @@ usage: before_after.py SCENARIO_LABEL
 import json
 import sys
 
-LABELS = {"energy_j": "energy (J)", "migrations": "migrations", "latency_p99_us": "p99 wake-up (us)",
+LABELS = {"energy_j": "board energy (J)", "em_energy_j": "EM estimate (J)", "migrations": "migrations", "latency_p99_us": "p99 wake-up (us)",
           "completion_s": "completion (s)", "throughput": "throughput"}
 
 

@@ -38,7 +38,8 @@ printf '  %-50s %-17s %20s %20s %9s %7s\n' scenario metric "before mean (RSD)" "
 for board in odroid-xu3 hikey960; do
 	for workload in periodic:count=24,period=16ms,duty=10% scripts/experiments/eas-behaviour/two-big-three-small.json; do
 		"$harness" sweep --json --param "k=$before,default" --kernel '{k}' --board "$board" --workload "$workload" \
-			--duration 5s --repeat "$repeat" --metric energy_j --metric migrations --metric latency_p99_us |
+			--duration 5s --repeat "$repeat" --metric energy_j --metric em_energy_j --metric migrations \
+			--metric latency_p99_us |
 			scripts/experiments/before_after.py "$board: ${workload##*/}"
 	done
 done
