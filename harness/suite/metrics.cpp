@@ -44,6 +44,21 @@ std::optional<double> over_cpus(const rapidjson::Document &r, const char *key)
 	return sum;
 }
 
+// Part of the board's energy, summed over the frequency domains (the run
+// report's per-domain split).
+std::optional<double> over_domains(const rapidjson::Document &r, const char *key)
+{
+	if (r.HasMember("energy_complete") && !r["energy_complete"].GetBool())
+		return std::nullopt;
+	double sum = 0;
+	for (const auto &d : r["domains"].GetArray()) {
+		if (!d.HasMember(key))
+			return std::nullopt;
+		sum += d[key].GetDouble();
+	}
+	return sum;
+}
+
 // Kernel code per event (run report's kernel_time.per_event).
 std::optional<double> kernel_per_event(const rapidjson::Document &r, const char *event)
 {
@@ -63,6 +78,12 @@ const Metric metrics[] = {
 	 [](const rapidjson::Document &r) { return energy(r, "energy_j"); }, true, false, no_energy_model},
 	{"em_energy_j", "J", "the energy model's estimate (busy time x its power: what EAS optimises)",
 	 [](const rapidjson::Document &r) { return energy(r, "em_energy_j"); }, true, false, no_energy_model},
+	{"dynamic_energy_j", "J", "board energy of busy CPUs and active clusters (docs/power.md)",
+	 [](const rapidjson::Document &r) { return over_domains(r, "dynamic_energy_j"); }, false, false, no_energy_model},
+	{"static_energy_j", "J", "board energy of leakage while powered (docs/power.md)",
+	 [](const rapidjson::Document &r) { return over_domains(r, "static_energy_j"); }, false, false, no_energy_model},
+	{"idle_energy_j", "J", "board energy of idle CPUs and idle clusters (docs/power.md)",
+	 [](const rapidjson::Document &r) { return over_domains(r, "idle_energy_j"); }, false, false, no_energy_model},
 	{"completion_s", "s", "when the last task of a finite workload exited",
 	 [](const rapidjson::Document &r) -> std::optional<double> {
 		 if (!r["completion_ns"].IsNumber())
