@@ -4,11 +4,13 @@
 // power rails would measure, where the energy model (the DT's
 // dynamic-power-coefficient: dynamic power only) is what EAS optimises.
 // Per frequency domain (a cluster): each CPU's busy power at each OPP
-// (default: the energy model's), the cluster's static (leakage) power
-// while it is powered, at each OPP or one figure, each CPU's power in each
-// idle state, and the idle states that power the cluster off once all its
-// CPUs are in them. No DT property describes the last three: they default
-// to 0 and none, and a board power file gives them (docs/power.md).
+// (default: the energy model's), the leakage of the cluster and of each
+// powered core (per OPP, or c x V^3 at the DT's voltages, optionally x a
+// polynomial of a thermal zone's temperature), the cluster's own power
+// active and idle, each CPU's power in each idle state, and the idle
+// states that power a core or the cluster off. No DT property describes
+// these: a board power file gives them, and the files shipped for boards
+// with published figures (board-power/, docs/power.md) are used by default.
 #pragma once
 
 #include <filesystem>
