@@ -130,7 +130,13 @@ namespace {
 // µW one of them is worth.
 std::uint64_t in_microwatts(double value, double unit_uw)
 {
-	return static_cast<std::uint64_t>(std::llround(value * unit_uw));
+	const double uw = value * unit_uw;
+	// a board draws less than a megawatt: beyond, the file's units are wrong
+	if (!(uw >= 0 && uw <= 1e12))
+		throw PowerModelError(fmt::format("board power model: {} units x {} uW per unit is not a power "
+						  "from 0 to 1 MW (bogo_units.busy_cost against the energy model)",
+						  value, unit_uw));
+	return static_cast<std::uint64_t>(std::llround(uw));
 }
 
 } // namespace
@@ -246,6 +252,10 @@ void Board::apply(const PowerModel &model, const dts::Platform &platform)
 			dom.temperature_polynomial = m.temperature->polynomial;
 			dom.temperature_zone = m.temperature->zone;
 			dom.temperature_scale = temperature_scale_at(dom, kshim::room_temperature_mc / 1000.0);
+			if (dom.temperature_scale > 1e6)
+				throw PowerModelError(fmt::format("board power model: CPUs {}: temperature_scale gives "
+								  "{:g} at 25 C: the polynomial does not hold there",
+								  cpus_text(m.cpus), dom.temperature_scale));
 		}
 		// the CPUs' idle states: the default idle path first ("WFI" on a
 		// board without a cpuidle driver, "arch-idle" on any: the legacy
@@ -375,6 +385,12 @@ void Board::set_temperature(std::size_t d, double celsius, std::int64_t t)
 {
 	auto &dom = domains_[d];
 	const double scale = temperature_scale_at(dom, celsius);
+	// leakage a million times its figure is a polynomial used far outside
+	// the range it was fitted over, not a die
+	if (scale > 1e6)
+		throw PowerModelError(fmt::format("board power model: CPUs {}: temperature_scale gives {:g} at {:.1f} C "
+						  "(zone {}): the polynomial does not hold at that temperature",
+						  cpus_text(dom.cpus), scale, celsius, dom.temperature_zone));
 	if (scale == dom.temperature_scale)
 		return;
 	dom.temperature_scale = scale;
@@ -408,7 +424,11 @@ void Board::refresh_domain(Domain &dom, std::int64_t t)
 	if (powered) {
 		const double raw = static_cast<double>(at(dom.static_power)) +
 				   static_cast<double>(cores) * static_cast<double>(at(dom.core_static_power));
-		leak = static_cast<std::uint64_t>(std::llround(raw * dom.temperature_scale));
+		const double scaled = raw * dom.temperature_scale;
+		if (!(scaled <= 1e15))	// a gigawatt: the file's figures, not a die
+			throw PowerModelError(fmt::format("board power model: CPUs {}: a leakage of {:g} uW",
+							  cpus_text(dom.cpus), scaled));
+		leak = static_cast<std::uint64_t>(std::llround(scaled));
 	}
 	std::uint64_t own = 0;
 	if (active)

@@ -181,12 +181,12 @@ PowerModel::BogoUnits bogo_units(const rapidjson::Value &v, const std::string &w
 		} else if (key == "khz" && m.value.IsUint() && m.value.GetUint() > 0) {
 			b.khz = m.value.GetUint();
 			khz = true;
-		} else if (key == "busy_cost" && m.value.IsNumber() && m.value.GetDouble() > 0 &&
+		} else if (key == "busy_cost" && m.value.IsNumber() && m.value.GetDouble() >= 0.001 &&
 			   m.value.GetDouble() <= 1e6) {
 			b.busy_cost = m.value.GetDouble();
 		} else {
 			throw PowerModelError(fmt::format("{}.{}: unknown or mistyped (cpu: a CPU number, khz: one of "
-							  "its OPPs, busy_cost: its busy cost there, above 0)",
+							  "its OPPs, busy_cost: its busy cost there, from 0.001 to 1000000)",
 							  where, key));
 		}
 	}

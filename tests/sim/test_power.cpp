@@ -470,6 +470,10 @@ BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 		{R"({"bogo_units": {"cpu": 4, "busy_cost": 0}})", "bogo_units.busy_cost: unknown or mistyped"},
 		{R"({"bogo_units": {"busy_cost": 3}})", "bogo_units: needs \"cpu\" and \"busy_cost\""},
 		{R"({"compatible": [1]})", "compatible: expected the boards' compatible strings"},
+		{R"({"domains": [{"cpus": "0-3", "static_mw": 1, "temperature_scale": {"zone": "cls0-thermal", "polynomial": [0, 0, 0, 0, 0, 0, 0, 1e30]}}]})",
+		 "temperature_scale gives 6.10352e+39 at 25 C: the polynomial does not hold there"},
+		{R"({"bogo_units": {"cpu": 4, "busy_cost": 0.001}, "domains": [{"cpus": "0-3", "static_mw": 1000000}]})",
+		 "is not a power from 0 to 1 MW"},
 	};
 	for (const auto &c : cases) {
 		const auto file = write("bad.json", c.file);
