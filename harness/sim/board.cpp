@@ -240,17 +240,21 @@ void Board::apply(const PowerModel &model, const dts::Platform &platform)
 		dom.active_power = per_opp(m.cluster_mw, "cluster_mw");
 		if (m.temperature) {
 			const auto &zones = platform.thermal_zones;
-			if (std::ranges::find(zones, m.temperature->zone, &dts::ThermalZone::name) == zones.end()) {
+			const auto &wanted = m.temperature->zones;
+			const auto zone = std::ranges::find_if(wanted, [&](const std::string &name) {
+				return std::ranges::find(zones, name, &dts::ThermalZone::name) != zones.end();
+			});
+			if (zone == wanted.end()) {
 				std::string known;
 				for (const auto &z : zones)
 					known += fmt::format("{}{}", known.empty() ? "" : ", ", z.name);
 				throw PowerModelError(fmt::format("board power model: CPUs {}: temperature_scale.zone: {} "
 								  "has no thermal zone \"{}\" (its zones: {})",
-								  cpus_text(m.cpus), platform.model, m.temperature->zone,
-								  known.empty() ? "none" : known));
+								  cpus_text(m.cpus), platform.model,
+								  fmt::join(wanted, "\" or \""), known.empty() ? "none" : known));
 			}
 			dom.temperature_polynomial = m.temperature->polynomial;
-			dom.temperature_zone = m.temperature->zone;
+			dom.temperature_zone = *zone;
 			dom.temperature_scale = temperature_scale_at(dom, kshim::room_temperature_mc / 1000.0);
 			if (dom.temperature_scale > 1e6)
 				throw PowerModelError(fmt::format("board power model: CPUs {}: temperature_scale gives "

@@ -98,7 +98,13 @@ PowerModel::Domain::TemperatureScale temperature_scale(const rapidjson::Value &v
 	for (const auto &m : v.GetObject()) {
 		const std::string key = m.name.GetString();
 		if (key == "zone" && m.value.IsString() && m.value.GetStringLength() > 0) {
-			t.zone = m.value.GetString();
+			t.zones.push_back(m.value.GetString());
+		} else if (key == "zone" && m.value.IsArray() && !m.value.Empty() && m.value.Size() <= 8) {
+			for (const auto &z : m.value.GetArray()) {
+				if (!z.IsString() || z.GetStringLength() == 0)
+					throw PowerModelError(fmt::format("{}.zone: expected thermal zones' names", where));
+				t.zones.push_back(z.GetString());
+			}
 		} else if (key == "polynomial" && m.value.IsArray() && !m.value.Empty() && m.value.Size() <= 8) {
 			for (const auto &a : m.value.GetArray()) {
 				if (!a.IsNumber() || !std::isfinite(a.GetDouble()))
@@ -106,12 +112,13 @@ PowerModel::Domain::TemperatureScale temperature_scale(const rapidjson::Value &v
 				t.polynomial.push_back(a.GetDouble());
 			}
 		} else {
-			throw PowerModelError(fmt::format("{}.{}: unknown or mistyped (zone: a thermal zone's name, "
-							  "polynomial: 1 to 8 coefficients, a0 first, of T in C)",
+			throw PowerModelError(fmt::format("{}.{}: unknown or mistyped (zone: a thermal zone's name, or "
+							  "1 to 8 names, the first the board has; polynomial: 1 to 8 "
+							  "coefficients, a0 first, of T in C)",
 							  where, key));
 		}
 	}
-	if (t.zone.empty() || t.polynomial.empty())
+	if (t.zones.empty() || t.polynomial.empty())
 		throw PowerModelError(fmt::format("{}: needs \"zone\" and \"polynomial\"", where));
 	return t;
 }

@@ -43,9 +43,12 @@ struct PowerModel {
 		OppFigure static_mw;			// the powered cluster's leakage
 		OppFigure core_static_mw;		// each powered core's leakage
 		// The static figures x sum(polynomial[i] x T^i), T the zone's
-		// temperature in C (the thermal model's; 25 C without it).
+		// temperature in C (the thermal model's; 25 C without it); the
+		// zone is the first of `zones` the board has (a zone's name may
+		// change between kernel versions: juno's "soc" is "soc-thermal"
+		// in 6.12).
 		struct TemperatureScale {
-			std::string zone;
+			std::vector<std::string> zones;
 			std::vector<double> polynomial;
 		};
 		std::optional<TemperatureScale> temperature;
