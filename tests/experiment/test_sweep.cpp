@@ -6,6 +6,7 @@
 // and its bad input.
 #include "run_json.h"
 #include "support.h"
+#include "temp_files.h"
 
 #include "support/tools.h"
 
@@ -35,11 +36,6 @@ const rapidjson::Value &metric(const rapidjson::Value &point, const std::string 
 			return m;
 	BOOST_FAIL("no metric " << name);
 	throw;
-}
-
-std::filesystem::path temp_path(const std::string &name)
-{
-	return std::filesystem::temp_directory_path() / fmt::format("sh-test-sweep-{}-{}", ::getpid(), name);
 }
 
 } // namespace
@@ -126,7 +122,7 @@ BOOST_AUTO_TEST_CASE(sweep_grids_ranges_and_tables)
 // labels, and a PNG.
 BOOST_AUTO_TEST_CASE(sweep_plots_svg_and_png)
 {
-	const auto svg = temp_path("plot.svg"), png = temp_path("plot.png");
+	const auto svg = test::temp_path("plot.svg"), png = test::temp_path("plot.png");
 	auto r = test::run_cli({"sweep", "--param", "n=2..6/2", "--param", "eas=1,0", "--workload",
 				"periodic:count={n}", "--sysctl", "kernel.sched_energy_aware={eas}", "--duration",
 				"200ms", "--repeat", "2", "--metric", "energy_j", "--metric", "migrations", "--plot",
@@ -216,7 +212,7 @@ BOOST_AUTO_TEST_CASE(sweep_bad_input_is_status_2)
 		{{"--param", "t=1,2", "--duration", "{t}", "--metric", "completion time"},
 		 "--metric completion time: the metric is now called completion_s"},
 		{{"--param", "t=1,2", "--duration", "{t}", "--repeat", "0"}, "--repeat 0: at least 1 run per point"},
-		{{"--param", "t=1,2", "--duration", "{t}", "--plot", "/tmp/plot.txt"}, "a plot is written as .svg or .png"},
+		{{"--param", "t=1,2", "--duration", "{t}", "--plot", test::temp_path("plot.txt").string()}, "a plot is written as .svg or .png"},
 		// a point's bad value is the run's bad input, named by point and seed
 		{{"--param", "t=100ms,-1s", "--duration", "{t}", "--repeat", "1"}, "point t=-1s seed 1: "},
 	};

@@ -120,11 +120,12 @@ BOOST_AUTO_TEST_CASE(run_series_bad_input_is_status_2)
 		std::string message;
 	} cases[] = {
 		{{"--sample-period", "1ms"}, "--sample-period: for --plot or --series"},
-		{{"--plot", "/tmp/run.pdf"}, "/tmp/run.pdf: a plot is written as .svg or .png"},
+		{{"--plot", test::temp_path("run.pdf").string()},
+		 test::temp_path("run.pdf").string() + ": a plot is written as .svg or .png"},
 		{{"--series", "/nonexistent-dir/s.csv"}, "--series /nonexistent-dir/s.csv: cannot write it"},
-		{{"--series", "/tmp/s.csv", "--sample-period", "0"}, "--sample-period 0: must be positive"},
-		{{"--series", "/tmp/s.csv", "--sample-period", "500ns"}, "--sample-period 500ns: at least 1us"},
-		{{"--series", "/tmp/s.csv", "--sample-period", "1us", "--duration", "100s"},
+		{{"--series", test::temp_path("s.csv").string(), "--sample-period", "0"}, "--sample-period 0: must be positive"},
+		{{"--series", test::temp_path("s.csv").string(), "--sample-period", "500ns"}, "--sample-period 500ns: at least 1us"},
+		{{"--series", test::temp_path("s.csv").string(), "--sample-period", "1us", "--duration", "100s"},
 		 "--sample-period: 100000000 samples; at most 10000000"},
 	};
 	for (const auto &c : cases) {

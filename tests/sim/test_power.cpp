@@ -11,6 +11,7 @@
 // what does not fit.
 #include "run_json.h"
 #include "support.h"
+#include "temp_files.h"
 
 #include "support/tools.h"
 
@@ -32,7 +33,7 @@ namespace {
 
 std::filesystem::path write(const std::string &name, const std::string &text)
 {
-	const auto path = std::filesystem::temp_directory_path() / fmt::format("sh-test-power-{}-{}", ::getpid(), name);
+	const auto path = test::temp_path(name);
 	std::ofstream(path) << text;
 	return path;
 }
@@ -44,8 +45,7 @@ const std::string model = test::fixture("power/hikey960.json").string();
 std::filesystem::path server(unsigned cores, unsigned threads)
 {
 	const auto script = std::filesystem::path(SH_TEST_SOURCE_ROOT) / "scripts/experiments/turbosched/server-board.sh";
-	const auto board = std::filesystem::temp_directory_path() /
-			   fmt::format("sh-test-power-{}-server-{}x{}.dts", ::getpid(), cores, threads);
+	const auto board = test::temp_path(fmt::format("server-{}x{}.dts", cores, threads));
 	const auto made = support::run_tool(std::vector<std::string>{
 		"bash", "-c", fmt::format("'{}' {} {} > '{}'", script.string(), cores, threads, board.string())});
 	BOOST_REQUIRE_MESSAGE(made.exit_status == 0, made.err);

@@ -14,6 +14,7 @@
 // (cpufreq_get_pressure(), 6.9), and sched_thermal_decay_shift is ignored.
 #include "run_json.h"
 #include "support.h"
+#include "temp_files.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -276,7 +277,7 @@ BOOST_AUTO_TEST_CASE(model_parameters_and_off)
 	BOOST_TEST(std::string(juno.json["thermal_model"].GetString()).starts_with("off: some CPUs have no energy model"));
 	BOOST_TEST(juno.json["thermal_zones"].GetArray().Size() == 0u);
 
-	const auto file = std::filesystem::temp_directory_path() / ("board-thermal-" + std::to_string(getpid()) + ".json");
+	const auto file = test::temp_path("board-thermal.json");
 	std::ofstream(file) << R"({"zones": {"cls0-thermal": {"r": 20}}})";
 	const auto from_file = run_json({"--board", "hikey960", "--duration", "1s", "--thermal-file", file.string()});
 	BOOST_TEST(zone(from_file, "cls0-thermal")["model"]["resistance_k_per_w"].GetDouble() == 20.0);
@@ -308,7 +309,7 @@ BOOST_AUTO_TEST_CASE(model_parameters_and_off)
 // The kernel's thermal tracepoints in the ftrace text, as TP_printk prints them.
 BOOST_AUTO_TEST_CASE(trace_has_the_thermal_tracepoints)
 {
-	const auto trace = std::filesystem::temp_directory_path() / ("thermal-trace-" + std::to_string(getpid()) + ".txt");
+	const auto trace = test::temp_path("thermal-trace.txt");
 	const auto r = test::run_cli({"run", "--board", "hikey960", "--workload", full_load, "--duration", "30s",
 				      "--thermal-governor", "power_allocator", "--trace", trace.string()});
 	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);

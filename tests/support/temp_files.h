@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// Files a test writes and reads back: a path in the temporary directory of
-// this test process's own, and a file's bytes.
+// Files a test writes and reads back: a path in a temporary directory of
+// this test process's own (removed when the process exits), and a file's
+// bytes.
 #pragma once
 
+#include "support/tools.h"
+
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -22,11 +24,17 @@ inline std::string read_file(const std::filesystem::path &p)
 	return s.str();
 }
 
-// Unique to the process: CTest runs each case in a process of its own, in
-// parallel.
+// The process's own directory: CTest runs each case in a process of its
+// own, in parallel, so no two cases share a path.
+inline const std::filesystem::path &temp_dir()
+{
+	static const support::TempDir dir;
+	return dir.path();
+}
+
 inline std::filesystem::path temp_path(const std::string &name)
 {
-	return std::filesystem::temp_directory_path() / fmt::format("sh-test-{}-{}", ::getpid(), name);
+	return temp_dir() / name;
 }
 
 } // namespace sh::test
