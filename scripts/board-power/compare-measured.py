@@ -123,8 +123,8 @@ def under_load(binary, duration):
             if board not in idle:
                 idle[board] = mean_mw(binary, board, [], caps_with_lowest(board, []), duration, tmp)
             ours = mean_mw(binary, board, cpus, caps_with_lowest(board, caps), duration, tmp) - idle[board]
-            rows.append((board, f"{what} (over idle)", measured, ours,
-                         f"{measured_on}, wall power incl. supply; {SBC_SOURCE}"))
+            rows.append((board, f"{what}, {measured_on} (over idle)", measured, ours,
+                         f"wall power incl. supply; {SBC_SOURCE}"))
     return rows
 
 
@@ -134,9 +134,9 @@ def main():
     ap.add_argument("--duration", default="3s")
     a = ap.parse_args()
     rows = hikey960_idle(a.binary) + under_load(a.binary, a.duration)
-    print(f"{'board':<11} {'condition':<46} {'measured':>9} {'ours':>9} {'ours/measured':>13}  conditions, source")
+    print(f"{'board':<11} {'condition':<60} {'measured':>9} {'ours':>9} {'ours/measured':>13}  conditions, source")
     for board, cond, measured, ours, note in rows:
-        print(f"{board:<11} {cond:<46} {measured:>6.1f} mW {ours:>6.1f} mW {ours / measured:>13.2f}  {note}")
+        print(f"{board:<11} {cond:<60} {measured:>6.1f} mW {ours:>6.1f} mW {ours / measured:>13.2f}  {note}")
 
 
 if __name__ == "__main__":
