@@ -15,6 +15,7 @@
 #include <libfdt.h>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 #include <cstdlib>
@@ -113,6 +114,51 @@ std::string missing_target(const void *base, const void *overlay)
 // Deeper overlays are refused: fdt_overlay_apply() recurses once per level.
 constexpr int max_overlay_depth = 256;
 
+// Each use a __fixups__ property lists ("path:property:offset", NUL
+// separated) is where fdt_overlay_apply() writes the label's phandle:
+// libfdt 1.6.1 reads the offset with strtoul() into 32 bits and checks
+// offset + 4 against the property's length in 32 bits, so an offset near
+// 2^32 wrapped past the check and it wrote outside the blob. A use whose
+// node or property the overlay lacks is left to libfdt (FDT_ERR_BADOVERLAY).
+void check_external_fixups(const void *fdto, const std::string &origin)
+{
+	const int fixups = fdt_path_offset(fdto, "/__fixups__");
+	if (fixups < 0)
+		return;
+	int prop;
+	fdt_for_each_property_offset(prop, fdto, fixups) {
+		const char *label = nullptr;
+		int len = 0;
+		const auto *uses = static_cast<const char *>(fdt_getprop_by_offset(fdto, prop, &label, &len));
+		if (!uses || !label || len <= 0)
+			continue;
+		for (std::string_view rest(uses, static_cast<std::size_t>(len)); !rest.empty();) {
+			const auto end = rest.find('\0');
+			const auto use = rest.substr(0, end);
+			rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+			const auto last = use.rfind(':');
+			const auto first = last == std::string_view::npos ? last : use.rfind(':', last - 1);
+			if (first == std::string_view::npos || first == 0)
+				continue;	// libfdt refuses it
+			const std::string path(use.substr(0, first));
+			const std::string name(use.substr(first + 1, last - first - 1));
+			const auto digits = use.substr(last + 1);
+			std::uint64_t offset = 0;
+			const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), offset);
+			if (ec != std::errc() || ptr != digits.data() + digits.size() || digits.empty())
+				continue;	// libfdt refuses it (or reads a huge number: below)
+			const int node = fdt_path_offset(fdto, path.c_str());
+			int prop_len = 0;
+			if (node < 0 || !fdt_getprop(fdto, node, name.c_str(), &prop_len))
+				continue;
+			if (prop_len < 4 || offset > static_cast<std::uint64_t>(prop_len - 4))
+				throw Error(fmt::format("{}: corrupt overlay: __fixups__ {} names offset {} of property {} of "
+							"{}, which has {} bytes",
+							origin, label, offset, name, path, prop_len));
+		}
+	}
+}
+
 // What fdt_overlay_apply() (libfdt 1.6.1, Debian 12's) trusts in an
 // overlay without checking: its depth, and that each offset its
 // __local_fixups__ lists lies inside the property it names
@@ -125,6 +171,7 @@ void check_overlay(const void *fdto, const std::string &origin)
 	for (int node = 0; node >= 0; node = fdt_next_node(fdto, node, &depth))
 		if (depth > max_overlay_depth)
 			throw Error(fmt::format("{}: overlay nests deeper than {} levels", origin, max_overlay_depth));
+	check_external_fixups(fdto, origin);
 	const int fixups = fdt_path_offset(fdto, "/__local_fixups__");
 	if (fixups < 0)
 		return;

@@ -14,6 +14,7 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
@@ -255,10 +256,17 @@ private:
 								   fmt::format("{}: global.duration {} s", file_, seconds));
 			} else if (key == "calibration") {
 				if (value.type == Node::Type::string) {
-					unsigned cpu = 0;
-					if (std::sscanf(value.string.c_str(), "CPU%u", &cpu) != 1)
-						fail(fmt::format("global.calibration \"{}\": expected \"CPUn\"", value.string));
-					w.calibration_cpu = cpu;
+					// all of it a CPU number in range: sscanf's %u took
+					// "CPU4294967296" as CPU0 and "CPU1x" as CPU1
+					const std::string_view text = value.string;
+					unsigned long long cpu = 0;
+					const auto digits = text.substr(std::min<std::size_t>(3, text.size()));
+					const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cpu);
+					if (!text.starts_with("CPU") || digits.empty() || ec != std::errc() ||
+					    end != digits.data() + digits.size() || cpu > max_cpu_number)
+						fail(fmt::format("global.calibration \"{}\": expected \"CPUn\", n from 0 to {}",
+								 value.string, max_cpu_number));
+					w.calibration_cpu = static_cast<unsigned>(cpu);
 				} else {
 					// ns per loop: rt-app skips calibration; `run` amounts
 					// stay times on CPU0 at its highest OPP.

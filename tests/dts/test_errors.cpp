@@ -380,6 +380,17 @@ BOOST_AUTO_TEST_CASE(target_label_absent_from_base)
 	}
 }
 
+// A __fixups__ use past its property's end was an oops inside libfdt
+// (exit 3): now bad input naming the use.
+BOOST_AUTO_TEST_CASE(fixup_outside_its_property)
+{
+	const auto base = test::fixture("dts/fw-qcom.dts");
+	const auto overlay = test::fixture("dts/err-overlay-fixup-offset.dtso");
+	BOOST_TEST(error_of(base, {overlay}) ==
+		   overlay.string() + ": corrupt overlay: __fixups__ cpu0 names offset 4294967292 of property "
+				      "sh-test of /fragment@0/__overlay__, which has 8 bytes");
+}
+
 BOOST_AUTO_TEST_CASE(target_path_absent_from_base)
 {
 	const auto base = test::fixture("dts/fw-qcom.dts");

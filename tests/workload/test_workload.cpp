@@ -162,6 +162,11 @@ BOOST_AUTO_TEST_CASE(hostile_files_are_refused_with_their_limit)
 		   "x.json: task \"t\": instance 4294967297 is outside 0..4000");
 	BOOST_TEST(parse_error(R"({"tasks": {"t": {"cpus": [4294967296], "run": 1}}})") ==
 		   "x.json: task \"t\": cpus 4294967296 is outside 0..4095");
+	// the calibration CPU: sscanf's %u read "CPU4294967296" as CPU0, "CPU1x" as CPU1
+	for (const char *cpu : {"CPU4294967296", "CPU1x", "CPU", "CPU-1", "cpu1", "CPU4096"})
+		BOOST_TEST(parse_error(fmt::format(R"({{"tasks": {{"t": {{"run": 1}}}}, "global": {{"calibration": "{}"}}}})",
+						   cpu)) ==
+			   fmt::format("x.json: global.calibration \"{}\": expected \"CPUn\", n from 0 to 4095", cpu));
 	// a negative delay was ignored
 	BOOST_TEST(parse_error(R"({"tasks": {"t": {"delay": -5, "run": 1}}})") ==
 		   "x.json: task \"t\": delay -5 must not be negative");
