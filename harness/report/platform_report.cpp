@@ -428,6 +428,7 @@ void write_board_power(fmt::memory_buffer &out, const sim::BoardPowerFigures *po
 		const auto scale = d.temperature_zone.empty()
 					   ? std::string()
 					   : fmt::format(" (x the scale at zone {}'s temperature)", d.temperature_zone);
+		line("busy CPU", khz_table(d.dynamic_mw));
 		line("cluster leakage", d.static_mw.empty() ? "" : khz_table(d.static_mw) + scale);
 		line("each core's leakage", d.core_static_mw.empty() ? "" : khz_table(d.core_static_mw) + scale);
 		if (!d.temperature_polynomial.empty()) {
@@ -794,6 +795,7 @@ void write_board_power_json(Writer &w, const sim::BoardPowerFigures *power)
 	array(w, "domains", power->domains, [&](const sim::BoardPowerFigures::Domain &d) {
 		w.StartObject();
 		numbers(w, "cpus", d.cpus);
+		khz_object(w, "dynamic_mw", d.dynamic_mw);
 		khz_object(w, "static_mw", d.static_mw);
 		khz_object(w, "core_static_mw", d.core_static_mw);
 		khz_object(w, "cluster_mw", d.cluster_mw);

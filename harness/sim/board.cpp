@@ -30,11 +30,6 @@ std::uint64_t busy_power_at(const Board::Cpu &cpu, const std::vector<std::pair<u
 	return 0;
 }
 
-std::uint64_t microwatts(double mw)
-{
-	return static_cast<std::uint64_t>(std::llround(mw * 1000));
-}
-
 std::string cpus_text(const std::vector<unsigned> &cpus)
 {
 	std::string s;
@@ -147,8 +142,6 @@ std::uint64_t in_microwatts(double value, double unit_uw)
 void Board::apply(const PowerModel &model, const dts::Platform &platform)
 {
 	power_source_ = model.source.empty() ? "a board power file that names no source" : model.source;
-	has_model_ = true;
-	model_domains_ = model.domains;
 	// µW per unit of the file: 1000 (mW), or what the kernel's energy
 	// model says the reference CPU draws busy at the reference OPP,
 	// divided by the file's cost of it
@@ -326,7 +319,7 @@ void Board::apply(const PowerModel &model, const dts::Platform &platform)
 
 std::optional<BoardPowerFigures> Board::power_figures() const
 {
-	if (!has_model_)
+	if (power_source_.empty())
 		return std::nullopt;
 	BoardPowerFigures f;
 	f.source = power_source_;
@@ -337,29 +330,32 @@ std::optional<BoardPowerFigures> Board::power_figures() const
 			out[khz] = static_cast<double>(uw) / 1000;
 		return out;
 	};
-	for (const auto &m : model_domains_) {
-		const auto d = std::ranges::find(domains_, m.cpus, &Domain::cpus);
-		if (d == domains_.end())
+	// the domains the file names (apply() gave each its idle states' names)
+	for (const auto &dom : domains_) {
+		if (dom.state_names.empty())
 			continue;
 		auto &out = f.domains.emplace_back();
-		out.cpus = d->cpus;
-		out.static_mw = mw(d->static_power);
-		out.core_static_mw = mw(d->core_static_power);
-		out.cluster_mw = mw(d->active_power);
-		const auto &first = cpus_[d->cpus.front()];
-		for (std::size_t i = 0; i < d->state_names.size(); i++) {
-			const auto &name = d->state_names[i];
+		out.cpus = dom.cpus;
+		const auto &first = cpus_[dom.cpus.front()];
+		if (first.power != first.em_power)
+			for (const auto &[khz, uw] : first.power)
+				out.dynamic_mw[khz] = static_cast<double>(uw) / 1000;
+		out.static_mw = mw(dom.static_power);
+		out.core_static_mw = mw(dom.core_static_power);
+		out.cluster_mw = mw(dom.active_power);
+		for (std::size_t i = 0; i < dom.state_names.size(); i++) {
+			const auto &name = dom.state_names[i];
 			if (i < first.state_power.size())
 				out.idle_mw.emplace_back(name, static_cast<double>(first.state_power[i]) / 1000);
-			if (i < d->idle_state_power.size())
-				out.cluster_idle_mw.emplace_back(name, static_cast<double>(d->idle_state_power[i]) / 1000);
-			if (i < d->off_state.size() && d->off_state[i])
+			if (i < dom.idle_state_power.size())
+				out.cluster_idle_mw.emplace_back(name, static_cast<double>(dom.idle_state_power[i]) / 1000);
+			if (i < dom.off_state.size() && dom.off_state[i])
 				out.cluster_off.push_back(name);
-			if (i < d->core_off_state.size() && d->core_off_state[i])
+			if (i < dom.core_off_state.size() && dom.core_off_state[i])
 				out.core_off.push_back(name);
 		}
-		out.temperature_zone = d->temperature_zone;
-		out.temperature_polynomial = d->temperature_polynomial;
+		out.temperature_zone = dom.temperature_zone;
+		out.temperature_polynomial = dom.temperature_polynomial;
 	}
 	return f;
 }
@@ -547,7 +543,7 @@ void Board::build_speed_model(const PowerModel &model, const kshim::Kernel &kern
 			smt_scales_.push_back(static_cast<std::uint32_t>(std::lround(s * 1024)));
 	}
 	if (model.package_budget_mw) {
-		budget_ = microwatts(*model.package_budget_mw);
+		budget_ = in_microwatts(*model.package_budget_mw, 1000);
 		for (const auto &cpu : cpus_) {
 			if (cpu.power.empty() || (cpu.power == cpu.em_power && !power_in_microwatts_))
 				throw PowerModelError(fmt::format("board power model: package_budget_mw, but a CPU of {} has "

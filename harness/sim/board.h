@@ -328,8 +328,6 @@ private:
 	bool static_power_ = false;		// some cluster has a power of its own or off states
 	std::string power_source_;
 	std::optional<double> unit_mw_;		// what one of the file's bogo units is worth
-	bool has_model_ = false;
-	std::vector<PowerModel::Domain> model_domains_;	// as the file gave them
 	std::function<void(std::size_t, std::int64_t)> power_observer_;
 	// SMT threads and the package budget (power model): cores_ lists each
 	// core's threads; smt_scales_ a busy thread's speed x 1024 by busy

@@ -93,6 +93,7 @@ struct PowerModel {
 struct BoardPowerFigures {
 	struct Domain {
 		std::vector<unsigned> cpus;
+		std::map<unsigned, double> dynamic_mw;		// kHz -> a busy CPU's; empty: the energy model's
 		std::map<unsigned, double> static_mw;		// kHz -> the cluster's leakage (scale 1)
 		std::map<unsigned, double> core_static_mw;	// kHz -> a core's leakage (scale 1)
 		std::map<unsigned, double> cluster_mw;		// kHz -> the active cluster's own power

@@ -144,7 +144,11 @@ BOOST_AUTO_TEST_CASE(board_power_model_replaces_busy_power)
 		{"533000": 100, "999000": 100, "1402000": 100, "1709000": 100, "1844000": 100}}]})");
 	const auto r = json_of(test::run_cli({"run", "--json", "--board", "hikey960", "--duration", "2s", "--board-power",
 					    file.string()}));
+	// platform show prints the table the board charges, and only that one
+	const auto shown = json_of(test::run_cli({"platform", "show", "--json", "hikey960", "--board-power", file.string()}));
 	std::filesystem::remove(file);
+	BOOST_REQUIRE_EQUAL(shown["board_power"]["domains"].Size(), 1u);
+	BOOST_TEST(shown["board_power"]["domains"][0]["dynamic_mw"]["999000"].GetDouble() == 100.0);
 	for (unsigned c = 0; c < 4; c++)
 		BOOST_TEST(r["cpus"][c]["energy_j"].GetDouble() == 0.1 * r["cpus"][c]["busy_ns"].GetDouble() / 1e9,
 			   boost::test_tools::tolerance(1e-9));
