@@ -136,35 +136,103 @@ std::uint64_t in_microwatts(double value, double unit_uw)
 
 } // namespace
 
+// µW per unit of the file: 1000 (mW), or what the kernel's energy model
+// says the reference CPU draws busy at the reference OPP, divided by the
+// file's cost of it (bogo_units).
+double Board::file_unit_uw(const PowerModel &model, const dts::Platform &platform)
+{
+	const auto &bogo = model.bogo_units;
+	if (!bogo)
+		return 1000;
+	if (bogo->cpu >= cpus_.size())
+		throw PowerModelError(fmt::format("board power model: bogo_units.cpu: {} has CPUs 0-{}", platform.model,
+						  cpus_.size() - 1));
+	const auto &ref = cpus_[bogo->cpu];
+	if (ref.em_power.empty() || !power_in_microwatts_)
+		throw PowerModelError(fmt::format("board power model: bogo_units: CPU{} of {} has no energy "
+						  "model in microwatts to convert the file's units through",
+						  bogo->cpu, platform.model));
+	const auto it = bogo->khz ? std::ranges::find(ref.em_power, bogo->khz, &std::pair<unsigned, std::uint64_t>::first)
+				  : std::ranges::max_element(ref.em_power);
+	if (it == ref.em_power.end())
+		throw PowerModelError(fmt::format("board power model: bogo_units.khz: {} kHz is not an OPP of "
+						  "CPU{}'s energy model",
+						  bogo->khz, bogo->cpu));
+	const double unit_uw = static_cast<double>(it->second) / bogo->busy_cost;
+	unit_mw_ = unit_uw / 1000;
+	return unit_uw;
+}
+
+// The file's figures by idle state, and the states that power a core or
+// the cluster off, over the names the CPUs' cpuidle driver registered.
+void Board::apply_idle_states(Domain &dom, const PowerModel::Domain &m, double unit_uw)
+{
+	// the CPUs' idle states: the default idle path first ("WFI" on a
+	// board without a cpuidle driver, "arch-idle" on any: the legacy
+	// tables' first entry), then the driver's. Without any (no driver,
+	// or cpuidle.off=1) the file's driver states are never entered:
+	// their figures go unused.
+	kshim_idle_state states[KSHIM_MAX_IDLE_STATES];
+	const int n = std::max(kshim_cpu_idle_states(static_cast<int>(dom.cpus.front()), states,
+						       KSHIM_MAX_IDLE_STATES),
+			       0);
+	std::vector<std::string> names{n ? std::string("arch-idle") : std::string("WFI")};
+	for (int i = 0; i < n; i++)
+		names.emplace_back(states[i].name);
+	auto index = [&](const std::string &state, const char *what) -> std::optional<std::size_t> {
+		if (state == "arch-idle")
+			return 0;
+		const auto it = std::find(names.begin(), names.end(), state);
+		if (it != names.end())
+			return static_cast<std::size_t>(it - names.begin());
+		if (n == 0 && !state.empty())
+			return std::nullopt;
+		std::string known;
+		for (const auto &k : names)
+			known += fmt::format("{}{}", known.empty() ? "" : ", ", k);
+		throw PowerModelError(fmt::format("board power model: CPUs {}: {} names idle state \"{}\"; "
+						  "theirs are {}",
+						  cpus_text(m.cpus), what, state, known));
+	};
+	if (!m.idle_mw.empty()) {
+		for (const unsigned c : dom.cpus)
+			cpus_[c].state_power.assign(names.size(), cpus_[c].idle_power);
+		for (const auto &[state, mw] : m.idle_mw)
+			if (const auto i = index(state, "idle_mw"))
+				for (const unsigned c : dom.cpus)
+					cpus_[c].state_power[*i] = in_microwatts(mw, unit_uw);
+		tracks_idle_states_ = true;
+	}
+	if (!m.cluster_idle_mw.empty()) {
+		dom.idle_state_power.assign(names.size(), 0);
+		for (const auto &[state, mw] : m.cluster_idle_mw)
+			if (const auto i = index(state, "cluster_idle_mw"))
+				dom.idle_state_power[*i] = in_microwatts(mw, unit_uw);
+		tracks_idle_states_ = true;
+	}
+	auto states_of = [&](const std::vector<std::string> &list, const char *what) {
+		std::vector<bool> out;
+		if (list.empty())
+			return out;
+		out.assign(names.size(), false);
+		for (const auto &state : list)
+			if (const auto i = index(state, what))
+				out[*i] = true;
+		tracks_idle_states_ = true;
+		return out;
+	};
+	dom.off_state = states_of(m.cluster_off, "cluster_off");
+	dom.core_off_state = states_of(m.core_off, "core_off");
+	dom.state_names = std::move(names);
+}
+
 // The board power model over the kernel's view: each of its domains must be
 // a frequency domain, its OPPs the domain's, its idle states the CPUs',
 // its thermal zone the DT's.
 void Board::apply(const PowerModel &model, const dts::Platform &platform)
 {
 	power_source_ = model.source.empty() ? "a board power file that names no source" : model.source;
-	// µW per unit of the file: 1000 (mW), or what the kernel's energy
-	// model says the reference CPU draws busy at the reference OPP,
-	// divided by the file's cost of it
-	double unit_uw = 1000;
-	if (const auto &bogo = model.bogo_units) {
-		if (bogo->cpu >= cpus_.size())
-			throw PowerModelError(fmt::format("board power model: bogo_units.cpu: {} has CPUs 0-{}",
-							  platform.model, cpus_.size() - 1));
-		const auto &ref = cpus_[bogo->cpu];
-		if (ref.em_power.empty() || !power_in_microwatts_)
-			throw PowerModelError(fmt::format("board power model: bogo_units: CPU{} of {} has no energy "
-							  "model in microwatts to convert the file's units through",
-							  bogo->cpu, platform.model));
-		const auto it = bogo->khz ? std::ranges::find(ref.em_power, bogo->khz,
-							      &std::pair<unsigned, std::uint64_t>::first)
-					  : std::ranges::max_element(ref.em_power);
-		if (it == ref.em_power.end())
-			throw PowerModelError(fmt::format("board power model: bogo_units.khz: {} kHz is not an OPP of "
-							  "CPU{}'s energy model",
-							  bogo->khz, bogo->cpu));
-		unit_uw = static_cast<double>(it->second) / bogo->busy_cost;
-		unit_mw_ = unit_uw / 1000;
-	}
+	const double unit_uw = file_unit_uw(model, platform);
 	for (const auto &m : model.domains) {
 		auto d = std::find_if(domains_.begin(), domains_.end(), [&](const Domain &dom) { return dom.cpus == m.cpus; });
 		if (d == domains_.end()) {
@@ -254,63 +322,7 @@ void Board::apply(const PowerModel &model, const dts::Platform &platform)
 								  "{:g} at 25 C: the polynomial does not hold there",
 								  cpus_text(m.cpus), dom.temperature_scale));
 		}
-		// the CPUs' idle states: the default idle path first ("WFI" on a
-		// board without a cpuidle driver, "arch-idle" on any: the legacy
-		// tables' first entry), then the driver's. Without any (no driver,
-		// or cpuidle.off=1) the file's driver states are never entered:
-		// their figures go unused.
-		kshim_idle_state states[KSHIM_MAX_IDLE_STATES];
-		const int n = std::max(kshim_cpu_idle_states(static_cast<int>(dom.cpus.front()), states,
-							       KSHIM_MAX_IDLE_STATES),
-				       0);
-		std::vector<std::string> names{n ? std::string("arch-idle") : std::string("WFI")};
-		for (int i = 0; i < n; i++)
-			names.emplace_back(states[i].name);
-		auto index = [&](const std::string &state, const char *what) -> std::optional<std::size_t> {
-			if (state == "arch-idle")
-				return 0;
-			const auto it = std::find(names.begin(), names.end(), state);
-			if (it != names.end())
-				return static_cast<std::size_t>(it - names.begin());
-			if (n == 0 && !state.empty())
-				return std::nullopt;
-			std::string known;
-			for (const auto &k : names)
-				known += fmt::format("{}{}", known.empty() ? "" : ", ", k);
-			throw PowerModelError(fmt::format("board power model: CPUs {}: {} names idle state \"{}\"; "
-							  "theirs are {}",
-							  cpus_text(m.cpus), what, state, known));
-		};
-		if (!m.idle_mw.empty()) {
-			for (const unsigned c : dom.cpus)
-				cpus_[c].state_power.assign(names.size(), cpus_[c].idle_power);
-			for (const auto &[state, mw] : m.idle_mw)
-				if (const auto i = index(state, "idle_mw"))
-					for (const unsigned c : dom.cpus)
-						cpus_[c].state_power[*i] = in_microwatts(mw, unit_uw);
-			tracks_idle_states_ = true;
-		}
-		if (!m.cluster_idle_mw.empty()) {
-			dom.idle_state_power.assign(names.size(), 0);
-			for (const auto &[state, mw] : m.cluster_idle_mw)
-				if (const auto i = index(state, "cluster_idle_mw"))
-					dom.idle_state_power[*i] = in_microwatts(mw, unit_uw);
-			tracks_idle_states_ = true;
-		}
-		auto states_of = [&](const std::vector<std::string> &list, const char *what) {
-			std::vector<bool> out;
-			if (list.empty())
-				return out;
-			out.assign(names.size(), false);
-			for (const auto &state : list)
-				if (const auto i = index(state, what))
-					out[*i] = true;
-			tracks_idle_states_ = true;
-			return out;
-		};
-		dom.state_names = names;
-		dom.off_state = states_of(m.cluster_off, "cluster_off");
-		dom.core_off_state = states_of(m.core_off, "core_off");
+		apply_idle_states(dom, m, unit_uw);
 		dom.tracked = !dom.static_power.empty() || !dom.core_static_power.empty() || !dom.active_power.empty() ||
 			      !dom.idle_state_power.empty() || !dom.off_state.empty();
 		static_power_ |= dom.tracked;

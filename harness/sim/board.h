@@ -267,6 +267,8 @@ private:
 											: cpu.idle_power;
 	}
 	void apply(const PowerModel &model, const dts::Platform &platform);
+	double file_unit_uw(const PowerModel &model, const dts::Platform &platform);
+	void apply_idle_states(Domain &dom, const PowerModel::Domain &m, double unit_uw);
 	static double temperature_scale_at(const Domain &dom, double celsius);
 	// The CPU's cluster may have been powered on or off, turned active or
 	// idle, or changed OPP.
