@@ -9,7 +9,8 @@ of Balsini and Pannocchi as gabrieleara/PARTSim publishes it: its formula
 with its "idle" parameters {d, eta, gamma, K} and its voltage per OPP
 (examples/energy/energy.cpp, commit 0e52227ee0cff824a9c7819cf9da70c72a754b9a).
 Prints the static_mw tables of harness/sim/board-power/odroid-xu3.json
-(docs/power.md says how they are used). Nothing here is fitted or tuned:
+(docs/power.md says how they are used); --check FILE exits 1 unless FILE
+holds them. Nothing here is fitted or tuned:
 the source's numbers, evaluated."""
 
 import json
@@ -40,6 +41,20 @@ def idle_mw(cluster):
     return out
 
 
+def check(path):
+    """Exit 1 unless the shipped file's static_mw tables are these figures."""
+    import re
+    with open(path) as f:
+        model = json.loads(re.sub(r"//[^\n]*", "", f.read()))
+    shipped = [{int(k): v for k, v in d["static_mw"].items()} for d in model["domains"]]
+    derived = [{int(k): v for k, v in idle_mw(c).items()} for c in ("a7", "a15")]
+    if shipped != derived:
+        sys.exit(f"{path}: static_mw is not what {sys.argv[0]} derives from the source")
+
+
 if __name__ == "__main__":
-    json.dump({c: idle_mw(c) for c in IDLE}, sys.stdout, indent=1)
-    print()
+    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+        check(sys.argv[2])
+    else:
+        json.dump({c: idle_mw(c) for c in IDLE}, sys.stdout, indent=1)
+        print()
