@@ -20,9 +20,14 @@ std::optional<double> number(const rapidjson::Value &v)
 
 // A board some of whose CPUs have no energy model has no energy to compare:
 // the sum over the others would read as a saving.
+bool energy_complete(const rapidjson::Document &r)
+{
+	return !r.HasMember("energy_complete") || r["energy_complete"].GetBool();
+}
+
 std::optional<double> energy(const rapidjson::Document &r, const char *key)
 {
-	if (r.HasMember("energy_complete") && !r["energy_complete"].GetBool())
+	if (!energy_complete(r))
 		return std::nullopt;
 	return r.HasMember(key) ? number(r[key]) : std::nullopt;
 }
@@ -48,7 +53,7 @@ std::optional<double> over_cpus(const rapidjson::Document &r, const char *key)
 // report's per-domain split).
 std::optional<double> over_domains(const rapidjson::Document &r, const char *key)
 {
-	if (r.HasMember("energy_complete") && !r["energy_complete"].GetBool())
+	if (!energy_complete(r))
 		return std::nullopt;
 	double sum = 0;
 	for (const auto &d : r["domains"].GetArray()) {
