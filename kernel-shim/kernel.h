@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -75,6 +76,24 @@ const std::vector<TraceEvent> &trace_events();
 // empty function goes back to keeping them.
 using TraceSink = std::function<void(const kshim_trace_event &)>;
 void set_trace_sink(TraceSink sink);
+
+// trace.dat: the kernel's own binary records of its ftrace events (what
+// TP_fast_assign writes into the ring buffer), for the events a trace.dat
+// records. An event's format, as tracefs shows events/SYSTEM/NAME/format.
+struct EventFormat {
+	std::string system;
+	std::string name;
+	int id = 0;
+	std::string format;
+};
+// Records `event` from now on, each record going to the record sink, and
+// returns its format; nothing when the kernel has no ftrace event of that
+// name or the harness no probe on its tracepoint (PELT's bare tracepoints).
+std::optional<EventFormat> record_event(const std::string &event);
+// Stops recording every event.
+void stop_recording();
+using RecordSink = std::function<void(int cpu, std::uint64_t time_ns, std::span<const std::byte> record)>;
+void set_record_sink(RecordSink sink);
 
 // The timers the harness keeps for user tasks (rt-app's sleeps and timers,
 // which are hrtimers on the sleeping CPU on a board): `source(cpu)` gives

@@ -9,6 +9,7 @@
 
 #include "dts/platform.h"
 #include "harness/report/ftrace.h"
+#include "harness/report/trace_dat.h"
 #include "harness/report/platform_report.h"
 #include "harness/report/plot.h"
 #include "harness/report/run_report.h"
@@ -487,18 +488,41 @@ RunSettings settings_of(const Context &ctx, const po::variables_map &vm)
 
 #if SH_KERNEL_SCHEDULER
 // --trace's writer: events only, so the run is traced rather than sampled.
-std::optional<report::FtraceWriter> open_trace(const po::variables_map &vm, RunSettings &settings)
+// FILE.dat is trace-cmd's format, any other name ftrace's text.
+struct TraceFile {
+	std::optional<report::FtraceWriter> text;
+	std::optional<report::TraceDatWriter> dat;
+
+	sim::EventSink *sink() { return text ? static_cast<sim::EventSink *>(&*text) : dat ? &*dat : nullptr; }
+	void close()
+	{
+		if (text)
+			text->close();
+		if (dat)
+			dat->close();
+	}
+};
+
+TraceFile open_trace(const po::variables_map &vm, RunSettings &settings)
 {
+	TraceFile trace;
 	if (!vm.count("trace"))
-		return std::nullopt;
-	std::optional<report::FtraceWriter> trace;
+		return trace;
+	const std::filesystem::path path = vm["trace"].as<std::string>();
+	const auto nr_cpus = static_cast<unsigned>(settings.platform.cpus.size());
+	const bool dat = path.extension() == ".dat";
+	if (dat && vm["trace-stacktrace"].as<bool>())
+		throw UsageError{"--trace-stacktrace: for a text trace (a .dat file holds the kernel's records only)"};
 	try {
-		trace.emplace(vm["trace"].as<std::string>(), static_cast<unsigned>(settings.platform.cpus.size()),
-			      settings.trace_events);
+		if (dat)
+			trace.dat.emplace(path, nr_cpus, settings.trace_events);
+		else
+			trace.text.emplace(path, nr_cpus, settings.trace_events);
 	} catch (const std::runtime_error &e) {
 		throw UsageError{e.what()};	// a path that cannot be written: bad input
 	}
-	trace->stacktrace(vm["trace-stacktrace"].as<bool>());
+	if (trace.text)
+		trace.text->stacktrace(vm["trace-stacktrace"].as<bool>());
 	settings.options.trace_only_events = true;
 	return trace;
 }
@@ -525,15 +549,14 @@ sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 	sim::Result result;
 	try {
 		result = sim::simulate(settings.platform, kernel, settings.workload, settings.options,
-				       trace ? &*trace : nullptr);
+				       trace.sink());
 	} catch (const sim::PowerModelError &e) {
 		throw UsageError{fmt::format("--board-power {}: {}", power_file, e.what())};
 	}
 	if (settings.options.power_model)
 		result.power_model_file = power_file;
 	kshim::disarm_watchdog();
-	if (trace)
-		trace->close();
+	trace.close();
 	result.board = settings.board;
 	result.board_model = settings.platform.model;
 	result.kernel = kshim::build_info().version;

@@ -927,6 +927,14 @@ void Simulator::attach_to_kernel()
 	    kshim_sched_trace_attach_trace_only(options_.trace_only_events))
 		throw kshim::KernelFault("could not attach the PELT and cpu_idle tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
+	if (sink_)
+		for (const auto &event : sink_->recorded_events())
+			if (const auto format = kshim::record_event(event))
+				sink_->recording(*format);
+	if (sink_)
+		kshim::set_record_sink([this](int cpu, std::uint64_t t, std::span<const std::byte> record) {
+			sink_->record(cpu, t, record);
+		});
 	kshim::set_timer_source([this](int cpu) { return executor_->next_timer_on(cpu); });
 	// the clock provider's set_rate (or the firmware's level): the board's
 	// clock takes its transition time once the supplies have settled
@@ -945,6 +953,8 @@ void Simulator::attach_to_kernel()
 void Simulator::detach_from_kernel()
 {
 	kshim::set_trace_sink({});
+	kshim::stop_recording();
+	kshim::set_record_sink({});
 	kshim::set_timer_source({});
 	kshim::set_sleep_expiry({});
 	kshim::set_entry_admission({});

@@ -16,6 +16,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -118,6 +120,13 @@ class EventSink {
 public:
 	virtual ~EventSink() = default;
 	virtual void event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid) = 0;
+
+	// The kernel's own binary records of its ftrace events (a trace.dat):
+	// the events the sink wants them for; each one the kernel can record
+	// is announced with its format before its first record.
+	virtual std::vector<std::string> recorded_events() const { return {}; }
+	virtual void recording(const kshim::EventFormat &) {}
+	virtual void record(int /*cpu*/, std::uint64_t /*time_ns*/, std::span<const std::byte> /*record*/) {}
 };
 
 // Percentiles of a latency histogram: within 1 % above the exact value

@@ -8,6 +8,7 @@
 
 #include <linux/types.h>
 #include <kshim/api.h>
+#include <kshim/cost.h>
 
 /* The simulated CPU kernel code runs on (asm/smp.h) and its current task. */
 extern int shim_cpu;
@@ -49,6 +50,34 @@ void kshim_run_initcalls(void);
  * zone's or cooling device's type; NULL for none. */
 void kshim_trace_record(const char *name, int nr_args, const long long *args, const char *comm0,
 			const char *comm1, const char *type);
+
+/*
+ * The kernel's record of an event for a trace.dat (trace.c): a probe of the
+ * harness that names its event with KSHIM_RAW_EVENT() and adds it when it
+ * registers (kshim_raw_event_add()) hands its tracepoint's arguments to the
+ * event's class probe, trace_event_raw_event_<class>, whose TP_fast_assign
+ * writes the record, while trace.dat records the event (kshim_record_raw()
+ * in the probe, with the probe's own TP_PROTO arguments: the class probe
+ * has the probe's type). Its blocks are not kernel time: ftrace's probe
+ * runs only in a traced run, and a traced run is the run untraced.
+ */
+struct trace_event_file;
+struct kshim_raw_event {
+	const char *name;
+	struct trace_event_file *file;	/* non-NULL while a trace.dat records the event */
+	struct kshim_raw_event *next;
+};
+#define KSHIM_RAW_EVENT(ev) static struct kshim_raw_event raw_##ev = { .name = #ev }
+void kshim_raw_event_add(struct kshim_raw_event *raw);
+#define kshim_record_raw(ev, own_probe, ...)							\
+	do {											\
+		struct trace_event_file *__file = raw_##ev.file;				\
+		if (unlikely(__file)) {								\
+			int __kind = kshim_cost_begin(KSHIM_COST_NONE);				\
+			((typeof(&own_probe))__file->event_call->class->probe)(__file, __VA_ARGS__);	\
+			kshim_cost_end(__kind);							\
+		}										\
+	} while (0)
 
 /* Tasks (task.c): the harness's pids, and copy_process()'s copy. */
 struct task_struct;

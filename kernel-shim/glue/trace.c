@@ -4,10 +4,18 @@
  * the kernel's way (CREATE_TRACE_POINTS); the harness attaches probes with
  * tracepoint_probe_register(), as kernel/tracepoint.c does, to record them.
  *
- * The ftrace event machinery that TRACE_EVENT() also generates is reached
- * only once ftrace registers an event class, which never happens here; the
- * functions below exist so that the objects link, and stop the run loudly
- * if anything ever calls them.
+ * TRACE_EVENT() also generates, in the object that instantiates an event,
+ * its ftrace event: a struct trace_event_call in the _ftrace_events section
+ * with its class's fields and print format, and the class's probe
+ * (trace_event_raw_event_<class>) whose TP_fast_assign writes the event's
+ * binary record. For a trace.dat the harness reaches them as ftrace does:
+ * an event's format is its fields laid out as event_define_fields() lays
+ * them and printed as f_show() prints them (kernel/trace/trace_events.c);
+ * its records are the class probe's, called by the harness's probe of the
+ * tracepoint (kshim_record_raw(), glue/shim.h) into the two functions of
+ * the ring buffer that the probe calls, trace_event_buffer_reserve() and
+ * trace_event_buffer_commit(). The rest of ftrace's output machinery is
+ * never reached; the functions below stop the run loudly if it ever is.
  */
 #include <linux/tracepoint.h>
 #include <linux/trace_events.h>
@@ -21,6 +29,7 @@
 
 #include <linux/sched/clock.h>
 
+#include <kshim/cost.h>
 #include "shim.h"
 
 #define UNREACHABLE_FTRACE(fn) shim_fatal(#fn "(): the ftrace event machinery is not part of sched-harness")
@@ -40,15 +49,55 @@ enum print_line_t trace_handle_return(struct trace_seq *s)
 	UNREACHABLE_FTRACE(trace_handle_return);
 }
 
+/*
+ * The ring buffer, for the class probes of the events a trace.dat records:
+ * one record at a time (probes do not nest: none fires inside another's
+ * TP_fast_assign), handed whole to the harness at commit with the CPU it was
+ * written on and the running CPU's sched_clock(), the trace clock "local"
+ * that trace-cmd records with by default.
+ */
+static union {
+	struct trace_entry ent;
+	char bytes[512];
+} raw_record;
+static unsigned long raw_record_len;
+
+/* trace_events.c's: the record's common fields (tracing_generic_entry_update()) */
 void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 				 struct trace_event_file *trace_file, unsigned long len)
 {
-	UNREACHABLE_FTRACE(trace_event_buffer_reserve);
+	if (WARN_ONCE(len > sizeof(raw_record), "%s: a record of %lu bytes (at most %zu)",
+		      trace_event_name(trace_file->event_call), len, sizeof(raw_record)))
+		return NULL;
+	/*
+	 * Zeroed: the padding between fields is in the file, and a trace is
+	 * the same bytes for the same run.
+	 */
+	memset(raw_record.bytes, 0, len);
+	/*
+	 * The flags and preempt count the text trace prints for every event
+	 * ("d..2.": interrupts off, the runqueue's lock and the tracepoint's
+	 * preempt_disable() taken), so that both formats say the same.
+	 */
+	fbuffer->trace_ctx = (TRACE_FLAG_IRQS_OFF << 16) | 2;
+	tracing_generic_entry_update(&raw_record.ent, trace_file->event_call->event.type,
+				     fbuffer->trace_ctx);
+	fbuffer->trace_file = trace_file;
+	fbuffer->buffer = NULL;
+	fbuffer->event = NULL;
+	fbuffer->regs = NULL;
+	fbuffer->entry = raw_record.bytes;
+	raw_record_len = len;
+	return fbuffer->entry;
 }
 
 void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
-	UNREACHABLE_FTRACE(trace_event_buffer_commit);
+#ifdef KSHIM_SCHED_FULL
+	shim_trace_raw(smp_processor_id(), sched_clock(), fbuffer->entry, raw_record_len);
+#else
+	shim_trace_raw(smp_processor_id(), 0, fbuffer->entry, raw_record_len);
+#endif
 }
 
 bool __trace_trigger_soft_disabled(struct trace_event_file *file)
@@ -112,6 +161,171 @@ const char *trace_print_symbols_seq(struct trace_seq *p, unsigned long val,
 	UNREACHABLE_FTRACE(trace_print_symbols_seq);
 }
 
+/* --- trace.dat: the kernel's ftrace events --------------------------------- */
+
+extern struct trace_event_call *__start__ftrace_events[];
+extern struct trace_event_call *__stop__ftrace_events[];
+
+/* The harness's probes that can hand their tracepoint to its event. */
+static struct kshim_raw_event *raw_events;
+
+void kshim_raw_event_add(struct kshim_raw_event *raw)
+{
+	struct kshim_raw_event *r;
+
+	for (r = raw_events; r; r = r->next)
+		if (r == raw)
+			return;
+	raw->next = raw_events;
+	raw_events = raw;
+}
+
+/*
+ * Event ids, as register_trace_event() gives them: ftrace's own entries
+ * (kernel/trace/trace.h's enum trace_type) come first; the events follow in
+ * the order of the section, so an image gives each event one id.
+ */
+#define RAW_EVENT_FIRST_ID	32
+
+static struct trace_event_call *find_event(const char *name, int *id)
+{
+	struct trace_event_call **call;
+
+	for (call = __start__ftrace_events; call < __stop__ftrace_events; call++) {
+		const char *event = trace_event_name(*call);
+
+		if (event && !strcmp(event, name)) {
+			*id = RAW_EVENT_FIRST_ID + (int)(call - __start__ftrace_events);
+			return *call;
+		}
+	}
+	return NULL;
+}
+
+static struct kshim_raw_event *find_raw(const char *name)
+{
+	struct kshim_raw_event *r;
+
+	for (r = raw_events; r; r = r->next)
+		if (!strcmp(r->name, name))
+			return r;
+	return NULL;
+}
+
+int kshim_trace_raw_enable(const char *name)
+{
+	struct kshim_raw_event *raw = find_raw(name);
+	struct trace_event_call *call;
+	struct trace_event_file *file;
+	int id;
+
+	call = find_event(name, &id);
+	if (!raw || !call || !(call->flags & TRACE_EVENT_FL_TRACEPOINT) || !call->class->probe)
+		return -ENOENT;
+	if (raw->file)
+		return 0;
+	file = kzalloc(sizeof(*file), GFP_KERNEL);
+	if (!file)
+		return -ENOMEM;
+	call->event.type = id;
+	file->event_call = call;
+	raw->file = file;
+	return 0;
+}
+
+void kshim_trace_raw_disable_all(void)
+{
+	struct kshim_raw_event *r;
+
+	for (r = raw_events; r; r = r->next) {
+		kfree(r->file);
+		r->file = NULL;
+	}
+}
+
+struct format_buf {
+	char *p;
+	size_t room;
+	int len;
+};
+
+static __printf(2, 3) void format_add(struct format_buf *b, const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vsnprintf(b->p, b->room, fmt, args);
+	va_end(args);
+	if (n < 0)
+		return;
+	b->len += n;
+	if ((size_t)n >= b->room) {
+		b->p += b->room;
+		b->room = 0;
+	} else {
+		b->p += n;
+		b->room -= n;
+	}
+}
+
+/* f_show()'s line of one field */
+static void format_field(struct format_buf *b, const char *type, const char *name,
+			 unsigned int offset, unsigned int size, int is_signed, int len)
+{
+	const char *array = strchr(type, '[');
+
+	if (str_has_prefix(type, "__data_loc"))
+		array = NULL;
+	if (!array)
+		format_add(b, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   type, name, offset, size, !!is_signed);
+	else if (len)
+		format_add(b, "\tfield:%.*s %s[%d];\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   (int)(array - type), type, name, len, offset, size, !!is_signed);
+	else
+		format_add(b, "\tfield:%.*s %s[];\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   (int)(array - type), type, name, offset, size, !!is_signed);
+}
+
+#define format_common_field(b, type, item)						\
+	format_field(b, #type, "common_" #item, offsetof(struct trace_entry, item),	\
+		     sizeof(((struct trace_entry *)0)->item), is_signed_type(type), 0)
+
+/*
+ * The event's format file, as tracefs prints events/SYSTEM/NAME/format:
+ * the common fields (trace_define_common_fields()), then the class's
+ * fields at the offsets event_define_fields() gives them (each aligned to
+ * its type, from the end of struct trace_entry), then the print format.
+ */
+int kshim_trace_raw_format(const char *name, char *buf, unsigned long size, const char **system, int *id)
+{
+	struct format_buf b = { .p = buf, .room = size };
+	struct trace_event_call *call = find_event(name, id);
+	struct trace_event_fields *field;
+	unsigned int offset = sizeof(struct trace_entry);
+
+	if (!call || !find_raw(name))
+		return -ENOENT;
+	*system = call->class->system;
+	format_add(&b, "name: %s\nID: %d\nformat:\n", trace_event_name(call), *id);
+	format_common_field(&b, unsigned short, type);
+	format_common_field(&b, unsigned char, flags);
+	format_common_field(&b, unsigned char, preempt_count);
+	format_common_field(&b, int, pid);
+	format_add(&b, "\n");
+	for (field = call->class->fields_array; field && field->type; field++) {
+		if (field->type == TRACE_FUNCTION_TYPE)
+			return -EINVAL;	/* fields defined by a function: no such event here */
+		offset = ALIGN(offset, field->align);
+		format_field(&b, field->type, field->name, offset, field->size, field->is_signed,
+			     field->len);
+		offset += field->size;
+	}
+	format_add(&b, "\nprint fmt: %s\n", call->print_fmt);
+	return b.len;
+}
+
 /*
  * The harness's probes: each turns its tracepoint's TP_PROTO arguments
  * into plain numbers for the C++ recorder, with up to two task names and a
@@ -142,22 +356,32 @@ void kshim_trace_record(const char *name, int nr_args, const long long *args, co
 	shim_trace(&ev);
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+KSHIM_RAW_EVENT(hw_pressure_update);
+#else
+KSHIM_RAW_EVENT(thermal_pressure_update);
+#endif
+
 static void probe_pressure_update(void *data, int cpu, unsigned long pressure)
 {
 	const long long args[] = { cpu, pressure };
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
 	kshim_trace_record("hw_pressure_update", ARRAY_SIZE(args), args, NULL, NULL, NULL);
+	kshim_record_raw(hw_pressure_update, probe_pressure_update, cpu, pressure);
 #else
 	kshim_trace_record("thermal_pressure_update", ARRAY_SIZE(args), args, NULL, NULL, NULL);
+	kshim_record_raw(thermal_pressure_update, probe_pressure_update, cpu, pressure);
 #endif
 }
 
 int kshim_trace_attach(void)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	kshim_raw_event_add(&raw_hw_pressure_update);
 	return register_trace_hw_pressure_update(probe_pressure_update, NULL);
 #else
+	kshim_raw_event_add(&raw_thermal_pressure_update);
 	return register_trace_thermal_pressure_update(probe_pressure_update, NULL);
 #endif
 }

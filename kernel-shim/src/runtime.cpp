@@ -47,6 +47,7 @@ TimerSource timer_source_hook;
 SleepExpiry sleep_expiry_hook;
 SensorSource sensor_source_hook;
 ClockSink clock_sink_hook;
+RecordSink record_sink_hook;
 
 TraceSink &trace_sink()
 {
@@ -228,6 +229,29 @@ void set_trace_sink(TraceSink sink)
 	trace_sink() = std::move(sink);
 }
 
+void set_record_sink(RecordSink sink)
+{
+	record_sink_hook = std::move(sink);
+}
+
+std::optional<EventFormat> record_event(const std::string &event)
+{
+	const char *system = nullptr;
+	int id = 0;
+	const int need = kshim_trace_raw_format(event.c_str(), nullptr, 0, &system, &id);
+	if (need < 0 || kshim_trace_raw_enable(event.c_str()) != 0)
+		return std::nullopt;
+	std::string format(static_cast<std::size_t>(need) + 1, '\0');
+	kshim_trace_raw_format(event.c_str(), format.data(), format.size(), &system, &id);
+	format.resize(static_cast<std::size_t>(need));
+	return EventFormat{system, event, id, std::move(format)};
+}
+
+void stop_recording()
+{
+	kshim_trace_raw_disable_all();
+}
+
 TimerSource &timer_source()
 {
 	return timer_source_hook;
@@ -338,6 +362,12 @@ void shim_trace(const kshim_trace_event *event)
 	}
 	events().push_back({event->name, event->cpu, event->time_ns,
 			    std::vector<long long>(event->args, event->args + event->nr_args)});
+}
+
+void shim_trace_raw(int cpu, unsigned long long time_ns, const void *record, unsigned long len)
+{
+	if (record_sink_hook)
+		record_sink_hook(cpu, time_ns, std::span(static_cast<const std::byte *>(record), len));
 }
 
 void shim_clock_changed(const struct kshim_cpuset *cpus, unsigned long khz, unsigned long long ready_ns)

@@ -33,6 +33,7 @@
 #include "../export/build_policy_headers.h"
 
 #include <linux/sched/clock.h>
+#include <linux/trace_events.h>
 #include <trace/events/power.h>
 #include <trace/events/sched.h>
 
@@ -41,6 +42,14 @@
 
 #include "../../kernel-shim/glue/shim.h"
 #include "series.h"
+
+/* The events a trace.dat can hold: the kernel records them (glue/shim.h). */
+KSHIM_RAW_EVENT(sched_switch);
+KSHIM_RAW_EVENT(sched_wakeup);
+KSHIM_RAW_EVENT(sched_wakeup_new);
+KSHIM_RAW_EVENT(sched_migrate_task);
+KSHIM_RAW_EVENT(cpu_frequency);
+KSHIM_RAW_EVENT(cpu_idle);
 
 /* Whether the trace-only probes record (a trace file asks for them). */
 static bool trace_only_recorded;
@@ -80,6 +89,7 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 				   next->pid, next->prio };
 
 	record("sched_switch", ARRAY_SIZE(args), args, prev, next);
+	kshim_record_raw(sched_switch, probe_sched_switch, preempt, prev, next, prev_state);
 }
 
 static void probe_sched_wakeup(void *data, struct task_struct *p)
@@ -87,6 +97,7 @@ static void probe_sched_wakeup(void *data, struct task_struct *p)
 	const long long args[] = { p->pid, p->prio, task_cpu(p) };
 
 	record("sched_wakeup", ARRAY_SIZE(args), args, p, NULL);
+	kshim_record_raw(sched_wakeup, probe_sched_wakeup, p);
 }
 
 static void probe_sched_wakeup_new(void *data, struct task_struct *p)
@@ -94,6 +105,7 @@ static void probe_sched_wakeup_new(void *data, struct task_struct *p)
 	const long long args[] = { p->pid, p->prio, task_cpu(p) };
 
 	record("sched_wakeup_new", ARRAY_SIZE(args), args, p, NULL);
+	kshim_record_raw(sched_wakeup_new, probe_sched_wakeup_new, p);
 }
 
 static void probe_sched_migrate_task(void *data, struct task_struct *p, int dest_cpu)
@@ -101,6 +113,7 @@ static void probe_sched_migrate_task(void *data, struct task_struct *p, int dest
 	const long long args[] = { p->pid, p->prio, task_cpu(p), dest_cpu };
 
 	record("sched_migrate_task", ARRAY_SIZE(args), args, p, NULL);
+	kshim_record_raw(sched_migrate_task, probe_sched_migrate_task, p, dest_cpu);
 }
 
 static void probe_cpu_frequency(void *data, unsigned int frequency, unsigned int cpu_id)
@@ -108,6 +121,7 @@ static void probe_cpu_frequency(void *data, unsigned int frequency, unsigned int
 	const long long args[] = { frequency, cpu_id };
 
 	record("cpu_frequency", ARRAY_SIZE(args), args, NULL, NULL);
+	kshim_record_raw(cpu_frequency, probe_cpu_frequency, frequency, cpu_id);
 }
 
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu_id)
@@ -115,6 +129,7 @@ static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu_id)
 	const long long args[] = { state, cpu_id };
 
 	record_traced("cpu_idle", ARRAY_SIZE(args), args, NULL);
+	kshim_record_raw(cpu_idle, probe_cpu_idle, state, cpu_id);
 }
 
 static void probe_sched_overutilized(void *data, struct root_domain *rd, bool overutilized)
@@ -133,6 +148,11 @@ static void probe_sched_overutilized(void *data, struct root_domain *rd, bool ov
 
 int kshim_sched_trace_attach(void)
 {
+	kshim_raw_event_add(&raw_sched_switch);
+	kshim_raw_event_add(&raw_sched_wakeup);
+	kshim_raw_event_add(&raw_sched_wakeup_new);
+	kshim_raw_event_add(&raw_sched_migrate_task);
+	kshim_raw_event_add(&raw_cpu_frequency);
 	return register_trace_sched_switch(probe_sched_switch, NULL) ?:
 	       register_trace_sched_wakeup(probe_sched_wakeup, NULL) ?:
 	       register_trace_sched_wakeup_new(probe_sched_wakeup_new, NULL) ?:
@@ -227,6 +247,7 @@ static void probe_util_est_se(void *data, struct sched_entity *se)
 int kshim_sched_trace_attach_trace_only(int record_events)
 {
 	trace_only_recorded = record_events;
+	kshim_raw_event_add(&raw_cpu_idle);
 	return register_trace_cpu_idle(probe_cpu_idle, NULL) ?:
 	       register_trace_pelt_cfs_tp(probe_pelt_cfs, NULL) ?:
 	       register_trace_pelt_se_tp(probe_pelt_se, NULL) ?:

@@ -19,6 +19,7 @@
 #include <linux/of.h>
 #include <linux/sched/clock.h>
 #include <linux/thermal.h>
+#include <linux/trace_events.h>
 #include <linux/version.h>
 #include <trace/events/power.h>
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -203,11 +204,19 @@ static void record(const char *name, const char *type, int nr_args, const long l
 	kshim_trace_record(name, nr_args, args, NULL, NULL, type);
 }
 
+/* The events a trace.dat can hold: the kernel records them (glue/shim.h). */
+KSHIM_RAW_EVENT(thermal_temperature);
+KSHIM_RAW_EVENT(cdev_update);
+KSHIM_RAW_EVENT(thermal_zone_trip);
+KSHIM_RAW_EVENT(thermal_power_allocator);
+KSHIM_RAW_EVENT(cpu_frequency_limits);
+
 static void probe_thermal_temperature(void *data, struct thermal_zone_device *tz)
 {
 	const long long args[] = { tz->id, tz->last_temperature, tz->temperature };
 
 	record("thermal_temperature", tz->type, ARRAY_SIZE(args), args);
+	kshim_record_raw(thermal_temperature, probe_thermal_temperature, tz);
 }
 
 static void probe_cdev_update(void *data, struct thermal_cooling_device *cdev, unsigned long target)
@@ -215,6 +224,7 @@ static void probe_cdev_update(void *data, struct thermal_cooling_device *cdev, u
 	const long long args[] = { cdev->id, target };
 
 	record("cdev_update", cdev->type, ARRAY_SIZE(args), args);
+	kshim_record_raw(cdev_update, probe_cdev_update, cdev, target);
 }
 
 static void probe_thermal_zone_trip(void *data, struct thermal_zone_device *tz, int trip,
@@ -223,6 +233,7 @@ static void probe_thermal_zone_trip(void *data, struct thermal_zone_device *tz, 
 	const long long args[] = { tz->id, trip, trip_type };
 
 	record("thermal_zone_trip", tz->type, ARRAY_SIZE(args), args);
+	kshim_record_raw(thermal_zone_trip, probe_thermal_zone_trip, tz, trip, trip_type);
 }
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
@@ -241,6 +252,15 @@ static void probe_thermal_power_allocator(void *data, struct thermal_zone_device
 				   current_temp, delta_temp };
 
 	record("thermal_power_allocator", tz->type, ARRAY_SIZE(args), args);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	kshim_record_raw(thermal_power_allocator, probe_thermal_power_allocator, tz, total_req_power,
+			 total_granted_power, num_actors, power_range, max_allocatable_power, current_temp,
+			 delta_temp);
+#else
+	kshim_record_raw(thermal_power_allocator, probe_thermal_power_allocator, tz, req_power,
+			 total_req_power, granted_power, total_granted_power, num_actors, power_range,
+			 max_allocatable_power, current_temp, delta_temp);
+#endif
 }
 
 static void probe_cpu_frequency_limits(void *data, struct cpufreq_policy *policy)
@@ -248,10 +268,16 @@ static void probe_cpu_frequency_limits(void *data, struct cpufreq_policy *policy
 	const long long args[] = { policy->min, policy->max, policy->cpu };
 
 	record("cpu_frequency_limits", NULL, ARRAY_SIZE(args), args);
+	kshim_record_raw(cpu_frequency_limits, probe_cpu_frequency_limits, policy);
 }
 
 int kshim_thermal_trace_attach(void)
 {
+	kshim_raw_event_add(&raw_thermal_temperature);
+	kshim_raw_event_add(&raw_cdev_update);
+	kshim_raw_event_add(&raw_thermal_zone_trip);
+	kshim_raw_event_add(&raw_thermal_power_allocator);
+	kshim_raw_event_add(&raw_cpu_frequency_limits);
 	return register_trace_thermal_temperature(probe_thermal_temperature, NULL) ?:
 	       register_trace_cdev_update(probe_cdev_update, NULL) ?:
 	       register_trace_thermal_zone_trip(probe_thermal_zone_trip, NULL) ?:

@@ -101,6 +101,19 @@ struct kshim_trace_event {
 	char type[20];	/* a thermal zone's or cooling device's type (THERMAL_NAME_LENGTH) */
 };
 void shim_trace(const struct kshim_trace_event *event);
+/*
+ * trace.dat: the kernel's own records of its ftrace events (glue/trace.c).
+ * kshim_trace_raw_enable() records the event named from now on (0), or
+ * returns -ENOENT when the kernel has no such event or the harness no probe
+ * on its tracepoint; each record reaches shim_trace_raw() with the CPU and
+ * sched_clock() it was written at. kshim_trace_raw_format() writes the
+ * event's format file as tracefs shows it into buf (snprintf's contract:
+ * returns the length it needs), with its system and id.
+ */
+int kshim_trace_raw_enable(const char *name);
+void kshim_trace_raw_disable_all(void);
+int kshim_trace_raw_format(const char *name, char *buf, unsigned long size, const char **system, int *id);
+void shim_trace_raw(int cpu, unsigned long long time_ns, const void *record, unsigned long len);
 /* sched_switch's prev_state when the task was preempted (TASK_REPORT_MAX,
  * as TP_fast_assign stores it; sched/glue/trace_probes.c). */
 #define KSHIM_SWITCH_PREEMPTED 0x100
