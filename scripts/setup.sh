@@ -21,6 +21,10 @@ packages=(
 	patch git
 	# sweep --plot and run --plot draw with gnuplot
 	gnuplot-nox
+	# run --trace FILE.dat is read back by trace-cmd report, and loaded by
+	# KernelShark's library (libkshark-dev and the .pc files it requires),
+	# in the tests
+	trace-cmd libkshark-dev libtracecmd-dev libtracefs-dev libjson-c-dev pkg-config
 	# the docs' example outputs are checked against the binary
 	# (scripts/doc-examples.py, CTest docs.examples)
 	python3
