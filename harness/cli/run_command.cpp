@@ -290,10 +290,12 @@ po::options_description run_options()
 		 "of the run's instructions on an EAS board")
 		("json", po::bool_switch(), "print every metric as JSON")
 		("trace", po::value<std::string>()->value_name("FILE"),
-		 "write the kernel's tracepoints (sched_switch, sched_wakeup(_new), sched_migrate_task, "
-		 "cpu_frequency, cpu_frequency_limits, cpu_idle, sched_overutilized, PELT, thermal_temperature, "
-		 "thermal_zone_trip, cdev_update, thermal_power_allocator, thermal_pressure_update) to FILE in "
-		 "ftrace's text format; all of them, unless --trace-events chooses")
+		 "write the kernel's tracepoints (sched_switch, sched_waking, sched_wakeup(_new), "
+		 "sched_migrate_task, cpu_frequency, cpu_frequency_limits, cpu_idle, sched_overutilized, PELT, "
+		 "thermal_temperature, thermal_zone_trip, cdev_update, thermal_power_allocator, "
+		 "thermal_pressure_update) to FILE in ftrace's text format, or, for FILE.dat, in trace-cmd's "
+		 "trace.dat (the kernel's own records of its ftrace events: all but PELT and "
+		 "sched_overutilized, which have none); all of them, unless --trace-events chooses")
 		("trace-events", po::value<std::vector<std::string>>()->value_name("LIST")->composing(),
 		 fmt::format("the events --trace writes, chosen as trace-cmd record -e chooses them: a "
 			     "comma-separated list of events (sched_switch), subsystems (all their events: {}), "

@@ -175,6 +175,7 @@ struct Known {
 };
 constexpr Known known[] = {
 	{{"sched_switch", "sched"}, Kind::sched_switch},
+	{{"sched_waking", "sched"}, Kind::sched_wakeup},
 	{{"sched_wakeup", "sched"}, Kind::sched_wakeup},
 	{{"sched_wakeup_new", "sched"}, Kind::sched_wakeup},
 	{{"sched_migrate_task", "sched"}, Kind::sched_migrate_task},

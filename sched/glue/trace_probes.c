@@ -10,7 +10,7 @@
  *   sched_switch        prev_pid prev_prio prev_state next_pid next_prio
  *                       (prev_state as the event stores it: a TASK_REPORT
  *                       bit, TASK_REPORT_MAX when preempted, 0 running)
- *   sched_wakeup(_new)  pid prio target_cpu
+ *   sched_waking, sched_wakeup(_new)   pid prio target_cpu
  *   sched_migrate_task  pid prio orig_cpu dest_cpu
  *   cpu_frequency       state(kHz) cpu_id
  *   cpu_idle            state cpu_id
@@ -45,6 +45,7 @@
 
 /* The events a trace.dat can hold: the kernel records them (glue/shim.h). */
 KSHIM_RAW_EVENT(sched_switch);
+KSHIM_RAW_EVENT(sched_waking);
 KSHIM_RAW_EVENT(sched_wakeup);
 KSHIM_RAW_EVENT(sched_wakeup_new);
 KSHIM_RAW_EVENT(sched_migrate_task);
@@ -90,6 +91,15 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 
 	record("sched_switch", ARRAY_SIZE(args), args, prev, next);
 	kshim_record_raw(sched_switch, probe_sched_switch, preempt, prev, next, prev_state);
+}
+
+/* try_to_wake_up() on the waker's CPU, before the wakee's CPU is chosen */
+static void probe_sched_waking(void *data, struct task_struct *p)
+{
+	const long long args[] = { p->pid, p->prio, task_cpu(p) };
+
+	record("sched_waking", ARRAY_SIZE(args), args, p, NULL);
+	kshim_record_raw(sched_waking, probe_sched_waking, p);
 }
 
 static void probe_sched_wakeup(void *data, struct task_struct *p)
@@ -149,11 +159,13 @@ static void probe_sched_overutilized(void *data, struct root_domain *rd, bool ov
 int kshim_sched_trace_attach(void)
 {
 	kshim_raw_event_add(&raw_sched_switch);
+	kshim_raw_event_add(&raw_sched_waking);
 	kshim_raw_event_add(&raw_sched_wakeup);
 	kshim_raw_event_add(&raw_sched_wakeup_new);
 	kshim_raw_event_add(&raw_sched_migrate_task);
 	kshim_raw_event_add(&raw_cpu_frequency);
 	return register_trace_sched_switch(probe_sched_switch, NULL) ?:
+	       register_trace_sched_waking(probe_sched_waking, NULL) ?:
 	       register_trace_sched_wakeup(probe_sched_wakeup, NULL) ?:
 	       register_trace_sched_wakeup_new(probe_sched_wakeup_new, NULL) ?:
 	       register_trace_sched_migrate_task(probe_sched_migrate_task, NULL) ?:

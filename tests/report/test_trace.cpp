@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE(trace_events_bad_input_is_status_2)
 {
 	support::TempDir dir;
 	const auto trace = (dir.path() / "t.trace").string();
-	const std::string listed = "(the events, by subsystem: sched: sched_switch, sched_wakeup, sched_wakeup_new, ";
+	const std::string listed = "(the events, by subsystem: sched: sched_switch, sched_waking, sched_wakeup, sched_wakeup_new, ";
 	const struct {
 		std::vector<std::string> args;
 		std::string message;
