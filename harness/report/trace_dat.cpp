@@ -98,9 +98,14 @@ TraceDatWriter::TraceDatWriter(const std::filesystem::path &path, unsigned nr_cp
 void TraceDatWriter::event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid)
 {
 	// saved_cmdlines: the name of every task a record names as current
-	if (current_pid && !comms_.contains(current_pid))
-		comms_.emplace(current_pid, std::string(current_comm));
 	(void)ev;
+	if (current_pid <= 0)
+		return;
+	const auto pid = static_cast<std::size_t>(current_pid);
+	if (pid >= comms_.size())
+		comms_.resize(pid + 1);
+	if (comms_[pid].empty())
+		comms_[pid] = current_comm;
 }
 
 std::vector<std::string> TraceDatWriter::recorded_events() const
@@ -197,8 +202,9 @@ void TraceDatWriter::write_all(std::FILE *f)
 	put(head, std::uint32_t{0});	// kallsyms
 	put(head, std::uint32_t{0});	// printk formats
 	std::string cmdlines;
-	for (const auto &[pid, comm] : comms_)
-		cmdlines += fmt::format("{} {}\n", pid, comm);
+	for (std::size_t pid = 0; pid < comms_.size(); pid++)
+		if (!comms_[pid].empty())
+			cmdlines += fmt::format("{} {}\n", pid, comms_[pid]);
 	put_sized<std::uint64_t>(head, cmdlines);
 
 	put(head, static_cast<std::uint32_t>(cpus_.size()));

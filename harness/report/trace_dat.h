@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -56,7 +55,7 @@ private:
 	TraceEvents events_;
 	std::vector<CpuPages> cpus_;
 	std::vector<kshim::EventFormat> formats_;
-	std::map<int, std::string> comms_;	// saved_cmdlines: pid -> comm
+	std::vector<std::string> comms_;	// saved_cmdlines: by pid ("": none)
 	struct Closer {
 		void operator()(std::FILE *f) const { std::fclose(f); }
 	};
