@@ -16,6 +16,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct kshim_trace_event;
@@ -85,6 +86,7 @@ struct EventFormat {
 	std::string name;
 	int id = 0;
 	std::string format;
+	std::string kallsyms;	// /proc/kallsyms lines for the addresses its records hold
 };
 // Records `event` from now on, each record going to the record sink, and
 // returns its format; nothing when the kernel has no ftrace event of that
@@ -92,6 +94,10 @@ struct EventFormat {
 std::optional<EventFormat> record_event(const std::string &event);
 // Stops recording every event.
 void stop_recording();
+// A write to trace_marker: ftrace's print entry (system "ftrace"), and the
+// record a write of `text` by `pid` makes.
+EventFormat marker_format();
+std::vector<std::byte> marker_record(int pid, std::string_view text);
 using RecordSink = std::function<void(int cpu, std::uint64_t time_ns, std::span<const std::byte> record)>;
 void set_record_sink(RecordSink sink);
 

@@ -514,6 +514,22 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 		flush();
 }
 
+void FtraceWriter::marker(int cpu, std::uint64_t time_ns, int pid, std::string_view comm, std::string_view text)
+{
+	const auto us = time_ns / 1000;
+	const auto line = fmt::format("{:>16}-{:<7} [{:03}] ..... {:5}.{:06}: tracing_mark_write: {}\n",
+				      pid ? comm : std::string_view("<idle>"), pid, cpu, us / 1000000, us % 1000000, text);
+	if (used_ + line.size() > block_.size())
+		flush();
+	if (line.size() > block_.size())
+		block_.resize(line.size());
+	std::memcpy(block_.data() + used_, line.data(), line.size());
+	used_ += line.size();
+	head_.len = 0;	// the next event formats its head
+	if (used_ >= flush_at)
+		flush();
+}
+
 // The kernel image's frames (libksched*.so) below the probe: the harness's
 // own frames and the tracepoint's plumbing (the shim's probe_*, the
 // tracepoint's __traceiter_*) are left out, and the stack ends where the

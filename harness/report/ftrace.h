@@ -72,6 +72,9 @@ public:
 	FtraceWriter(const std::filesystem::path &path, unsigned nr_cpus, TraceEvents events = {});
 
 	void event(const kshim_trace_event &ev, std::string_view current_comm, int current_pid) override;
+	// ftrace's print entry: "tracing_mark_write: TEXT", as a write to
+	// trace_marker shows in the trace (outside any lock: flags ".....").
+	void marker(int cpu, std::uint64_t time_ns, int pid, std::string_view comm, std::string_view text) override;
 
 	// After each event, the kernel functions it fired in, innermost first,
 	// as ftrace's stacktrace option writes them ("<stack trace>", then

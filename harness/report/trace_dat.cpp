@@ -185,10 +185,15 @@ void TraceDatWriter::write_all(std::FILE *f)
 	put_text(head, "header_event", true);
 	put_sized<std::uint64_t>(head, header_event());
 
-	put(head, std::uint32_t{0});	// ftrace's own events: none written
+	// ftrace's own entries (print, for trace_marker), then the events by system
+	auto is_ftrace = [](const kshim::EventFormat &f) { return f.system == "ftrace"; };
+	put(head, static_cast<std::uint32_t>(std::count_if(formats_.begin(), formats_.end(), is_ftrace)));
+	for (const auto &f : formats_)
+		if (is_ftrace(f))
+			put_sized<std::uint64_t>(head, f.format);
 	std::vector<std::string_view> systems;
 	for (const auto &f : formats_)
-		if (std::find(systems.begin(), systems.end(), f.system) == systems.end())
+		if (!is_ftrace(f) && std::find(systems.begin(), systems.end(), f.system) == systems.end())
 			systems.push_back(f.system);
 	put(head, static_cast<std::uint32_t>(systems.size()));
 	for (const auto system : systems) {
@@ -199,7 +204,10 @@ void TraceDatWriter::write_all(std::FILE *f)
 			if (f.system == system)
 				put_sized<std::uint64_t>(head, f.format);
 	}
-	put(head, std::uint32_t{0});	// kallsyms
+	std::string kallsyms;
+	for (const auto &f : formats_)
+		kallsyms += f.kallsyms;
+	put_sized<std::uint32_t>(head, kallsyms);
 	put(head, std::uint32_t{0});	// printk formats
 	std::string cmdlines;
 	for (std::size_t pid = 0; pid < comms_.size(); pid++)

@@ -5,6 +5,7 @@
 #include "harness/sim/metrics.h"
 
 #include <kshim/api.h>
+#include <kshim/cost.h>
 #include <kshim/sched.h>
 
 #include <fmt/format.h>
@@ -44,6 +45,12 @@ using workload::EventKind;
 			return true;
 	}
 	return false;
+}
+
+// rt-app's timespec_to_usec(): nanoseconds to the nearest microsecond.
+long usec(std::int64_t ns)
+{
+	return std::lround(static_cast<double>(ns) / 1000.0);
 }
 
 // Where a new thread starts: the first phase with something to run.
@@ -264,6 +271,9 @@ void Executor::fork_all()
 	// runs (pthread_create(); its own work between them is not modelled),
 	// so nothing reschedules its CPU until it sleeps.
 	const int launcher = start_launcher();
+	if (launcher >= 0 && host_.wants_markers())
+		markers_ = workload_.rtapp_trace;
+	rtapp_marker(static_cast<int>(options_.fork_cpu), workload::rtapp_trace_main, "rtapp_main: event=start");
 	// Threads stay where they are: CPUs point at the one they run.
 	std::size_t total = 0;
 	for (const auto &task : workload_.tasks)
@@ -470,6 +480,10 @@ bool Executor::launch(Thread &th, int cpu)
 		th.work_left = jittered(e.amount) * static_cast<std::int64_t>(calibration_capacity_);
 	else
 		th.runtime_end = host_.now() + jittered(e.amount);
+	if (markers_) {
+		th.rtapp_loop.c_run += usec(e.amount);
+		th.run_started = user_clock(cpu);
+	}
 	th.state = Thread::State::computing;
 	host_.work_changed(cpu);
 	next_event(th);
@@ -490,6 +504,15 @@ bool Executor::launch(Thread &th, int cpu)
 	const std::int64_t slack = timer.second - host_.now();
 	metrics_.on_period(th.index, slack);
 	next_event(th);
+	if (markers_) {
+		auto &loop = th.rtapp_loop;
+		loop.c_period += usec(e.amount);
+		loop.slack = (workload_.cumulative_slack ? loop.slack : 0) + usec(timer.second - user_clock(cpu));
+		if (slack <= 0)
+			loop.wu_lat = 0;
+		else
+			th.timer_deadline = timer.second;
+	}
 	if (slack <= 0) {
 		// missed: rt-app does not sleep; a relative timer restarts from now
 		if (!e.absolute)
@@ -641,6 +664,68 @@ bool Executor::launch(Thread &th, int cpu)
 	}
 }
 
+// --- rt-app's trace markers ------------------------------------------------
+
+// What clock_gettime() reads on cpu: its clock (kshim_cpu_clock()), past
+// the harness's time while kernel code it ran takes time.
+std::int64_t Executor::user_clock(int cpu) const
+{
+	return static_cast<std::int64_t>(kshim_cpu_clock(cpu));
+}
+
+void Executor::rtapp_marker(int cpu, unsigned category, std::string_view text)
+{
+	if (markers_ & category)
+		host_.marker(cpu, text);
+}
+
+// What step() finds on the thread's return to its CPU, and what it is about
+// to run: a run or a timer's sleep ended (rt-app's clock_gettime() after
+// loadwait() and clock_nanosleep()), a loop begins (the previous one ended).
+void Executor::rtapp_markers(Thread &th, int cpu)
+{
+	auto &loop = th.rtapp_loop;
+	const auto now = user_clock(cpu);
+	if (th.run_started >= 0) {
+		loop.run += usec(now - th.run_started);
+		th.run_started = -1;
+	}
+	if (th.timer_deadline >= 0) {
+		loop.wu_lat += usec(now - th.timer_deadline);
+		th.timer_deadline = -1;
+	}
+	// a loop begins at its phase's first event (the program counter is
+	// past any event it started, blocked in or not)
+	if (th.at_end || th.pending_block || th.event != 0)
+		return;
+	long thread_loop = 0;
+	if (loop.started) {
+		rtapp_loop_end(th, cpu);
+		// past the last phase: rt-app's thread_loop counts on, whatever
+		// the task's loop (ours counts only a finite one)
+		thread_loop = loop.thread_loop + (th.phase_iter == 0 && th.phase <= loop.phase);
+	}
+	loop = {true, true, now, thread_loop, static_cast<long>(th.phase_iter), th.phase, 0, 0, 0, 0, 0};
+	rtapp_marker(cpu, workload::rtapp_trace_loop,
+		     fmt::format("rtapp_loop: event=start thread_loop={} phase={} phase_loop={}", loop.thread_loop,
+				 loop.phase, loop.phase_loop));
+}
+
+void Executor::rtapp_loop_end(Thread &th, int cpu)
+{
+	auto &loop = th.rtapp_loop;
+	if (!loop.open)
+		return;
+	loop.open = false;
+	rtapp_marker(cpu, workload::rtapp_trace_loop,
+		     fmt::format("rtapp_loop: event=end thread_loop={} phase={} phase_loop={}", loop.thread_loop,
+				 loop.phase, loop.phase_loop));
+	rtapp_marker(cpu, workload::rtapp_trace_stats,
+		     fmt::format("rtapp_stats: period={} run={} wu_lat={} slack={} c_period={} c_run={}",
+				 usec(user_clock(cpu) - loop.start), loop.run, loop.wu_lat, loop.slack, loop.c_period,
+				 loop.c_run));
+}
+
 // Runs the thread's events from its program counter while it stays current
 // on `cpu`: instantaneous ones in order, until one needs the CPU for a
 // while (run, runtime), blocks, or the thread ends.
@@ -652,8 +737,19 @@ void Executor::step(Thread &th, int cpu)
 			throw workload::Error(fmt::format("{}: task \"{}\": its events loop forever without taking "
 							  "time (add a run, sleep or timer)",
 							  workload_.name, th.task->name));
-		if (!th.delay_done && launch(th, cpu))
-			continue;
+		if (!th.delay_done) {
+			if (markers_) {
+				// thread 0 first takes the time every thread's timers start from
+				if (th.index == 0)
+					rtapp_marker(cpu, workload::rtapp_trace_task,
+						     fmt::format("rtapp_main: event=clock_ref data={}", usec(host_.start())));
+				rtapp_marker(cpu, workload::rtapp_trace_task, "rtapp_task: event=start");
+			}
+			if (launch(th, cpu))
+				continue;
+		}
+		if (markers_)
+			rtapp_markers(th, cpu);
 		if (th.pending_block) {
 			const auto [why, rid] = *th.pending_block;
 			th.pending_block.reset();
@@ -661,8 +757,19 @@ void Executor::step(Thread &th, int cpu)
 			continue;
 		}
 		if (th.at_end) {
+			if (markers_) {
+				rtapp_loop_end(th, cpu);
+				rtapp_marker(cpu, workload::rtapp_trace_task, "rtapp_task: event=end");
+			}
 			finish(th);
 			break;
+		}
+		if (markers_ & workload::rtapp_trace_event) {
+			const auto &marked = th.task->phases[th.phase].events[th.event].rtapp;
+			if (marked.id >= 0)
+				rtapp_marker(cpu, workload::rtapp_trace_event,
+					     fmt::format("rtapp_event: id={} type={} desc={}", marked.id, marked.type,
+							 marked.desc));
 		}
 		run_event(th, cpu, ids[th.phase][th.event]);
 	}

@@ -18,6 +18,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,20 @@ struct Thread {
 	std::optional<std::pair<const char *, int>> pending_block;
 	int blocked_resource = -1;
 	std::vector<std::pair<bool, std::int64_t>> own_timers;	// "unique*" timers, by resource
+	// rt-app's trace markers: the loop (one pass over a phase's events)
+	// under way and what its rtapp_stats line reports (rt-app's
+	// log_data_t, in µs); a run's start until it ends, and the deadline
+	// of the timer it sleeps to until it wakes
+	struct RtappLoop {
+		bool started = false;	// a loop began
+		bool open = false;	// and has not ended
+		std::int64_t start = 0;
+		long thread_loop = 0, phase_loop = 0;
+		std::size_t phase = 0;
+		long run = 0, c_run = 0, c_period = 0, slack = 0, wu_lat = 0;
+	} rtapp_loop;
+	std::int64_t run_started = -1;
+	std::int64_t timer_deadline = -1;
 };
 
 class Executor {
@@ -71,6 +86,10 @@ public:
 		virtual void arm_wake(std::size_t thread, std::int64_t time) = 0;
 		// the thread has something to do again (woken)
 		virtual void thread_ready(const Thread &th) = 0;
+		// rt-app's trace markers: whether a trace takes them, and one
+		// written to trace_marker by the task current on cpu
+		virtual bool wants_markers() const = 0;
+		virtual void marker(int cpu, std::string_view text) = 0;
 
 	protected:
 		~Host() = default;
@@ -146,6 +165,12 @@ private:
 	inline void send_message(Resource &channel, int cpu);
 	inline void receive_message(Thread &th, int cpu, int rid);
 	void block(Thread &th, int cpu, const char *why, int resource = -1);
+	// rt-app's markers (rt-app.c's log_ftrace() calls) around the event
+	// the thread runs next on cpu, and at its start and end
+	void rtapp_markers(Thread &th, int cpu);
+	void rtapp_loop_end(Thread &th, int cpu);
+	void rtapp_marker(int cpu, unsigned category, std::string_view text);
+	std::int64_t user_clock(int cpu) const;
 	void finish(Thread &th);
 	void release_mutex(int mutex, int cpu);
 	void acquire_for_waiter(int mutex, std::size_t waiter, int cpu);
@@ -178,6 +203,7 @@ private:
 	static constexpr std::size_t no_thread = ~std::size_t{0};
 	std::vector<std::size_t> by_pid_;
 	std::size_t live_ = 0;
+	unsigned markers_ = 0;	// the RtappTrace categories written
 	// rt-app resources, by name as rt-app keeps them; events refer to them
 	// by index (resolved once).
 	std::vector<Resource> resources_;

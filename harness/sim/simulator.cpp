@@ -182,6 +182,7 @@ private:
 	const workload::Workload &workload_;
 	const Options &options_;
 	EventSink *sink_;
+	bool records_markers_ = false;	// the sink records trace_marker writes too
 
 	std::int64_t start_ = 0, now_ = 0, end_ = 0;
 	std::int64_t tick_ns_ = 0, next_tick_ = 0;
@@ -371,6 +372,16 @@ private:
 	std::int64_t now() const override { return now_; }
 	std::int64_t start() const override { return start_; }
 	int current_on(int cpu) const override { return cpus_[static_cast<std::size_t>(cpu)].curr; }
+	bool wants_markers() const override { return sink_ != nullptr; }
+	void marker(int cpu, std::string_view text) override
+	{
+		// written now by the task current there, at that CPU's clock
+		const auto &c = cpus_[static_cast<std::size_t>(cpu)];
+		const auto t = kshim_cpu_clock(cpu);
+		sink_->marker(cpu, t, c.curr, c.curr_comm, text);
+		if (records_markers_)
+			sink_->record(cpu, t, kshim::marker_record(c.curr, text));
+	}
 	void work_changed(int cpu) override { rebase_work(static_cast<std::size_t>(cpu)); }
 	void arm_wake(std::size_t thread, std::int64_t time) override
 	{
@@ -927,10 +938,16 @@ void Simulator::attach_to_kernel()
 	    kshim_sched_trace_attach_trace_only(options_.trace_only_events))
 		throw kshim::KernelFault("could not attach the PELT and cpu_idle tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
-	if (sink_)
-		for (const auto &event : sink_->recorded_events())
+	if (sink_) {
+		const auto recorded = sink_->recorded_events();
+		for (const auto &event : recorded)
 			if (const auto format = kshim::record_event(event))
 				sink_->recording(*format);
+		// and what the workload writes to trace_marker (rt-app's markers)
+		records_markers_ = !recorded.empty() && workload_.rtapp_trace;
+		if (records_markers_)
+			sink_->recording(kshim::marker_format());
+	}
 	if (sink_)
 		kshim::set_record_sink([this](int cpu, std::uint64_t t, std::span<const std::byte> record) {
 			sink_->record(cpu, t, record);

@@ -127,6 +127,11 @@ public:
 	virtual std::vector<std::string> recorded_events() const { return {}; }
 	virtual void recording(const kshim::EventFormat &) {}
 	virtual void record(int /*cpu*/, std::uint64_t /*time_ns*/, std::span<const std::byte> /*record*/) {}
+	// A write to trace_marker (rt-app's markers) by the task current on cpu.
+	virtual void marker(int /*cpu*/, std::uint64_t /*time_ns*/, int /*pid*/, std::string_view /*comm*/,
+			    std::string_view /*text*/)
+	{
+	}
 };
 
 // Percentiles of a latency histogram: within 1 % above the exact value

@@ -14,6 +14,7 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <fmt/format.h>
 #include <filesystem>
@@ -274,11 +275,58 @@ private:
 				}
 			} else if (key == "default_policy") {
 				default_policy_ = string(value, "global.default_policy");
+			} else if (key == "ftrace") {
+				w.rtapp_trace = ftrace_categories(value);
+			} else if (key == "cumulative_slack") {
+				if (value.type != Node::Type::boolean)
+					fail("global.cumulative_slack must be true or false");
+				w.cumulative_slack = value.boolean;
 			}
 			// pi_enabled, lock_pages, logdir, log_basename, log_size,
-			// ftrace, gnuplot, io_device, mem_buffer_size,
-			// cumulative_slack: about the host rt-app runs on.
+			// gnuplot, io_device, mem_buffer_size: about the host
+			// rt-app runs on.
 		}
+	}
+
+	// rt-app's ftrace_setup(): comma-separated categories in any case,
+	// "none" clearing those before it; the deprecated boolean true is
+	// every category (rt-app's FTRACE_ATTRS too, whose sched_attr
+	// markers a SCHED_OTHER-only reader has none of).
+	unsigned ftrace_categories(const Node &value) const
+	{
+		if (value.type == Node::Type::boolean)
+			return value.boolean ? rtapp_trace_main | rtapp_trace_task | rtapp_trace_loop |
+						       rtapp_trace_event | rtapp_trace_stats
+					     : 0;
+		const auto text = string(value, "global.ftrace");
+		unsigned levels = 0;
+		std::size_t start = 0;
+		while (start <= text.size()) {
+			const auto comma = std::min(text.find(',', start), text.size());
+			auto category = text.substr(start, comma - start);
+			std::transform(category.begin(), category.end(), category.begin(),
+				       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+			if (category.empty())
+				;	// strtok() skips it
+			else if (category == "main")
+				levels |= rtapp_trace_main;
+			else if (category == "task")
+				levels |= rtapp_trace_task;
+			else if (category == "loop")
+				levels |= rtapp_trace_loop;
+			else if (category == "event")
+				levels |= rtapp_trace_event;
+			else if (category == "stats")
+				levels |= rtapp_trace_stats;
+			else if (category == "none")
+				levels = 0;
+			else
+				fail(fmt::format("global.ftrace \"{}\": \"{}\" is not a category (rt-app's are main, "
+						 "task, loop, event, stats and none)",
+						 text, category));
+			start = comma + 1;
+		}
+		return levels;
 	}
 
 	Task read_task(const std::string &name, const Node &node)
@@ -375,6 +423,43 @@ private:
 		return p;
 	}
 
+	// rt-app's resource_t (rt-app_types.h) and event name for an event.
+	static RtappEvent rtapp_event(const Event &e, const std::string &key, int id)
+	{
+		switch (e.kind) {
+		case EventKind::run:
+			return {id, 6, key};
+		case EventKind::runtime:
+			return {id, 19, key};
+		case EventKind::sleep:
+			return {id, 5, key};
+		case EventKind::yield:
+			return {id, 20, key};
+		case EventKind::timer:
+			return {id, e.resource.rfind("unique", 0) == 0 ? 11 : 10, fmt::format("{}:{}", key, e.resource)};
+		case EventKind::suspend:
+			return {id, 12, fmt::format("{}:{}:{}", key, e.resource, e.resource)};
+		case EventKind::resume:
+			return {id, 13, fmt::format("{}:{}:{}", key, e.resource, e.resource)};
+		case EventKind::wait:
+			return {id, 2, fmt::format("{}:{}:{}", key, e.resource, e.mutex)};
+		case EventKind::lock:
+			return {id, 8, fmt::format("{}:{}", key, e.resource)};
+		case EventKind::unlock:
+			return {id, 9, fmt::format("{}:{}", key, e.resource)};
+		case EventKind::signal:
+			return {id, 3, fmt::format("{}:{}", key, e.resource)};
+		case EventKind::broadcast:
+			return {id, 4, fmt::format("{}:{}", key, e.resource)};
+		case EventKind::barrier:
+			return {id, 21, fmt::format("{}:{}", key, e.resource)};
+		case EventKind::send:
+		case EventKind::receive:
+			break;
+		}
+		return {};
+	}
+
 	// rt-app matches events by prefix ("run0", "timer1" are run and timer).
 	void read_event(const std::string &task, const std::string &key, const Node &value,
 			std::vector<Event> &out)
@@ -389,6 +474,11 @@ private:
 		};
 		auto usec = [&] { return to_ns(integer(value, what()), key); };
 		Event e;
+		// what rt-app logs of the event: its index among the phase's
+		// events, its resource_t, and its name as parse_task_event_data()
+		// makes it (the key, then the resources it names)
+		const auto rtapp_id = static_cast<int>(std::count_if(
+			out.begin(), out.end(), [](const Event &prior) { return prior.rtapp.id >= 0; }));
 		if (is("runtime")) {
 			e.kind = EventKind::runtime;
 			e.amount = usec();
@@ -444,11 +534,13 @@ private:
 			if (w.resource.empty() || w.mutex.empty())
 				fail_task(task, fmt::format("{} needs \"ref\" and \"mutex\"", key));
 			if (is("sync")) {
-				// lock, signal, wait, unlock: as rt-app expands it
-				out.push_back({EventKind::lock, 0, w.mutex, {}, false});
-				out.push_back({EventKind::signal, 0, w.resource, {}, false});
+				// lock, signal, wait, unlock: as rt-app expands it;
+				// one event of rt-app's (rtapp_sig_and_wait) for its trace
+				out.push_back({EventKind::lock, 0, w.mutex, {}, false,
+					       {rtapp_id, 7, fmt::format("{}:{}:{}", key, w.resource, w.mutex)}});
+				out.push_back({EventKind::signal, 0, w.resource, {}, false, {}});
 				out.push_back(w);
-				out.push_back({EventKind::unlock, 0, w.mutex, {}, false});
+				out.push_back({EventKind::unlock, 0, w.mutex, {}, false, {}});
 				return;
 			}
 			e = w;
@@ -464,6 +556,7 @@ private:
 		}
 		printable(e.resource, fmt::format("task \"{}\": {}: resource", task, key));
 		printable(e.mutex, fmt::format("task \"{}\": {}: mutex", task, key));
+		e.rtapp = rtapp_event(e, key, rtapp_id);
 		out.push_back(std::move(e));
 	}
 };

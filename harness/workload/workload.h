@@ -64,12 +64,33 @@ enum class EventKind {
 	receive,	// hackbench: block until a message is there, take it
 };
 
+// What rt-app writes to trace_marker for an event it runs (rtapp_event:
+// id=ID type=TYPE desc=DESC): its index in the phase, its type (rt-app's
+// resource_t) and its name; id -1 for the events rt-app does not have
+// (the parts of an event the reader expands).
+struct RtappEvent {
+	int id = -1;
+	int type = 0;
+	std::string desc;
+};
+
 struct Event {
 	EventKind kind = EventKind::run;
 	std::int64_t amount = 0;
 	std::string resource;
 	std::string mutex;		// wait: the mutex held around it
 	bool absolute = false;		// timer: "mode": "absolute"
+	RtappEvent rtapp{};
+};
+
+// rt-app's trace markers (global "ftrace": rt-app_utils.h's FTRACE_*
+// categories), which it writes to trace_marker.
+enum RtappTrace : unsigned {
+	rtapp_trace_main = 0x01,
+	rtapp_trace_task = 0x02,
+	rtapp_trace_loop = 0x04,
+	rtapp_trace_event = 0x08,
+	rtapp_trace_stats = 0x10,
 };
 
 struct Phase {
@@ -105,6 +126,9 @@ struct Workload {
 	// built-in generators, whose threads are forked from the fork CPU
 	// with no task of the launcher's running there.
 	std::string launcher;
+	// rt-app's global "ftrace" (RtappTrace bits) and "cumulative_slack"
+	unsigned rtapp_trace = 0;
+	bool cumulative_slack = false;
 };
 
 // The built-in generators, with their parameters, for `sched-harness

@@ -293,28 +293,25 @@ static void format_field(struct format_buf *b, const char *type, const char *nam
 		     sizeof(((struct trace_entry *)0)->item), is_signed_type(type), 0)
 
 /*
- * The event's format file, as tracefs prints events/SYSTEM/NAME/format:
- * the common fields (trace_define_common_fields()), then the class's
+ * An event's format file, as tracefs prints events/SYSTEM/NAME/format:
+ * the common fields (trace_define_common_fields()), then the event's
  * fields at the offsets event_define_fields() gives them (each aligned to
  * its type, from the end of struct trace_entry), then the print format.
  */
-int kshim_trace_raw_format(const char *name, char *buf, unsigned long size, const char **system, int *id)
+static int format_event(char *buf, unsigned long size, const char *name, int id,
+			const struct trace_event_fields *fields, const char *print_fmt)
 {
 	struct format_buf b = { .p = buf, .room = size };
-	struct trace_event_call *call = find_event(name, id);
-	struct trace_event_fields *field;
+	const struct trace_event_fields *field;
 	unsigned int offset = sizeof(struct trace_entry);
 
-	if (!call || !find_raw(name))
-		return -ENOENT;
-	*system = call->class->system;
-	format_add(&b, "name: %s\nID: %d\nformat:\n", trace_event_name(call), *id);
+	format_add(&b, "name: %s\nID: %d\nformat:\n", name, id);
 	format_common_field(&b, unsigned short, type);
 	format_common_field(&b, unsigned char, flags);
 	format_common_field(&b, unsigned char, preempt_count);
 	format_common_field(&b, int, pid);
 	format_add(&b, "\n");
-	for (field = call->class->fields_array; field && field->type; field++) {
+	for (field = fields; field && field->type; field++) {
 		if (field->type == TRACE_FUNCTION_TYPE)
 			return -EINVAL;	/* fields defined by a function: no such event here */
 		offset = ALIGN(offset, field->align);
@@ -322,8 +319,89 @@ int kshim_trace_raw_format(const char *name, char *buf, unsigned long size, cons
 			     field->len);
 		offset += field->size;
 	}
-	format_add(&b, "\nprint fmt: %s\n", call->print_fmt);
+	format_add(&b, "\nprint fmt: %s\n", print_fmt);
 	return b.len;
+}
+
+int kshim_trace_raw_format(const char *name, char *buf, unsigned long size, const char **system, int *id)
+{
+	struct trace_event_call *call = find_event(name, id);
+
+	if (!call || !find_raw(name))
+		return -ENOENT;
+	*system = call->class->system;
+	return format_event(buf, size, trace_event_name(call), *id, call->class->fields_array,
+			    call->print_fmt);
+}
+
+/* --- trace_marker ------------------------------------------------------ */
+
+/* glue/ftrace_entries.c: ftrace's print entry, from the tree's trace_entries.h */
+extern struct trace_event_fields kshim_ftrace_print_fields[];
+extern const char kshim_ftrace_print_fmt[];
+
+/*
+ * ftrace's own entries are numbered before the events (kernel/trace/
+ * trace.h's enum trace_type); print, the one a trace.dat of the harness
+ * holds, takes the first number.
+ */
+#define FTRACE_PRINT_ID		1
+/*
+ * Where the print entry says it was written from: tracing_mark_write(),
+ * which the harness stands in for and which has no address in its image;
+ * a trace.dat's kallsyms names this one.
+ */
+#define FTRACE_MARK_WRITE_IP	0xffff800008000000UL
+
+int kshim_trace_marker_format(char *buf, unsigned long size, int *id, unsigned long *ip)
+{
+	*id = FTRACE_PRINT_ID;
+	*ip = FTRACE_MARK_WRITE_IP;
+	return format_event(buf, size, "print", FTRACE_PRINT_ID, kshim_ftrace_print_fields,
+			    kshim_ftrace_print_fmt);
+}
+
+/*
+ * What tracing_mark_write() (kernel/trace/trace.c) records for a write of
+ * text by the task pid: the print entry, its ip, and the text with a
+ * newline added if it has none, NUL-terminated; written outside any
+ * lock or interrupt (flags and preempt count 0). Returns the record's
+ * length, or 0 when it does not fit in size.
+ */
+unsigned long kshim_trace_marker_record(void *out, unsigned long size, int pid, const char *text,
+					unsigned long len)
+{
+	struct trace_entry *ent = out;
+	unsigned int ip_at, buf_at, offset = sizeof(struct trace_entry);
+	const struct trace_event_fields *field;
+	unsigned long ip = FTRACE_MARK_WRITE_IP;
+	unsigned long need;
+	char *p;
+
+	ip_at = buf_at = 0;
+	for (field = kshim_ftrace_print_fields; field->type; field++) {
+		offset = ALIGN(offset, field->align);
+		if (!strcmp(field->name, "ip"))
+			ip_at = offset;
+		else if (!strcmp(field->name, "buf"))
+			buf_at = offset;
+		offset += field->size;
+	}
+	if (WARN_ONCE(!ip_at || !buf_at, "ftrace's print entry has no ip or buf field"))
+		return 0;
+	need = buf_at + len + 2;
+	if (need > size)
+		return 0;
+	memset(out, 0, buf_at);
+	ent->type = FTRACE_PRINT_ID;
+	ent->pid = pid;
+	memcpy((char *)out + ip_at, &ip, sizeof(ip));
+	p = (char *)out + buf_at;
+	memcpy(p, text, len);
+	if (!len || p[len - 1] != '\n')
+		p[len++] = '\n';
+	p[len] = '\0';
+	return buf_at + len + 1;
 }
 
 /*

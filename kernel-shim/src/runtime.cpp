@@ -244,12 +244,32 @@ std::optional<EventFormat> record_event(const std::string &event)
 	std::string format(static_cast<std::size_t>(need) + 1, '\0');
 	kshim_trace_raw_format(event.c_str(), format.data(), format.size(), &system, &id);
 	format.resize(static_cast<std::size_t>(need));
-	return EventFormat{system, event, id, std::move(format)};
+	return EventFormat{system, event, id, std::move(format), {}};
 }
 
 void stop_recording()
 {
 	kshim_trace_raw_disable_all();
+}
+
+EventFormat marker_format()
+{
+	int id = 0;
+	unsigned long ip = 0;
+	const int need = kshim_trace_marker_format(nullptr, 0, &id, &ip);
+	if (need < 0)
+		throw KernelFault("ftrace's print entry has fields this harness cannot lay out");
+	std::string format(static_cast<std::size_t>(need) + 1, '\0');
+	kshim_trace_marker_format(format.data(), format.size(), &id, &ip);
+	format.resize(static_cast<std::size_t>(need));
+	return {"ftrace", "print", id, std::move(format), fmt::format("{:016x} T tracing_mark_write\n", ip)};
+}
+
+std::vector<std::byte> marker_record(int pid, std::string_view text)
+{
+	std::vector<std::byte> record(64 + text.size());
+	record.resize(kshim_trace_marker_record(record.data(), record.size(), pid, text.data(), text.size()));
+	return record;
 }
 
 TimerSource &timer_source()

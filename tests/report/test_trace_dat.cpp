@@ -65,8 +65,15 @@ PerCpu trace_cmd_report(const std::filesystem::path &dat)
 			continue;
 		std::smatch m;
 		BOOST_REQUIRE_MESSAGE(std::regex_match(l, m, line), "not a trace-cmd report line: " << l);
-		cpus[std::stoi(m[3].str())].push_back({m[1].str(), std::stoi(m[2].str()), m[6].str(), m[7].str(),
-						       std::stoull(m[4].str()) * 1000000 + std::stoull(m[5].str()) / 1000});
+		Line parsed{m[1].str(), std::stoi(m[2].str()), m[6].str(), m[7].str(),
+			    std::stoull(m[4].str()) * 1000000 + std::stoull(m[5].str()) / 1000};
+		// a write to trace_marker: ftrace's print entry, "%ps: %s" of the
+		// function that wrote it and the text, which the text trace
+		// shows as the kernel's trace file does, the function first
+		const std::string_view mark = "tracing_mark_write: ";
+		if (parsed.event == "print" && parsed.fields.starts_with(mark))
+			parsed = {parsed.comm, parsed.pid, "tracing_mark_write", parsed.fields.substr(mark.size()), parsed.us};
+		cpus[std::stoi(m[3].str())].push_back(parsed);
 	}
 	return cpus;
 }
@@ -104,7 +111,9 @@ std::set<std::string> dat_events(const std::filesystem::path &dat)
 	return names;
 }
 
-void compare_traces(const std::vector<std::string> &run_args)
+// Runs the scenario traced both ways and compares them; returns how many
+// events of each kind the trace.dat held.
+std::map<std::string, std::size_t> compare_traces(const std::vector<std::string> &run_args)
 {
 	const auto dat = temp_path("run.dat"), text = temp_path("run.txt");
 	auto args = run_args;
@@ -126,9 +135,13 @@ void compare_traces(const std::vector<std::string> &run_args)
 		BOOST_TEST(!(e.starts_with("sched_pelt") || e.starts_with("sched_util_est") || e == "sched_overutilized"), e);
 
 	const auto from_dat = trace_cmd_report(dat);
-	const auto from_text = text_trace(text, events);
+	// and the workload's writes to trace_marker, in either
+	auto text_events = events;
+	text_events.insert("tracing_mark_write");
+	const auto from_text = text_trace(text, text_events);
 	BOOST_TEST(from_dat.size() == from_text.size());
 	std::size_t lines = 0, switches = 0;
+	std::map<std::string, std::size_t> counts;
 	for (const auto &[cpu, expected] : from_text) {
 		const auto it = from_dat.find(cpu);
 		BOOST_REQUIRE_MESSAGE(it != from_dat.end(), "CPU" << cpu << " has no events in the trace.dat");
@@ -139,11 +152,13 @@ void compare_traces(const std::vector<std::string> &run_args)
 									  << got[i] << "\nthe text trace has\n  "
 									  << expected[i]);
 			switches += got[i].event == "sched_switch";
+			counts[got[i].event]++;
 		}
 		lines += expected.size();
 	}
 	BOOST_TEST_MESSAGE(lines << " events compared");
 	BOOST_TEST(switches == dat_run.json["context_switches"].GetUint64());
+	return counts;
 }
 
 } // namespace
@@ -160,6 +175,15 @@ BOOST_AUTO_TEST_CASE(trace_cmd_reports_the_text_trace)
 BOOST_AUTO_TEST_CASE(trace_cmd_reports_the_text_trace_of_hackbench)
 {
 	compare_traces({"--duration", "1s", "--workload", "hackbench", "--board", "odroid-xu3"});
+}
+
+// rt-app's markers are ftrace's print entries in the trace.dat, with the
+// kernel's own format of them, and the text trace's lines.
+BOOST_AUTO_TEST_CASE(trace_cmd_reports_the_text_trace_of_an_rtapp_file)
+{
+	const auto counts = compare_traces({"--workload", test::fixture("workload/markers.json").string()});
+	BOOST_TEST(counts.at("tracing_mark_write") > 300u);
+	BOOST_TEST(counts.at("sched_waking") > 0u);
 }
 
 // The formats are the image's: sched_switch's as the tree's

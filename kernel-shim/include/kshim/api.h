@@ -114,6 +114,12 @@ int kshim_trace_raw_enable(const char *name);
 void kshim_trace_raw_disable_all(void);
 int kshim_trace_raw_format(const char *name, char *buf, unsigned long size, const char **system, int *id);
 void shim_trace_raw(int cpu, unsigned long long time_ns, const void *record, unsigned long len);
+/* A write to trace_marker: ftrace's print entry's format (its id and the
+ * ip its records carry) and the record a write of text by pid makes
+ * (tracing_mark_write()'s; returns its length, 0 if size is too small). */
+int kshim_trace_marker_format(char *buf, unsigned long size, int *id, unsigned long *ip);
+unsigned long kshim_trace_marker_record(void *out, unsigned long size, int pid, const char *text,
+					unsigned long len);
 /* sched_switch's prev_state when the task was preempted (TASK_REPORT_MAX,
  * as TP_fast_assign stores it; sched/glue/trace_probes.c). */
 #define KSHIM_SWITCH_PREEMPTED 0x100
