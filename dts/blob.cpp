@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <array>
 #include <cstring>
 #include <fmt/format.h>
@@ -30,6 +31,10 @@
 namespace sh::dts {
 
 namespace {
+
+// The C preprocessor's and dtc's time together (SCHED_HARNESS_DT_TIMEOUT
+// changes it): a command answers within 10 s on any device tree.
+constexpr unsigned tool_budget_seconds = 8;
 
 std::vector<char> read_file(const std::filesystem::path &file)
 {
@@ -427,7 +432,9 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 	// A board is compiled in milliseconds; the bounds stop an input that
 	// makes the tools run away (an #include of /dev/zero, dtc looping on a
 	// hostile #*-cells) with a message instead of a machine out of memory.
-	support::ToolLimits limits{60, 2ULL << 30, 256ULL << 20};
+	// The two tools share one time budget, so that a command on any input
+	// answers within 10 s.
+	support::ToolLimits limits{tool_budget_seconds, 2ULL << 30, 256ULL << 20};
 	if (const char *env = std::getenv("SCHED_HARNESS_DT_TIMEOUT"); env && *env) {
 		unsigned seconds = 0;
 		const auto [ptr, ec] = std::from_chars(env, env + std::strlen(env), seconds);
@@ -435,13 +442,19 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 			throw Error(fmt::format("SCHED_HARNESS_DT_TIMEOUT={}: expected a number of seconds", env));
 		limits.seconds = seconds;
 	}
-	// Runs one tool; on failure, its first error line, or the limits when
-	// it died without a word.
+	// Runs one tool in what is left of the budget (whole seconds, at least
+	// one); on failure, its first error line, or the limits when it died
+	// without a word.
+	const auto budget = limits.seconds;
+	const auto started = std::chrono::steady_clock::now();
 	auto bounded = [&](const std::vector<std::string> &argv, const char *what, const char *failed) {
+		const auto spent = std::chrono::ceil<std::chrono::seconds>(std::chrono::steady_clock::now() - started);
+		limits.seconds = static_cast<unsigned>(
+			std::max<std::chrono::seconds::rep>(1, static_cast<std::chrono::seconds::rep>(budget) - spent.count()));
 		auto r = support::run_tool(argv, limits);
 		if (r.timed_out)
 			throw Error(fmt::format("{}: {} did not finish within {} s: stopped (a hostile input?)",
-						source.string(), what, limits.seconds));
+						source.string(), what, budget));
 		if (!r.ok())
 			throw Error(fmt::format("{}: {}: {}", source.string(), failed,
 						r.err.empty() ? fmt::format("killed (limit of {} GiB of memory or {} MiB "

@@ -27,6 +27,7 @@
 #include <linux/clk.h>
 #include <linux/cpu.h>
 #include <linux/cpufreq.h>
+#include <linux/version.h>
 #include <linux/energy_model.h>
 #include <linux/init.h>
 #include <linux/of.h>
@@ -150,13 +151,22 @@ out_remove:
 	return ret;
 }
 
-static int fw_exit(struct cpufreq_policy *policy)
+/* ->exit() returns nothing since 6.11 (cpufreq: Make cpufreq_driver->exit() return void) */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define CPUFREQ_EXIT_RETURN	void
+#define cpufreq_exit_return()	return
+#else
+#define CPUFREQ_EXIT_RETURN	int
+#define cpufreq_exit_return()	return 0
+#endif
+
+static CPUFREQ_EXIT_RETURN fw_exit(struct cpufreq_policy *policy)
 {
 	struct device *cpu_dev = get_cpu_device(policy->cpu);
 
 	dev_pm_opp_free_cpufreq_table(cpu_dev, &policy->freq_table);
 	dev_pm_opp_of_cpumask_remove_table(policy->related_cpus);
-	return 0;
+	cpufreq_exit_return();
 }
 
 static int fw_target_index(struct cpufreq_policy *policy, unsigned int index)
@@ -247,14 +257,14 @@ out_free:
 	return ret;
 }
 
-static int mtk_exit(struct cpufreq_policy *policy)
+static CPUFREQ_EXIT_RETURN mtk_exit(struct cpufreq_policy *policy)
 {
 	struct mtk_policy *m = policy->driver_data;
 
 	dev_pm_opp_free_cpufreq_table(m->cpu_dev, &policy->freq_table);
 	dev_pm_opp_of_cpumask_remove_table(policy->related_cpus);
 	kfree(m);
-	return 0;
+	cpufreq_exit_return();
 }
 
 /* mtk_cpufreq_set_target(): the voltage up before the clock, down after */

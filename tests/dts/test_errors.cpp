@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <boost/test/unit_test.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -221,6 +222,19 @@ BOOST_AUTO_TEST_CASE(dtc_that_loops_is_stopped_by_its_time_limit)
 	auto msg = error_of(file);
 	::unsetenv("SCHED_HARNESS_DT_TIMEOUT");
 	BOOST_TEST(msg == file.string() + ": dtc did not finish within 2 s: stopped (a hostile input?)");
+}
+
+// Without SCHED_HARNESS_DT_TIMEOUT: the tools' budget answers within 10 s
+// (it was 60 s, which a user took for a hang).
+BOOST_AUTO_TEST_CASE(dtc_that_loops_is_answered_within_10_s)
+{
+	::unsetenv("SCHED_HARNESS_DT_TIMEOUT");
+	const auto file = test::fixture("dts/err-dtc-hang.dts");
+	const auto start = std::chrono::steady_clock::now();
+	auto msg = error_of(file);
+	const auto took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+	BOOST_TEST(msg == file.string() + ": dtc did not finish within 8 s: stopped (a hostile input?)");
+	BOOST_TEST(took < 10.0, took << " s");
 }
 
 // sched-harness ended by SIGTERM while dtc loops: its temporary
