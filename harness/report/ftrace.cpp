@@ -517,17 +517,22 @@ void FtraceWriter::event(const kshim_trace_event &ev, std::string_view current_c
 void FtraceWriter::marker(int cpu, std::uint64_t time_ns, int pid, std::string_view comm, std::string_view text)
 {
 	const auto us = time_ns / 1000;
-	const auto line = fmt::format("{:>16}-{:<7} [{:03}] ..... {:5}.{:06}: tracing_mark_write: {}\n",
-				      pid ? comm : std::string_view("<idle>"), pid, cpu, us / 1000000, us % 1000000, text);
-	if (used_ + line.size() > block_.size())
-		flush();
-	if (line.size() > block_.size())
-		block_.resize(line.size());
-	std::memcpy(block_.data() + used_, line.data(), line.size());
-	used_ += line.size();
-	head_.len = 0;	// the next event formats its head
+	put_lines(fmt::format("{:>16}-{:<7} [{:03}] ..... {:5}.{:06}: tracing_mark_write: {}\n",
+			      pid ? comm : std::string_view("<idle>"), pid, cpu, us / 1000000, us % 1000000, text));
 	if (used_ >= flush_at)
 		flush();
+}
+
+// Whole lines formatted elsewhere; the next event formats its head.
+void FtraceWriter::put_lines(std::string_view text)
+{
+	if (used_ + text.size() > block_.size())
+		flush();
+	if (text.size() > block_.size())
+		block_.resize(text.size());
+	std::memcpy(block_.data() + used_, text.data(), text.size());
+	used_ += text.size();
+	head_.len = 0;
 }
 
 // The kernel image's frames (libksched*.so) below the probe: the harness's
@@ -547,13 +552,7 @@ void FtraceWriter::put_stack(const std::string_view head)
 	text += "<stack trace>\n";
 	for (auto it = first; it != last; ++it)
 		text += " => " + *it + "\n";
-	if (used_ + text.size() > block_.size())
-		flush();
-	if (text.size() > block_.size())
-		block_.resize(text.size());
-	std::memcpy(block_.data() + used_, text.data(), text.size());
-	used_ += text.size();
-	head_.len = 0;	// the next line formats its head
+	put_lines(text);
 }
 
 void FtraceWriter::flush()

@@ -114,6 +114,7 @@ private:
 	TraceEvents events_;
 	bool stacktrace_ = false;
 	void put_stack(const std::string_view head);
+	void put_lines(std::string_view text);
 
 	// The last line's head (ftrace.cpp): the key and its text.
 	struct Head {
