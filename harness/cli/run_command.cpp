@@ -294,8 +294,9 @@ po::options_description run_options()
 		 "sched_migrate_task, cpu_frequency, cpu_frequency_limits, cpu_idle, sched_overutilized, PELT, "
 		 "thermal_temperature, thermal_zone_trip, cdev_update, thermal_power_allocator, "
 		 "thermal_pressure_update) to FILE in ftrace's text format, or, for FILE.dat, in trace-cmd's "
-		 "trace.dat (the kernel's own records of its ftrace events: all but PELT and "
-		 "sched_overutilized, which have none); all of them, unless --trace-events chooses")
+		 "trace.dat (the kernel's own records of its ftrace events, and the harness's events for "
+		 "the bare tracepoints: PELT, util_est, sched_overutilized); all of them, unless "
+		 "--trace-events chooses")
 		("trace-events", po::value<std::vector<std::string>>()->value_name("LIST")->composing(),
 		 fmt::format("the events --trace writes, chosen as trace-cmd record -e chooses them: a "
 			     "comma-separated list of events (sched_switch), subsystems (all their events: {}), "

@@ -5,9 +5,9 @@
 // read. Its records are the kernel's own: the binary records each event's
 // TP_fast_assign writes (kshim::record_event()), with the formats of the
 // image's TRACE_EVENT() definitions, laid out in per-CPU pages as the
-// kernel's ring buffer lays them out. The events without an ftrace event of
-// their own (the PELT tracepoints, sched_overutilized) are in the text
-// trace only.
+// kernel's ring buffer lays them out. The bare tracepoints (PELT,
+// util_est, sched_overutilized) have no ftrace event in the kernel; theirs
+// are the harness's (sched/glue/sched_tp.h).
 #pragma once
 
 #include "harness/report/ftrace.h"

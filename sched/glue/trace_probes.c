@@ -51,6 +51,22 @@ KSHIM_RAW_EVENT(sched_wakeup_new);
 KSHIM_RAW_EVENT(sched_migrate_task);
 KSHIM_RAW_EVENT(cpu_frequency);
 KSHIM_RAW_EVENT(cpu_idle);
+/* the bare tracepoints' events are the harness's (sched_tp.h) */
+KSHIM_RAW_EVENT(sched_overutilized);
+KSHIM_RAW_EVENT(sched_pelt_cfs);
+KSHIM_RAW_EVENT(sched_pelt_se);
+KSHIM_RAW_EVENT(sched_pelt_rt);
+KSHIM_RAW_EVENT(sched_pelt_dl);
+#ifdef CONFIG_HAVE_SCHED_AVG_IRQ
+KSHIM_RAW_EVENT(sched_pelt_irq);
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+KSHIM_RAW_EVENT(sched_pelt_hw);
+#else
+KSHIM_RAW_EVENT(sched_pelt_thermal);
+#endif
+KSHIM_RAW_EVENT(sched_util_est_cfs);
+KSHIM_RAW_EVENT(sched_util_est_se);
 
 /* Whether the trace-only probes record (a trace file asks for them). */
 static bool trace_only_recorded;
@@ -154,6 +170,7 @@ static void probe_sched_overutilized(void *data, struct root_domain *rd, bool ov
 		args[1 + i] = (long long)span.bits[i];
 
 	record("sched_overutilized", ARRAY_SIZE(args), args, NULL, NULL);
+	kshim_record_raw(sched_overutilized, probe_sched_overutilized, rd, overutilized);
 }
 
 int kshim_sched_trace_attach(void)
@@ -164,6 +181,7 @@ int kshim_sched_trace_attach(void)
 	kshim_raw_event_add(&raw_sched_wakeup_new);
 	kshim_raw_event_add(&raw_sched_migrate_task);
 	kshim_raw_event_add(&raw_cpu_frequency);
+	kshim_raw_event_add(&raw_sched_overutilized);
 	return register_trace_sched_switch(probe_sched_switch, NULL) ?:
 	       register_trace_sched_waking(probe_sched_waking, NULL) ?:
 	       register_trace_sched_wakeup(probe_sched_wakeup, NULL) ?:
@@ -182,6 +200,7 @@ static void probe_pelt_cfs(void *data, struct cfs_rq *cfs_rq)
 				   avg->util_avg, avg->last_update_time };
 
 	record_traced("sched_pelt_cfs", ARRAY_SIZE(args), args, NULL);
+	kshim_record_raw(sched_pelt_cfs, probe_pelt_cfs, cfs_rq);
 }
 
 static void probe_pelt_se(void *data, struct sched_entity *se)
@@ -198,6 +217,7 @@ static void probe_pelt_se(void *data, struct sched_entity *se)
 
 		record_traced("sched_pelt_se", ARRAY_SIZE(args), args, p);
 	}
+	kshim_record_raw(sched_pelt_se, probe_pelt_se, se);
 }
 
 static void record_rq_util(const char *name, struct rq *rq, const struct sched_avg *avg)
@@ -210,19 +230,23 @@ static void record_rq_util(const char *name, struct rq *rq, const struct sched_a
 static void probe_pelt_rt(void *data, struct rq *rq)
 {
 	record_rq_util("sched_pelt_rt", rq, &rq->avg_rt);
+	kshim_record_raw(sched_pelt_rt, probe_pelt_rt, rq);
 }
 
 static void probe_pelt_dl(void *data, struct rq *rq)
 {
 	record_rq_util("sched_pelt_dl", rq, &rq->avg_dl);
+	kshim_record_raw(sched_pelt_dl, probe_pelt_dl, rq);
 }
 
 static void probe_pelt_thermal(void *data, struct rq *rq)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 	record_rq_util("sched_pelt_hw", rq, kshim_rq_pressure_avg(rq));
+	kshim_record_raw(sched_pelt_hw, probe_pelt_thermal, rq);
 #else
 	record_rq_util("sched_pelt_thermal", rq, kshim_rq_pressure_avg(rq));
+	kshim_record_raw(sched_pelt_thermal, probe_pelt_thermal, rq);
 #endif
 }
 
@@ -230,6 +254,7 @@ static void probe_pelt_irq(void *data, struct rq *rq)
 {
 #ifdef CONFIG_HAVE_SCHED_AVG_IRQ
 	record_rq_util("sched_pelt_irq", rq, &rq->avg_irq);
+	kshim_record_raw(sched_pelt_irq, probe_pelt_irq, rq);
 #endif
 }
 
@@ -239,6 +264,7 @@ static void probe_util_est_cfs(void *data, struct cfs_rq *cfs_rq)
 				   kshim_util_est_ewma(&cfs_rq->avg), cfs_rq->avg.util_avg };
 
 	record_traced("sched_util_est_cfs", ARRAY_SIZE(args), args, NULL);
+	kshim_record_raw(sched_util_est_cfs, probe_util_est_cfs, cfs_rq);
 }
 
 static void probe_util_est_se(void *data, struct sched_entity *se)
@@ -254,12 +280,27 @@ static void probe_util_est_se(void *data, struct sched_entity *se)
 
 		record_traced("sched_util_est_se", ARRAY_SIZE(args), args, p);
 	}
+	kshim_record_raw(sched_util_est_se, probe_util_est_se, se);
 }
 
 int kshim_sched_trace_attach_trace_only(int record_events)
 {
 	trace_only_recorded = record_events;
 	kshim_raw_event_add(&raw_cpu_idle);
+	kshim_raw_event_add(&raw_sched_pelt_cfs);
+	kshim_raw_event_add(&raw_sched_pelt_se);
+	kshim_raw_event_add(&raw_sched_pelt_rt);
+	kshim_raw_event_add(&raw_sched_pelt_dl);
+#ifdef CONFIG_HAVE_SCHED_AVG_IRQ
+	kshim_raw_event_add(&raw_sched_pelt_irq);
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	kshim_raw_event_add(&raw_sched_pelt_hw);
+#else
+	kshim_raw_event_add(&raw_sched_pelt_thermal);
+#endif
+	kshim_raw_event_add(&raw_sched_util_est_cfs);
+	kshim_raw_event_add(&raw_sched_util_est_se);
 	return register_trace_cpu_idle(probe_cpu_idle, NULL) ?:
 	       register_trace_pelt_cfs_tp(probe_pelt_cfs, NULL) ?:
 	       register_trace_pelt_se_tp(probe_pelt_se, NULL) ?:
