@@ -433,8 +433,11 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 	// makes the tools run away (an #include of /dev/zero, dtc looping on a
 	// hostile #*-cells) with a message instead of a machine out of memory.
 	// The two tools share one time budget, so that a command on any input
-	// answers within 10 s.
-	support::ToolLimits limits{tool_budget_seconds, 2ULL << 30, 256ULL << 20};
+	// answers within 10 s; their memory is bounded well above what a board
+	// takes (a few MiB) and low enough that cpp reading /dev/zero runs out
+	// of it in a fraction of that budget (2 GiB took 4 s, and more than 8 s
+	// on a loaded machine).
+	support::ToolLimits limits{tool_budget_seconds, 512ULL << 20, 256ULL << 20};
 	if (const char *env = std::getenv("SCHED_HARNESS_DT_TIMEOUT"); env && *env) {
 		unsigned seconds = 0;
 		const auto [ptr, ec] = std::from_chars(env, env + std::strlen(env), seconds);
@@ -457,9 +460,9 @@ FdtBlob FdtBlob::compile(const std::filesystem::path &source,
 						source.string(), what, budget));
 		if (!r.ok())
 			throw Error(fmt::format("{}: {}: {}", source.string(), failed,
-						r.err.empty() ? fmt::format("killed (limit of {} GiB of memory or {} MiB "
+						r.err.empty() ? fmt::format("killed (limit of {} MiB of memory or {} MiB "
 									    "of output?)",
-									    limits.memory_bytes >> 30,
+									    limits.memory_bytes >> 20,
 									    limits.file_bytes >> 20)
 							      : first_error_line(r.err)));
 	};

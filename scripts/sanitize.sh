@@ -4,9 +4,10 @@
 # UndefinedBehaviorSanitizer (-DSH_SANITIZE=ON, in build-asan/), against
 # Debian's linux-source-6.1. A sanitizer report fails the test that hit it.
 # Reports that are not defects of ours are named, one by one, with the
-# reason, in kernel-shim/sanitizers.supp (UBSan). LeakSanitizer needs none:
-# the kernel's memory that it keeps is reachable from its globals (the
-# per-CPU areas through kernel-shim/glue/percpu.c's list of them).
+# reason, in kernel-shim/sanitizers.supp (UBSan) and kernel-shim/lsan.supp
+# (LeakSanitizer: a library's leaks only; the kernel's memory that the
+# harness keeps is reachable from its globals, the per-CPU areas through
+# kernel-shim/glue/percpu.c's list of them).
 # Extra arguments go to ctest (scripts/sanitize.sh -R sched).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,7 @@ rm -rf "$logs"
 mkdir -p "$logs"
 export ASAN_OPTIONS="halt_on_error=1:log_path=$logs/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan:suppressions=$PWD/kernel-shim/sanitizers.supp"
+export LSAN_OPTIONS="suppressions=$PWD/kernel-shim/lsan.supp"
 status=0
 # Less the tests labelled plain-build: their figures are the plain build's
 # (kernel time counts the basic blocks of the code as compiled, and UBSan's

@@ -73,7 +73,10 @@ if [[ ! -s $image_dir/vmlinuz ]]; then
 	mapfile -t candidates < <(apt-cache search --names-only "^linux-image-${series//./\\.}[.0-9+a-z-]*-amd64-unsigned\$" |
 		cut -d' ' -f1 | grep -v -e '-rt-' -e '-cloud-')
 	((${#candidates[@]})) || die "no linux-image-$series*-amd64-unsigned package is known to apt (apt-get update?)"
-	package=$(apt-cache madison "${candidates[@]}" | awk -F' *[|] *' -v v="$version" '$2 == v { print $1; exit }')
+	# awk reads all of madison's output: exiting at the first match closed
+	# the pipe under it, and pipefail made its SIGPIPE the script's status
+	# (141) once the list outgrew the pipe's buffer
+	package=$(apt-cache madison "${candidates[@]}" | awk -F' *[|] *' -v v="$version" '$2 == v && !p { p = $1 } END { print p }')
 	[[ -n $package ]] || die "no linux-image-*-amd64-unsigned package of version $version (linux-source-$series's): the image and the tree must match"
 	work=$(mktemp -d)
 	chmod 755 "$work"	# apt-get download drops to its _apt user
@@ -98,7 +101,7 @@ if [[ ! -s $tools || /usr/bin/rt-app -nt $tools || /bin/busybox -nt $tools ]]; t
 	cp /bin/busybox "$root/bin/"
 	cp /usr/bin/rt-app "$root/bin/"
 	libs=$(ldd /usr/bin/rt-app | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }')
-	libgcc=$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')
+	libgcc=$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ && !p { p = $NF } END { print p }')
 	[[ -n $libgcc ]] || die "libgcc_s.so.1 is missing (rt-app's threads need it at exit)"
 	for lib in $libs $libgcc; do
 		mkdir -p "$root/$(dirname "$lib")"
