@@ -933,13 +933,15 @@ void Simulator::schedule_thermal_caps()
 void Simulator::attach_to_kernel()
 {
 	// with kernel time, whether traced or not: the dispatch of a
-	// tracepoint with a probe is the tree's code, and takes time
+	// tracepoint with a probe is the tree's code, and takes time. A sink
+	// that takes the kernel's records (a trace.dat) has theirs, and needs
+	// no copy of the trace-only events as the probes record them.
+	const auto recorded = sink_ ? sink_->recorded_events() : std::vector<std::string>{};
 	if ((options_.trace_only_events || concurrent_interrupts()) &&
-	    kshim_sched_trace_attach_trace_only(options_.trace_only_events))
+	    kshim_sched_trace_attach_trace_only(options_.trace_only_events && recorded.empty()))
 		throw kshim::KernelFault("could not attach the PELT and cpu_idle tracepoint probes");
 	kshim::set_trace_sink([this](const kshim_trace_event &ev) { on_event(ev); });
 	if (sink_) {
-		const auto recorded = sink_->recorded_events();
 		for (const auto &event : recorded)
 			if (const auto format = kshim::record_event(event))
 				sink_->recording(*format);
