@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "support/tools.h"
+#include "support/signal_safe.h"
 
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <map>
-#include <mutex>
-#include <set>
+#include <atomic>
+#include <climits>
 #include <thread>
 #include <cstdlib>
 #include <cstring>
@@ -34,34 +34,59 @@ std::string slurp(const std::filesystem::path &file)
 }
 
 // The live temporary directories (the image builder makes them from
-// several threads).
-std::mutex live_mutex;
-std::set<std::string> &live_dirs()
+// several threads) and the tools running now, in fixed slots: the fatal
+// paths (a signal, an oops, the watchdog) read them from a signal handler,
+// which can take no lock and use no heap. A slot's text is written before
+// the slot is published.
+constexpr std::size_t max_live_dirs = 128;
+struct LiveDir {
+	enum State : int { free, claimed, live };
+	std::atomic<int> state{free};
+	char path[PATH_MAX];
+};
+LiveDir live_dirs[max_live_dirs];
+
+// A running tool as pid * 2 + whether it leads a process group of its own
+// (a signal that ends sched-harness ends them too: a dtc that loops would
+// otherwise run on as an orphan); 0 a free slot, -1 one being filled.
+constexpr std::size_t max_live_children = 64;
+std::atomic<long> live_children[max_live_children];
+
+int publish_dir(const std::string &path)
 {
-	static std::set<std::string> dirs;
-	return dirs;
+	if (path.size() >= PATH_MAX)
+		throw ToolError(fmt::format("temporary directory path too long: {}", path));
+	for (std::size_t i = 0; i < max_live_dirs; i++) {
+		int expected = LiveDir::free;
+		if (!live_dirs[i].state.compare_exchange_strong(expected, LiveDir::claimed))
+			continue;
+		std::memcpy(live_dirs[i].path, path.c_str(), path.size() + 1);
+		live_dirs[i].state.store(LiveDir::live, std::memory_order_release);
+		return static_cast<int>(i);
+	}
+	throw ToolError(fmt::format("more than {} temporary directories at once", max_live_dirs));
 }
 
-// The tools running now, by pid, and whether each leads a process group of
-// its own: a signal that ends sched-harness ends them too (a dtc that
-// loops would otherwise run on as an orphan).
-std::mutex children_mutex;
-std::map<pid_t, bool> &live_children()
+std::atomic<long> &claim_child_slot()
 {
-	static std::map<pid_t, bool> children;
-	return children;
+	for (auto &slot : live_children) {
+		long expected = 0;
+		if (slot.compare_exchange_strong(expected, -1))
+			return slot;
+	}
+	throw ToolError(fmt::format("more than {} host tools running at once", max_live_children));
 }
 
 void remove_and_reraise(int sig)
 {
-	if (children_mutex.try_lock()) {
-		for (const auto &[pid, group] : live_children())
-			kill(group ? -pid : pid, SIGKILL);
-		children_mutex.unlock();
+	for (const auto &slot : live_children) {
+		const long child = slot.load(std::memory_order_acquire);
+		if (child > 0)
+			kill((child & 1) ? -static_cast<pid_t>(child >> 1) : static_cast<pid_t>(child >> 1), SIGKILL);
 	}
 	remove_temporary_dirs();
-	std::signal(sig, SIG_DFL);
-	std::raise(sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 } // namespace
@@ -74,41 +99,37 @@ TempDir::TempDir()
 		throw ToolError(fmt::format("cannot create a temporary directory {}: {}", templ,
 					std::strerror(errno)));
 	path_ = templ;
-	const std::lock_guard lock(live_mutex);
-	live_dirs().insert(path_.string());
+	try {
+		slot_ = publish_dir(path_.string());
+	} catch (...) {
+		rmdir(templ.c_str());
+		throw;
+	}
 }
 
-TempDir::TempDir(std::filesystem::path existing) : path_(std::move(existing))
+TempDir::TempDir(std::filesystem::path existing) : path_(std::move(existing)), slot_(publish_dir(path_.string()))
 {
-	const std::lock_guard lock(live_mutex);
-	live_dirs().insert(path_.string());
 }
 
 TempDir::~TempDir()
 {
 	std::error_code ignored;
 	std::filesystem::remove_all(path_, ignored);
-	const std::lock_guard lock(live_mutex);
-	live_dirs().erase(path_.string());
+	live_dirs[slot_].state.store(LiveDir::free, std::memory_order_release);
 }
 
 void remove_temporary_dirs() noexcept
 {
-	// a signal may arrive while a thread holds the lock: then leave them
-	if (!live_mutex.try_lock())
-		return;
-	for (const auto &dir : live_dirs()) {
-		std::error_code ignored;
-		std::filesystem::remove_all(dir, ignored);
-	}
-	live_dirs().clear();
-	live_mutex.unlock();
+	// the slots stay live: the process is ending
+	for (const auto &dir : live_dirs)
+		if (dir.state.load(std::memory_order_acquire) == LiveDir::live)
+			remove_tree_signal_safe(dir.path);
 }
 
 void remove_temporary_dirs_on_signals()
 {
 	for (int sig : {SIGINT, SIGTERM, SIGHUP})
-		std::signal(sig, remove_and_reraise);
+		signal(sig, remove_and_reraise);
 }
 
 ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
@@ -132,6 +153,10 @@ ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 	const auto out_file = scratch.path() / "stdout";
 	const auto err_file = scratch.path() / "stderr";
 
+	struct Reaped {
+		std::atomic<long> &slot;
+		~Reaped() { slot.store(0, std::memory_order_release); }
+	} reaped{claim_child_slot()};
 	posix_spawn_file_actions_t actions;
 	posix_spawn_file_actions_init(&actions);
 	posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -157,18 +182,7 @@ ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 	posix_spawnattr_destroy(&attr);
 	if (rc != 0)
 		throw ToolError(fmt::format("cannot run {}: {}", argv[0], std::strerror(rc)));
-	{
-		const std::lock_guard lock(children_mutex);
-		live_children().emplace(pid, limits.seconds != 0);
-	}
-	struct Reaped {
-		pid_t pid;
-		~Reaped()
-		{
-			const std::lock_guard lock(children_mutex);
-			live_children().erase(pid);
-		}
-	} reaped{pid};
+	reaped.slot.store(static_cast<long>(pid) * 2 + (limits.seconds != 0), std::memory_order_release);
 
 	ToolResult result;
 	int status = 0;

@@ -58,11 +58,12 @@ public:
 
 private:
 	std::filesystem::path path_;
+	int slot_;	// where a signal handler finds it
 };
 
 // Removes every live TempDir: for the paths that end a process without
-// destructors (a fatal signal, an oops, the watchdog). Not async-signal-
-// safe, like the oops handler; the process is exiting.
+// destructors (a fatal signal, an oops, the watchdog). Async-signal-safe:
+// those paths call it from their handlers.
 void remove_temporary_dirs() noexcept;
 
 // SIGINT, SIGTERM and SIGHUP remove the temporary directories, then end

@@ -22,6 +22,8 @@
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <new>
+#include <sys/mman.h>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -34,12 +36,37 @@ constexpr std::size_t stack_size = 256 * 1024;
 
 namespace fcontext = boost::context::detail;
 
+// A stack with an inaccessible page below it: kernel code that overflows
+// it faults there, and is reported as an oops, rather than writing over
+// whatever the heap put beneath. Not zeroed: a stack is written before it
+// is read, and zeroing 256 KB per CPU was a page fault per 4 KB at every
+// boot (fresh anonymous pages are touched only as the stack grows).
+class GuardedStack {
+public:
+	GuardedStack()
+	{
+		void *map = mmap(nullptr, guard_size + stack_size, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (map == MAP_FAILED)
+			throw std::bad_alloc();
+		mprotect(map, guard_size, PROT_NONE);
+		base_ = static_cast<char *>(map);
+	}
+	~GuardedStack() { munmap(base_, guard_size + stack_size); }
+	GuardedStack(const GuardedStack &) = delete;
+	GuardedStack &operator=(const GuardedStack &) = delete;
+
+	char *get() const { return base_ + guard_size; }	// the lowest usable byte
+
+private:
+	static constexpr std::size_t guard_size = 64 * 1024;	// any page size up to 64 KB
+	char *base_;
+};
+
 struct IdleStack {
 	fcontext::fcontext_t caller = nullptr;	// inside the call: where the harness switched from
 	fcontext::fcontext_t call = nullptr;	// outside: where the call waits
-	// not zeroed: a stack is written before it is read, and zeroing 256 KB
-	// per CPU was a page fault per 4 KB at every boot
-	std::unique_ptr<char[]> stack = std::make_unique_for_overwrite<char[]>(stack_size);
+	GuardedStack stack;
 	void (*fn)(void *) = nullptr;
 	void *arg = nullptr;
 	bool returned = true;

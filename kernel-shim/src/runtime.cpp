@@ -5,6 +5,7 @@
 #include "kernel-shim/kernel.h"
 
 #include "dts/platform.h"
+#include "support/signal_safe.h"
 #include "support/tools.h"
 
 #include <kshim/api.h>
@@ -19,6 +20,7 @@
 #include <ucontext.h>
 #include <dlfcn.h>
 #include <link.h>
+#include <climits>
 #include <unistd.h>
 #include <fmt/format.h>
 #include <new>
@@ -60,32 +62,169 @@ std::vector<KernelWarning> &warnings()
 	return list;
 }
 
-// The kernel function containing `address`: the dynamic symbol table when
-// it has it, else the debug information through addr2line (static kernel
-// functions are in neither .dynsym nor reach of dladdr()). Only called on
-// a WARN, so spawning a tool is fine.
+// What the fault handlers need and cannot look up from inside a handler
+// (signal-safety(7): no heap, no locks, so no dladdr() and no fmt): the
+// loaded objects' files and address ranges and addr2line's path, noted
+// beforehand in fixed storage, and the last kernel message, published as
+// it is logged.
+struct LoadedObject {
+	std::uintptr_t start, end, bias;
+	const char *file;
+};
+constexpr std::size_t max_objects = 64;
+LoadedObject objects[max_objects];
+std::size_t object_count = 0;
+char object_files[16384];
+char addr2line_path[PATH_MAX];
+
+// Two buffers, so that a handler reads a whole message even when the
+// signal arrives while the next one is being copied.
+struct LastMessage {
+	char text[2][512];
+	std::atomic<int> current{-1};
+} last_message;
+
+void publish_last_message(std::string_view text)
+{
+	const int next = last_message.current.load(std::memory_order_relaxed) == 0 ? 1 : 0;
+	const auto n = std::min(text.size(), sizeof last_message.text[0] - 1);
+	std::memcpy(last_message.text[next], text.data(), n);
+	last_message.text[next][n] = '\0';
+	last_message.current.store(next, std::memory_order_release);
+}
+
+const char *last_kernel_message() noexcept
+{
+	const int current = last_message.current.load(std::memory_order_acquire);
+	return current < 0 ? nullptr : last_message.text[current];
+}
+
+void note_loaded_objects()
+{
+	object_count = 0;
+	std::size_t used = 0;
+	dl_iterate_phdr(
+		[](dl_phdr_info *info, std::size_t, void *data) {
+			auto &used = *static_cast<std::size_t *>(data);
+			if (object_count == max_objects)
+				return 1;
+			char self[PATH_MAX];
+			const char *file = info->dlpi_name;
+			if (!file || !*file) {	// the program itself
+				const auto n = readlink("/proc/self/exe", self, sizeof self - 1);
+				if (n <= 0)
+					return 0;
+				self[n] = '\0';
+				file = self;
+			}
+			const auto length = std::strlen(file) + 1;
+			if (used + length > sizeof object_files)
+				return 1;
+			std::uintptr_t low = UINTPTR_MAX, high = 0;
+			for (int i = 0; i < info->dlpi_phnum; i++) {
+				const auto &segment = info->dlpi_phdr[i];
+				if (segment.p_type != PT_LOAD)
+					continue;
+				low = std::min<std::uintptr_t>(low, info->dlpi_addr + segment.p_vaddr);
+				high = std::max<std::uintptr_t>(high, info->dlpi_addr + segment.p_vaddr + segment.p_memsz);
+			}
+			std::memcpy(object_files + used, file, length);
+			objects[object_count++] = {low, high, info->dlpi_addr, object_files + used};
+			used += length;
+			return 0;
+		},
+		&used);
+	sh::support::find_in_path("addr2line", addr2line_path, sizeof addr2line_path);
+}
+
+constexpr std::size_t name_size = 160;
+
+// Names the functions holding `addresses` (each the byte after the
+// instruction in question: a return address, or a faulting pc + 1): an
+// exported one by the dynamic symbol table, as dladdr() would, any other
+// with addr2line, one run per object, as the kernel's decode_stacktrace.sh
+// does; an address nothing names keeps its number. Async-signal-safe.
+void name_addresses(const std::uintptr_t *addresses, std::size_t count, char (*names)[name_size]) noexcept
+{
+	constexpr std::size_t max_batch = 8;
+	bool named[max_batch] = {};
+	count = std::min(count, max_batch);
+	for (std::size_t i = 0; i < count; i++) {
+		sh::support::SignalSafeText number;
+		number.hex(addresses[i]);
+		const auto text = number.view();
+		std::memcpy(names[i], text.data(), text.size());
+		names[i][text.size()] = '\0';
+	}
+	auto object_of = [](std::uintptr_t address) -> const LoadedObject * {
+		for (std::size_t o = 0; o < object_count; o++)
+			if (address - 1 >= objects[o].start && address - 1 < objects[o].end)
+				return &objects[o];
+		return nullptr;
+	};
+	// an exported function by its dynamic symbol, as dladdr() names it
+	for (std::size_t i = 0; i < count; i++) {
+		const LoadedObject *object = addresses[i] ? object_of(addresses[i]) : nullptr;
+		char exported[name_size];
+		if (object && sh::support::dynamic_function_at_signal_safe(object->file, addresses[i] - 1 - object->bias,
+									     exported, name_size)) {
+			std::memcpy(names[i], exported, name_size);
+			named[i] = true;
+		}
+	}
+	// the others by the debug information: static functions, and what is
+	// inlined into them
+	for (std::size_t i = 0; i < count && addr2line_path[0]; i++) {
+		const LoadedObject *object = object_of(addresses[i]);
+		if (named[i] || !addresses[i] || !object)
+			continue;
+		// this object's addresses, as offsets in its file
+		char offsets[max_batch][24];
+		std::size_t which[max_batch], batch = 0;
+		const char *argv[4 + max_batch + 1] = {addr2line_path, "-f", "-e", object->file};
+		for (std::size_t j = i; j < count; j++) {
+			if (named[j] || !addresses[j] || object_of(addresses[j]) != object)
+				continue;
+			sh::support::SignalSafeText offset;
+			offset.hex(addresses[j] - 1 - object->bias);
+			std::memcpy(offsets[batch], offset.view().data(), offset.view().size());
+			offsets[batch][offset.view().size()] = '\0';
+			argv[4 + batch] = offsets[batch];
+			which[batch++] = j;
+			named[j] = true;
+		}
+		argv[4 + batch] = nullptr;
+		// two lines per address: the function, then file:line
+		char out[4096];
+		if (!sh::support::run_and_read_signal_safe(argv, out, sizeof out, 10'000))
+			continue;
+		const char *line = out;
+		for (std::size_t b = 0; b < batch && *line; b++) {
+			const char *end = std::strchr(line, '\n');
+			const auto length = static_cast<std::size_t>(end ? end - line : std::strlen(line));
+			if (length && length < name_size && std::strncmp(line, "??", length) != 0) {
+				std::memcpy(names[which[b]], line, length);
+				names[which[b]][length] = '\0';
+			}
+			for (int skip = 0; skip < 2 && end; skip++) {
+				line = end + 1;
+				end = std::strchr(line, '\n');
+			}
+			if (!end && b + 1 < batch)
+				break;
+		}
+	}
+}
+
+// The kernel function containing `address` (the byte after the
+// instruction in question), for a WARN: the same lookup as a fault's.
 std::string symbol_of(void *address)
 {
-	Dl_info info{};
-	link_map *object = nullptr;
-	if (!address || !dladdr1(address, &info, reinterpret_cast<void **>(&object), RTLD_DL_LINKMAP) || !object)
-		return fmt::format("{}", address);
-	if (info.dli_sname)
-		return info.dli_sname;
-	// the address as the file's symbols have it: less the load bias, which
-	// is zero for an executable linked at a fixed address (not dli_fbase,
-	// where such a one's first segment is mapped)
-	const auto offset = reinterpret_cast<std::uintptr_t>(address) - object->l_addr - 1;
-	try {
-		const std::string argv[] = {"addr2line", "-f", "-e", info.dli_fname,
-					    fmt::format("{:#x}", offset)};
-		auto r = sh::support::run_tool(argv);
-		auto name = r.out.substr(0, r.out.find('\n'));
-		if (r.ok() && !name.empty() && name != "??")
-			return name;
-	} catch (const sh::support::ToolError &) {
-	}
-	return fmt::format("{}", address);
+	note_loaded_objects();
+	const auto where = reinterpret_cast<std::uintptr_t>(address);
+	char name[1][name_size];
+	name_addresses(&where, 1, name);
+	return name[0];
 }
 
 // An oops: kernel code divided by zero or dereferenced a bad pointer. The
@@ -104,20 +243,60 @@ void *faulting_instruction(void *context)
 #endif
 }
 
-// Not async-signal-safe (it formats and may run addr2line), which is
-// acceptable here: the process is single-threaded and about to exit.
-void oops_handler(int sig, siginfo_t *, void *context)
+std::uintptr_t interrupted_stack_pointer(void *context)
 {
-	const char *what = sig == SIGFPE ? "divide error"
+	auto *uc = static_cast<ucontext_t *>(context);
+#if defined(__x86_64__)
+	return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+	return uc->uc_mcontext.sp;
+#else
+	(void)uc;
+	return 0;
+#endif
+}
+
+// Where the handlers run: a fault that overflowed the stack leaves none.
+alignas(64) char handler_stack[256 * 1024];
+
+const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGFPE: return "Floating point exception";
+	case SIGSEGV: return "Segmentation fault";
+	case SIGBUS: return "Bus error";
+	case SIGILL: return "Illegal instruction";
+	default: return "signal";
+	}
+}
+
+void oops_handler(int sig, siginfo_t *info, void *context)
+{
+	// a fault next to the stack pointer is the stack's end (the main
+	// thread's limit, an idle stack's guard): the kernel's "stack guard
+	// page was hit"
+	const auto sp = interrupted_stack_pointer(context);
+	const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+	constexpr std::uintptr_t near = 64 * 1024;
+	const bool overflow = sig == SIGSEGV && sp && address + near > sp && address < sp + near;
+	const char *what = overflow ? "kernel stack overflow"
+			   : sig == SIGFPE ? "divide error"
 			   : sig == SIGSEGV ? "unable to handle kernel paging request"
 			   : sig == SIGBUS ? "bus error" : "invalid opcode";
-	void *pc = faulting_instruction(context);
-	std::string where = pc ? symbol_of(static_cast<char *>(pc) + 1) : "";
-	std::string line = fmt::format("sched-harness: kernel fault: Oops: {} ({}){}{}\n", what, strsignal(sig),
-				       where.empty() ? "" : " in ", where);
-	if (!log_lines().empty())
-		line += fmt::format("sched-harness: last kernel message: {}\n", log_lines().back().text);
-	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
+	const auto pc = reinterpret_cast<std::uintptr_t>(faulting_instruction(context));
+	char where[1][name_size];
+	if (pc) {
+		const std::uintptr_t after = pc + 1;
+		name_addresses(&after, 1, where);
+	}
+	sh::support::SignalSafeText line;
+	line << "sched-harness: kernel fault: Oops: " << what << " (" << signal_name(sig) << ")";
+	if (pc)
+		line << " in " << where[0];
+	line << "\n";
+	if (const char *message = last_kernel_message())
+		line << "sched-harness: last kernel message: " << message << "\n";
+	line.write_to(STDERR_FILENO);
 	sh::support::remove_temporary_dirs();
 	_exit(3);
 }
@@ -128,8 +307,6 @@ std::atomic<std::int64_t> beat_now_ns{0};
 std::uint64_t beats_at_check = 0;
 unsigned watchdog_seconds = 0;
 
-// Like the oops handler: the process is about to exit, so formatting and
-// running addr2line from here is acceptable.
 void watchdog_handler(int, siginfo_t *, void *context)
 {
 	const auto seen = beats.load(std::memory_order_relaxed);
@@ -137,32 +314,39 @@ void watchdog_handler(int, siginfo_t *, void *context)
 		beats_at_check = seen;
 		return;
 	}
-	void *pc = faulting_instruction(context);
+	const auto pc = reinterpret_cast<std::uintptr_t>(faulting_instruction(context));
 	// the interrupted function, then its callers (frames past the
-	// signal frame, found by the interrupted address)
+	// signal frame, found by the interrupted address); backtrace() was
+	// warmed up when the watchdog was armed, so it loads nothing here
 	void *frames[32];
 	const int n = backtrace(frames, 32);
 	int found = -1;
 	for (int i = 0; i < n; i++)
-		if (frames[i] == pc)
+		if (reinterpret_cast<std::uintptr_t>(frames[i]) == pc)
 			found = i;
-	std::string where = pc ? symbol_of(static_cast<char *>(pc) + 1) : std::string("?");
+	// the function and up to four callers, named in one go
+	std::uintptr_t addresses[5] = {pc ? pc + 1 : 0};
+	std::size_t count = 1;
+	for (int i = found + 1; found >= 0 && i < n && count < 5; i++)
+		addresses[count++] = reinterpret_cast<std::uintptr_t>(frames[i]);
+	char names[5][name_size];
+	name_addresses(addresses, count, names);
 	// a spin in instrumented code is most often caught counting its
 	// basic blocks (kshim/cost.h): the spinning function is the caller
-	if (where == "__sanitizer_cov_trace_pc" && found >= 0 && found + 1 < n)
-		where = symbol_of(static_cast<char *>(frames[++found]));
-	std::string callers;
-	for (int i = found + 1; found >= 0 && i < n && i <= found + 3; i++)
-		callers += fmt::format("{}{}", callers.empty() ? " (called from " : " < ",
-				       symbol_of(static_cast<char *>(frames[i])));
-	if (!callers.empty())
-		callers += ")";
-	const std::string line = fmt::format(
-		"sched-harness: kernel fault: kernel hang in {}{}: no return to the simulator for {} s "
-		"(simulated time {:.6f} s, after {} events)\n",
-		where, callers, watchdog_seconds,
-		static_cast<double>(beat_now_ns.load(std::memory_order_relaxed)) / 1e9, seen);
-	[[maybe_unused]] auto written = write(STDERR_FILENO, line.data(), line.size());
+	std::size_t function = 0;
+	if (!std::strcmp(names[0], "__sanitizer_cov_trace_pc") && count > 1)
+		function = 1;
+	sh::support::SignalSafeText line;
+	line << "sched-harness: kernel fault: kernel hang in " << (pc ? names[function] : "?");
+	for (std::size_t i = function + 1; i < count && i <= function + 3; i++)
+		line << (i == function + 1 ? " (called from " : " < ") << names[i];
+	if (count > function + 1)
+		line << ")";
+	line << ": no return to the simulator for ";
+	line.decimal(watchdog_seconds) << " s (simulated time ";
+	line.seconds(beat_now_ns.load(std::memory_order_relaxed), 6) << " s, after ";
+	line.decimal(seen) << " events)\n";
+	line.write_to(STDERR_FILENO);
 	sh::support::remove_temporary_dirs();
 	_exit(3);
 }
@@ -175,10 +359,15 @@ void arm_watchdog(unsigned seconds)
 	if (!seconds)
 		return;
 	beats_at_check = beats.load(std::memory_order_relaxed);
+	// backtrace() loads libgcc_s at its first call: make that call here,
+	// not in the handler
+	void *warm_up[1];
+	backtrace(warm_up, 1);
+	note_loaded_objects();
 	struct sigaction sa {};
 	sa.sa_sigaction = watchdog_handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
+	sigfillset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, nullptr);
 	// wall time: a loop in kernel code burns CPU, a deadlock-free wait
 	// does not, and either never returns
@@ -201,10 +390,15 @@ void watchdog_beat(std::int64_t now_ns) noexcept
 
 void install_oops_handlers()
 {
+	note_loaded_objects();
+	stack_t alternate{};
+	alternate.ss_sp = handler_stack;
+	alternate.ss_size = sizeof handler_stack;
+	sigaltstack(&alternate, nullptr);
 	struct sigaction sa {};
 	sa.sa_sigaction = oops_handler;
-	sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
+	sigfillset(&sa.sa_mask);
 	for (int sig : {SIGFPE, SIGSEGV, SIGBUS, SIGILL})
 		sigaction(sig, &sa, nullptr);
 }
@@ -361,6 +555,7 @@ void shim_log(int level, const char *text)
 		log.back().text += line;
 	else
 		log.push_back({level == KSHIM_LOG_CONT ? -1 : level, std::move(line)});
+	publish_last_message(log.back().text);
 	line_open = !ended;
 }
 
@@ -372,6 +567,7 @@ void shim_warn(const char *file, int line, void *caller, const char *text)
 	warnings().push_back({file ? file : "?", line, symbol_of(caller), std::move(message)});
 	log_lines().push_back({4, fmt::format("WARNING: at {}:{} {}", file ? file : "?", line,
 					      warnings().back().text)});
+	publish_last_message(log_lines().back().text);
 }
 
 void shim_trace(const kshim_trace_event *event)

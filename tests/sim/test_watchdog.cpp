@@ -31,13 +31,20 @@ BOOST_AUTO_TEST_SUITE(sim)
 // from 0.5 s of simulated time on. The watchdog (2 s here) stops the run
 // as a kernel fault naming the function and its callers, so a sweep or a
 // bisect carries on.
+//
+// On a board of six CPUs the same patch makes it recurse without end
+// instead: the stack overflows, and the oops handler, on a stack of its
+// own, names the overflow and the function (the image is built once, for
+// both: minutes).
 BOOST_AUTO_TEST_CASE(patch_that_spins_in_pick_next_task_fair_is_a_kernel_hang)
 {
 	const auto cache = temp_path("spin-cache");
 	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
 	const auto spin = write(temp_path("spin.patch"),
 				one_line_patch("kernel/sched/fair.c", "\tint new_tasks;",
-					       "\tint new_tasks; while (READ_ONCE(rq->clock) > 500000000ULL) cpu_relax();"));
+					       "\tint new_tasks; if (READ_ONCE(rq->clock) > 500000000ULL && nr_cpu_ids == 6) { "
+					       "volatile char deep[256]; deep[0] = 0; if (pick_next_task_fair(rq, prev, rf)) "
+					       "deep[1] = 1; } while (READ_ONCE(rq->clock) > 500000000ULL) cpu_relax();"));
 	auto built = test::run_cli({"--arch", "arm64", "kernel", "build", "--patch", spin});
 	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
 	const auto id = built.out.substr(0, 16);
@@ -56,6 +63,12 @@ BOOST_AUTO_TEST_CASE(patch_that_spins_in_pick_next_task_fair_is_a_kernel_hang)
 	const double t = std::stod(at[1]);
 	BOOST_TEST((t > 0.45 && t < 0.55), "reported at " << t << " s");
 	BOOST_TEST(seconds < 30.0, "the hang took " << seconds << " s to report");
+
+	auto overflow = test::run_cli({"--kernel", id, "run", "--board", "rk3399", "--watchdog", "2"});
+	BOOST_TEST(overflow.exit_status == 3, overflow.err);
+	BOOST_TEST(overflow.err.find("sched-harness: kernel fault: Oops: kernel stack overflow (Segmentation fault) in "
+				     "pick_next_task_fair\n") != std::string::npos,
+		   overflow.err);
 	std::filesystem::remove_all(cache);
 	::unsetenv("SCHED_HARNESS_CACHE");
 }
