@@ -25,6 +25,10 @@ packages=(
 	# KernelShark's library (libkshark-dev and the .pc files it requires),
 	# in the tests
 	trace-cmd libkshark-dev libtracecmd-dev libtracefs-dev libjson-c-dev pkg-config
+	# --engine list's job list is run by GNU parallel, and --engine slurm
+	# on a Slurm cluster of this machine (munged, slurmctld, slurmd), in
+	# the tests (tests/experiment/slurm-cluster.sh)
+	parallel slurm-wlm munge
 	# the docs' example outputs are checked against the binary
 	# (scripts/doc-examples.py, CTest docs.examples)
 	python3

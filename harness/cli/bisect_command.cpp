@@ -63,6 +63,7 @@ po::options_description bisect_options()
 		 "beyond noise")
 		("repeat", po::value<Unsigned>()->default_value(Unsigned{3}, "3")->value_name("N"), "with --suite: seeds per variant")
 		("jobs", po::value<Unsigned>()->value_name("J"), "runs at once, each its own process (default: the machine's cores)");
+	options.add(engine_options());
 	return options;
 }
 
@@ -109,6 +110,12 @@ experiment::Predicate predicate_of(const po::variables_map &vm, unsigned jobs)
 	predicate.repeat = [&vm] { return bounded_option(vm, "repeat", 100000); };
 	if (vm.count("jobs"))
 		predicate.jobs = jobs;
+	const auto engine = engine_of(vm);
+	if (engine.collect || engine.detach || engine.kind == experiment::EngineOptions::Kind::list)
+		throw UsageError{"bisect: each step waits for its runs; --engine slurm (not list, --detach or --collect) "
+				 "runs them elsewhere"};
+	if (engine.kind != experiment::EngineOptions::Kind::local)
+		predicate.engine = [&vm, dir = engine.dir](const std::string &step) { return engine_args(vm, dir / step); };
 	return predicate;
 }
 

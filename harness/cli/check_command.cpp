@@ -51,6 +51,7 @@ po::options_description check_options()
 		("baseline", po::value<std::string>()->value_name("ID|DIR|TREE|PATCH"),
 		 "the kernel that \"relative\" expectations compare with, run with the same scenario and seed "
 		 "(default: the build's own kernel)");
+	options.add(engine_options());
 	return options;
 }
 
@@ -170,7 +171,7 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
-	const unsigned jobs = jobs_option(vm);
+	const auto engine = engine_of(vm);
 	const auto suite = suite_of(vm);
 	auto checked = experiment::checked_scenarios(suite);
 	if (checked.empty())
@@ -179,7 +180,10 @@ int check_command(const Context &ctx, const std::vector<std::string> &args)
 	const auto plan = experiment::plan_check(std::move(checked), common_args(vm), seeds_of(vm), baseline);
 	std::vector<rapidjson::Document> runs;
 	try {
-		runs = experiment::run_locally(local_host(ctx), plan.runs, jobs);
+		auto executed = experiment::execute(local_host(ctx), plan.runs, engine);
+		if (!executed)
+			return exit_ok;	// runs elsewhere; --collect prints the KTAP
+		runs = std::move(*executed);
 	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "check", failure);
 	}

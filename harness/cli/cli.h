@@ -99,6 +99,7 @@ int suite_command(const Context &ctx, const std::vector<std::string> &args);
 int bisect_command(const Context &ctx, const std::vector<std::string> &args);
 int diff_command(const Context &ctx, const std::vector<std::string> &args);
 int workloads_command(const Context &ctx, const std::vector<std::string> &args);
+int engine_task_command(const Context &ctx, const std::vector<std::string> &args);
 
 // Entry point of the sched-harness tool.
 int main(int argc, char **argv);

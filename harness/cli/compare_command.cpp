@@ -64,6 +64,7 @@ po::options_description compare_options()
 		("json", po::bool_switch(), "print the comparison as JSON")
 		("csv", po::bool_switch(), "print one CSV row per metric");
 	options.add(scenario_options());
+	options.add(engine_options());
 	return options;
 }
 
@@ -114,7 +115,7 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
-	const unsigned jobs = jobs_option(vm);
+	const auto engine = engine_of(vm);
 	experiment::ComparisonPlan plan;
 	plan.repeat = bounded_option(vm, "repeat", 100000);
 	if (plan.repeat < 2)
@@ -130,7 +131,10 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	const auto runs = plan.runs();
 	std::vector<rapidjson::Document> reports;
 	try {
-		reports = experiment::run_locally(local_host(ctx), runs, jobs);
+		auto executed = experiment::execute(local_host(ctx), runs, engine);
+		if (!executed)
+			return exit_ok;	// runs elsewhere; --collect prints the table
+		reports = std::move(*executed);
 	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "compare", failure);
 	}

@@ -53,6 +53,95 @@ unsigned jobs_option(const boost::program_options::variables_map &vm)
 	return jobs;
 }
 
+boost::program_options::options_description engine_options()
+{
+	namespace po = boost::program_options;
+	po::options_description options("engine options (where the runs run)");
+	options.add_options()
+		("engine", po::value<std::string>()->default_value("local")->value_name("local|slurm|list"),
+		 "local: this machine's cores; slurm: a Slurm job array (sbatch), waited for; list: a job list "
+		 "(one command a line) for GNU parallel or any other engine, collected with --collect")
+		("engine-dir", po::value<std::string>()->value_name("DIR"),
+		 "slurm, list: a directory the nodes share, for the plan and the runs' reports (with the image "
+		 "cache, SCHED_HARNESS_CACHE, on a shared file system too)")
+		("collect", po::value<std::string>()->value_name("DIR"),
+		 "print the table from the reports DIR holds (after a job list's jobs, or a detached Slurm job) "
+		 "without running anything")
+		("detach", po::bool_switch(), "slurm: submit the array and return; --collect DIR when it has ended")
+		("runs-per-task", po::value<Unsigned>()->value_name("K"),
+		 "slurm, list: runs each array task or job line runs in turn (default 1, or as many as keep the "
+		 "array within Slurm's default 1001 tasks)")
+		("retries", po::value<Unsigned>()->default_value(Unsigned{2}, "2")->value_name("N"),
+		 "slurm: times the tasks that left runs without a result (failed, timed out, lost their node) "
+		 "are submitted again")
+		("sbatch-option", po::value<std::vector<std::string>>()->value_name("OPT")->composing(),
+		 "slurm: an option for sbatch, as --sbatch-option=--partition=P; repeatable");
+	return options;
+}
+
+experiment::EngineOptions engine_of(const boost::program_options::variables_map &vm)
+{
+	using Kind = experiment::EngineOptions::Kind;
+	experiment::EngineOptions engine;
+	const auto kind = vm["engine"].as<std::string>();
+	if (kind == "local")
+		engine.kind = Kind::local;
+	else if (kind == "slurm")
+		engine.kind = Kind::slurm;
+	else if (kind == "list")
+		engine.kind = Kind::list;
+	else
+		throw UsageError{fmt::format("--engine {}: local, slurm or list", kind)};
+	if (vm.count("collect")) {
+		if (vm.count("engine-dir") && vm["engine-dir"].as<std::string>() != vm["collect"].as<std::string>())
+			throw UsageError{"--collect DIR and --engine-dir: the same directory, once"};
+		engine.dir = vm["collect"].as<std::string>();
+		engine.collect = true;
+		if (engine.kind == Kind::local)
+			engine.kind = Kind::list;
+	} else if (vm.count("engine-dir")) {
+		if (engine.kind == Kind::local)
+			throw UsageError{"--engine-dir: for --engine slurm or list (a local run keeps its reports in memory)"};
+		engine.dir = vm["engine-dir"].as<std::string>();
+	} else if (engine.kind != Kind::local) {
+		throw UsageError{fmt::format("--engine {}: give --engine-dir DIR, a directory the nodes share", kind)};
+	}
+	if (engine.dir.empty() && engine.kind != Kind::local)
+		throw UsageError{"--engine-dir: an empty path"};
+	engine.detach = vm["detach"].as<bool>();
+	if (engine.detach && engine.kind != Kind::slurm)
+		throw UsageError{"--detach: for --engine slurm"};
+	// a Slurm array's default limit: a share of a cluster, not this machine's cores
+	engine.jobs = vm.count("jobs") || engine.kind == Kind::local ? jobs_option(vm) : 100;
+	if (vm.count("runs-per-task")) {
+		engine.runs_per_task = bounded_option(vm, "runs-per-task", 1000000);
+		if (!engine.runs_per_task)
+			throw UsageError{"--runs-per-task 0: at least 1"};
+	}
+	engine.retries = bounded_option(vm, "retries", 100);
+	if (vm.count("sbatch-option"))
+		engine.sbatch_options = vm["sbatch-option"].as<std::vector<std::string>>();
+	if (engine.kind != Kind::slurm && (vm.count("sbatch-option") || !vm["retries"].defaulted()))
+		throw UsageError{"--sbatch-option and --retries: for --engine slurm"};
+	return engine;
+}
+
+std::vector<std::string> engine_args(const boost::program_options::variables_map &vm, const std::filesystem::path &dir)
+{
+	const auto kind = vm["engine"].as<std::string>();
+	if (kind == "local")
+		return {};
+	std::vector<std::string> args{"--engine", kind, "--engine-dir", dir.string()};
+	if (vm.count("runs-per-task"))
+		args.insert(args.end(), {"--runs-per-task", std::to_string(vm["runs-per-task"].as<Unsigned>().value)});
+	if (!vm["retries"].defaulted())
+		args.insert(args.end(), {"--retries", std::to_string(vm["retries"].as<Unsigned>().value)});
+	if (vm.count("sbatch-option"))
+		for (const auto &option : vm["sbatch-option"].as<std::vector<std::string>>())
+			args.push_back("--sbatch-option=" + option);
+	return args;
+}
+
 namespace {
 
 // Scenario options with one value each, and the repeatable ones.

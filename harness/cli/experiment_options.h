@@ -8,6 +8,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/experiment/comparison.h"
+#include "harness/experiment/engine.h"
 #include "harness/experiment/runner.h"
 
 #include <boost/program_options.hpp>
@@ -32,6 +33,15 @@ std::vector<std::string> variant_args(const boost::program_options::variables_ma
 
 // --jobs, or the machine's cores.
 unsigned jobs_option(const boost::program_options::variables_map &vm);
+
+// Where the runs run (--engine local|slurm|list, --engine-dir, --collect,
+// --detach, --runs-per-task, --retries, --sbatch-option), and what the
+// options say; --jobs is the number at once, here or in a Slurm array.
+boost::program_options::options_description engine_options();
+experiment::EngineOptions engine_of(const boost::program_options::variables_map &vm);
+// The engine options given, for a child command (bisect's steps) whose
+// runs go to `dir`.
+std::vector<std::string> engine_args(const boost::program_options::variables_map &vm, const std::filesystem::path &dir);
 
 // The options that name one scenario as `run` takes them (--board,
 // --overlay, --workload, --duration, ...), for commands that run it many

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/cli/cli.h"
+#include "harness/experiment/engine.h"
 
 #include "dts/platform.h"
 #include "support/tools.h"
@@ -60,6 +61,8 @@ constexpr Command commands[] = {
 	{"kernel", "the kernel tree, the files compiled from it and kernel images of it: "
 		   "kernel info | files | build | list | prune",
 	 kernel_command},
+	{"engine-task", "one task of a plan written for another engine (--engine slurm|list): what its jobs run",
+	 engine_task_command},
 };
 
 std::string usage(const po::options_description &global)
@@ -417,6 +420,13 @@ int reported(char **argv, Body body)
 	} catch (const report::WriteError &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_internal;
+	} catch (const experiment::RunsMissing &e) {
+		// not the kernel's answer, nor bad input: git bisect run stops
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_internal;
+	} catch (const experiment::Error &e) {
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
 	} catch (const image::BuildError &e) {
 		std::cerr << "sched-harness: kernel build failed: " << e.what() << "\n";
 		return exit_internal;

@@ -138,6 +138,7 @@ po::options_description sweep_options()
 		 "also draw each metric's mean ± sd against the first parameter (one line per value of the "
 		 "second), as SVG (FILE.svg) or PNG (FILE.png), with gnuplot");
 	options.add(scenario_options());
+	options.add(engine_options());
 	return options;
 }
 
@@ -300,11 +301,14 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 	if (!parsed)
 		return exit_ok;
 	const auto &vm = *parsed;
-	const unsigned jobs = jobs_option(vm);
+	const auto engine = engine_of(vm);
 	const auto [plan, shown] = setup_of(ctx, vm);
 	std::vector<rapidjson::Document> reports;
 	try {
-		reports = experiment::run_locally(local_host(ctx), plan.runs(), jobs);
+		auto executed = experiment::execute(local_host(ctx), plan.runs(), engine);
+		if (!executed)
+			return exit_ok;	// runs elsewhere; --collect prints the table
+		reports = std::move(*executed);
 	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "sweep", failure);
 	}

@@ -56,7 +56,7 @@ private:
 	Verdict compared(std::size_t n, const std::string &image);
 	std::string image_of(std::size_t n);
 	void skip_if_unbuildable(std::size_t n, const support::ToolResult &r);
-	std::vector<std::string> command(std::vector<std::string> args) const;
+	std::vector<std::string> command(std::vector<std::string> args, const std::string &step) const;
 
 	const Host &host_;
 	const Steps &steps_;
@@ -177,13 +177,18 @@ void Bisection::skip_if_unbuildable(std::size_t n, const support::ToolResult &r)
 	throw Unbuildable{why};
 }
 
-// This program with `args`, then --jobs when the predicate has it.
-std::vector<std::string> Bisection::command(std::vector<std::string> args) const
+// This program with `args`, then --jobs when the predicate has it, and
+// the engine of step `step`.
+std::vector<std::string> Bisection::command(std::vector<std::string> args, const std::string &step) const
 {
 	std::vector<std::string> argv = host_.self;
 	argv.insert(argv.end(), args.begin(), args.end());
 	if (predicate_.jobs)
 		argv.insert(argv.end(), {"--jobs", std::to_string(*predicate_.jobs)});
+	if (predicate_.engine) {
+		const auto engine = predicate_.engine(step);
+		argv.insert(argv.end(), engine.begin(), engine.end());
+	}
 	return argv;
 }
 
@@ -196,7 +201,7 @@ Verdict Bisection::checked(std::size_t n, const std::string &image)
 	if (!image.empty())	// none: the build's own kernel
 		args = {"--kernel", image};
 	args.insert(args.end(), {"check", predicate_.expect});
-	const auto r = support::run_tool(command(std::move(args)));
+	const auto r = support::run_tool(command(std::move(args), fmt::format("check-{}", n)));
 	skip_if_unbuildable(n, r);
 	if (r.exit_status != 0 && r.exit_status != 1)
 		throw BisectError(fmt::format("check with {} patches: {}", n, r.err));
@@ -231,7 +236,7 @@ Verdict Bisection::compared(std::size_t n, const std::string &image)
 				      std::to_string(repeat), "--b-kernel", image};
 	if (const auto reference = image_of(0); !reference.empty())
 		args.insert(args.end(), {"--a-kernel", reference});
-	const auto r = support::run_tool(command(std::move(args)));
+	const auto r = support::run_tool(command(std::move(args), fmt::format("compare-{}", n)));
 	skip_if_unbuildable(n, r);
 	if (r.exit_status != 0)
 		throw BisectError(fmt::format("compare with {} patches: {}", n, r.err));

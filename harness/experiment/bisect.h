@@ -58,6 +58,9 @@ struct Predicate {
 	// runs (so that its command reports a bad value where it always did)
 	std::function<unsigned()> repeat;
 	std::optional<unsigned> jobs;	// passed on to check and compare
+	// the engine options of a step's check or compare (engine.h): its
+	// runs' directory is named for the step
+	std::function<std::vector<std::string>(const std::string &step)> engine;
 };
 
 struct Verdict {

@@ -18,8 +18,6 @@
 
 namespace sh::experiment {
 
-namespace {
-
 // An image gets a flavour's library when a board first needs it (seconds
 // of compiling): built here, once and in view, before the runs start,
 // rather than by the first child while the progress line stands still.
@@ -56,7 +54,29 @@ void build_needed_flavours(const Host &host, std::span<const Run> plan)
 	}
 }
 
-} // namespace
+std::string failure_message(const std::string &err)
+{
+	// the failure, without the progress of a kernel image's build
+	std::string message;
+	std::istringstream lines(err);
+	for (std::string line; std::getline(lines, line);)
+		if (!line.starts_with("kernel build: "))
+			message += (message.empty() ? "" : "\n") + line;
+	// the run's own "sched-harness: error: " prefix once is enough
+	constexpr std::string_view prefix = "sched-harness: error: ";
+	if (message.starts_with(prefix))
+		message.erase(0, prefix.size());
+	return message;
+}
+
+std::vector<std::string> run_command(const Host &host, const Run &run)
+{
+	std::vector<std::string> argv = host.self;
+	argv.insert(argv.end(), run.global.begin(), run.global.end());
+	argv.insert(argv.end(), {"run", "--json"});
+	argv.insert(argv.end(), run.args.begin(), run.args.end());
+	return argv;
+}
 
 std::vector<rapidjson::Document> run_locally(const Host &host, std::span<const Run> plan, unsigned jobs)
 {
@@ -76,26 +96,13 @@ std::vector<rapidjson::Document> run_locally(const Host &host, std::span<const R
 				if (failure || error)
 					return;
 			}
-			std::vector<std::string> argv = host.self;
-			argv.insert(argv.end(), plan[i].global.begin(), plan[i].global.end());
-			argv.insert(argv.end(), {"run", "--json"});
-			argv.insert(argv.end(), plan[i].args.begin(), plan[i].args.end());
 			try {
-				const auto result = support::run_tool(argv);
+				const auto result = support::run_tool(run_command(host, plan[i]));
 				std::lock_guard guard(lock);
 				if (result.exit_status != 0) {
-					// the failure, without the progress of a kernel image's build
-					std::string message;
-					std::istringstream lines(result.err);
-					for (std::string line; std::getline(lines, line);)
-						if (!line.starts_with("kernel build: "))
-							message += (message.empty() ? "" : "\n") + line;
-					// the run's own "sched-harness: error: " prefix once is enough
-					constexpr std::string_view prefix = "sched-harness: error: ";
-					if (message.starts_with(prefix))
-						message.erase(0, prefix.size());
 					if (!failure)
-						failure = RunFailed{fmt::format("{}: {}", plan[i].label, message),
+						failure = RunFailed{fmt::format("{}: {}", plan[i].label,
+										failure_message(result.err)),
 								    result.exit_status};
 					return;
 				}

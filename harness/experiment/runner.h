@@ -35,6 +35,17 @@ struct Host {
 	std::ostream &err;
 };
 
+// Builds, before the runs start, the flavour libraries the plan's images
+// need for its boards: once and in view, rather than by the first run.
+void build_needed_flavours(const Host &host, std::span<const Run> plan);
+
+// The command line that runs `run` here.
+std::vector<std::string> run_command(const Host &host, const Run &run);
+
+// What a failed run's standard error says, less the progress of image
+// builds and the run's own "sched-harness: error: " prefix.
+std::string failure_message(const std::string &err);
+
 // Runs every run of the plan, `jobs` at a time; the reports in the plan's
 // order. Throws RunFailed for the first that fails. A progress line goes
 // to stderr when it is a terminal.
