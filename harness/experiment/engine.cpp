@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/experiment/engine.h"
 
+#include "dts/input_file.h"
 #include "support/tools.h"
 
 #include <fmt/format.h>
@@ -14,7 +15,6 @@
 #include <fstream>
 #include <iostream>
 #include <ostream>
-#include <sstream>
 #include <unistd.h>
 
 namespace sh::experiment {
@@ -26,12 +26,13 @@ namespace {
 // Slurm's default MaxArraySize is 1001: task ids 0-1000.
 constexpr unsigned max_array_tasks = 1000;
 
-std::string slurp(const fs::path &file)
+std::string read_file(const fs::path &file, std::string_view what)
 {
-	std::ifstream in(file, std::ios::binary);
-	std::ostringstream text;
-	text << in.rdbuf();
-	return text.str();
+	try {
+		return read_input_file(file, what);
+	} catch (const std::runtime_error &e) {
+		throw Error(e.what());
+	}
 }
 
 // Written whole or not at all: a task killed mid-write leaves no report
@@ -128,7 +129,7 @@ Layout prepare(const Host &host, std::span<const Run> plan, const EngineOptions 
 	const auto text = to_json_lines(plan);
 	const auto plan_file = dir / "plan.jsonl";
 	if (fs::exists(plan_file)) {
-		if (slurp(plan_file) != text)
+		if (read_file(plan_file, "plan") != text)
 			throw Error(fmt::format("{} holds another plan than this command's (its {}): give another "
 						"--engine-dir, or the command that wrote it",
 						dir.string(), plan_file.string()));
@@ -142,7 +143,7 @@ Layout prepare(const Host &host, std::span<const Run> plan, const EngineOptions 
 	const auto engine_file = dir / "engine.json";
 	if (fs::exists(engine_file)) {
 		rapidjson::Document engine;
-		engine.Parse(slurp(engine_file).c_str());
+		engine.Parse(read_file(engine_file, "engine file").c_str());
 		if (engine.HasParseError() || !engine.IsObject() || !engine.HasMember("runs_per_task") ||
 		    !engine["runs_per_task"].IsUint())
 			throw Error(fmt::format("{}: not an engine file of sched-harness", engine_file.string()));
@@ -219,7 +220,7 @@ std::vector<rapidjson::Document> collect(std::span<const Run> plan, const fs::pa
 	for (std::size_t i = 0; i < plan.size(); i++) {
 		if (fs::exists(failure_of(dir, i))) {
 			// "STATUS\nMESSAGE"
-			const auto text = slurp(failure_of(dir, i));
+			const auto text = read_file(failure_of(dir, i), "failure record");
 			const auto eol = text.find('\n');
 			int status = 0;
 			try {
@@ -234,7 +235,7 @@ std::vector<rapidjson::Document> collect(std::span<const Run> plan, const fs::pa
 			missing.push_back(plan[i].label);
 			continue;
 		}
-		reports[i].Parse(slurp(report_of(dir, i)).c_str());
+		reports[i].Parse(read_file(report_of(dir, i), "run report").c_str());
 		if (reports[i].HasParseError() || !reports[i].IsObject())
 			throw Error(fmt::format("{}: {} is not a run's JSON report", plan[i].label, report_of(dir, i).string()));
 	}
@@ -305,9 +306,9 @@ int run_task(const std::vector<std::string> &self, const fs::path &dir, unsigned
 	const auto plan_file = dir / "plan.jsonl";
 	if (!fs::exists(plan_file))
 		throw Error(fmt::format("engine-task: {} does not exist", plan_file.string()));
-	const auto plan = from_json_lines(slurp(plan_file));
+	const auto plan = from_json_lines(read_file(plan_file, "plan"));
 	rapidjson::Document engine;
-	engine.Parse(slurp(dir / "engine.json").c_str());
+	engine.Parse(read_file(dir / "engine.json", "engine file").c_str());
 	if (engine.HasParseError() || !engine.IsObject() || !engine.HasMember("runs_per_task") ||
 	    !engine["runs_per_task"].IsUint() || !engine["runs_per_task"].GetUint())
 		throw Error(fmt::format("engine-task: {} is not an engine file of sched-harness",

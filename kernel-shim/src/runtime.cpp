@@ -129,7 +129,10 @@ void note_loaded_objects()
 				high = std::max<std::uintptr_t>(high, info->dlpi_addr + segment.p_vaddr + segment.p_memsz);
 			}
 			std::memcpy(object_files + used, file, length);
-			objects[object_count++] = {low, high, info->dlpi_addr, object_files + used};
+			objects[object_count] = {low, high, info->dlpi_addr, object_files + used};
+			// after the entry: a handler reads no half-written one
+			std::atomic_signal_fence(std::memory_order_release);
+			object_count++;
 			used += length;
 			return 0;
 		},
