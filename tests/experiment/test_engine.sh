@@ -73,6 +73,14 @@ if [ "$mode" = list ]; then
 	expect 2 "$harness" "${bad[@]}" --collect "$work/bad"
 	contains "$work/err" "${local_err%%: *}"
 	contains "$work/err" "(on $(hostname))"
+	# check: the KTAP of a local run
+	suite=$here/../fixtures/suite/eas-small-task.json
+	expect 0 "$harness" check "$suite"
+	cp "$work/out" "$work/check.local"
+	expect 0 "$harness" check "$suite" --engine list --engine-dir "$work/check"
+	parallel < "$work/check/jobs.txt" || fail "parallel < the check's jobs.txt: exit $?"
+	expect 0 "$harness" check "$suite" --collect "$work/check"
+	cmp -s "$work/out" "$work/check.local" || fail "the collected KTAP differs: $(diff "$work/check.local" "$work/out")"
 	# bisect's steps wait for their runs
 	expect 2 "$harness" bisect --patch /dev/null --suite default --engine list --engine-dir "$dir"
 	contains "$work/err" "bisect: each step waits for its runs"
