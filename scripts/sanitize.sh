@@ -34,8 +34,10 @@ status=0
 # checks split blocks); scripts/test.sh runs them against the plain build.
 # Without arguments, less the guest validation suite too (label
 # guest-suite: some ten minutes of QEMU; scripts/test.sh -L guest-suite).
-exclude=plain-build
-(($#)) || exclude="plain-build|guest-suite"
+# plain-build: figures of the plain build; engine-cluster: a Slurm
+# cluster's latency, which the sanitizers do not make more thorough
+exclude="plain-build|engine-cluster"
+(($#)) || exclude="plain-build|engine-cluster|guest-suite"
 ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" -LE "$exclude" "$@" || status=$?
 # every report, whichever process made it (the tests run sched-harness)
 reports=$(grep -lE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$logs"/* 2>/dev/null || true)
