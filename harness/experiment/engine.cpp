@@ -145,10 +145,14 @@ Layout prepare(const Host &host, std::span<const Run> plan, const EngineOptions 
 		rapidjson::Document engine;
 		engine.Parse(read_file(engine_file, "engine file").c_str());
 		if (engine.HasParseError() || !engine.IsObject() || !engine.HasMember("runs_per_task") ||
-		    !engine["runs_per_task"].IsUint())
+		    !engine["runs_per_task"].IsUint() || !engine["runs_per_task"].GetUint())
 			throw Error(fmt::format("{}: not an engine file of sched-harness", engine_file.string()));
 		// the tasks already submitted keep their runs
-		per_task = engine["runs_per_task"].GetUint();
+		const unsigned laid_out = engine["runs_per_task"].GetUint();
+		if (options.runs_per_task && options.runs_per_task != laid_out)
+			throw Error(fmt::format("--runs-per-task {}: {} was laid out at {} runs a task (its {})",
+						options.runs_per_task, dir.string(), laid_out, engine_file.string()));
+		per_task = laid_out;
 	}
 	const Layout layout{plan.size(), per_task};
 	if (layout.tasks() > max_array_tasks + 1 && options.kind == EngineOptions::Kind::slurm)
@@ -158,8 +162,12 @@ Layout prepare(const Host &host, std::span<const Run> plan, const EngineOptions 
 	if (options.collect)
 		return layout;
 
-	fs::create_directories(dir / "reports");
-	fs::create_directories(dir / "slurm");
+	std::error_code ec;
+	fs::create_directories(dir / "reports", ec);
+	if (!ec)
+		fs::create_directories(dir / "slurm", ec);
+	if (ec)
+		throw Error(fmt::format("--engine-dir {}: cannot make it: {}", dir.string(), ec.message()));
 	if (!fs::exists(plan_file))
 		write_atomically(plan_file, text);
 	const auto dir_abs = fs::absolute(dir).lexically_normal();

@@ -60,6 +60,10 @@ if [ "$mode" = list ]; then
 	# runs per job
 	expect 0 "$harness" "${sweep[@]}" --engine list --engine-dir "$work/list2" --runs-per-task 3
 	[ "$(wc -l < "$work/list2/jobs.txt")" = 2 ] || fail "4 runs at 3 a job are 2 jobs: $(cat "$work/list2/jobs.txt")"
+	expect 2 "$harness" "${sweep[@]}" --engine list --engine-dir "$work/list2" --runs-per-task 2
+	contains "$work/err" "--runs-per-task 2: $work/list2 was laid out at 3 runs a task"
+	expect 2 "$harness" "${sweep[@]}" --engine list --engine-dir /proc/sched-harness
+	contains "$work/err" "--engine-dir /proc/sched-harness: cannot make it: "
 	# another plan in the directory
 	expect 2 "$harness" sweep --param eas=1,0 --sysctl 'kernel.sched_energy_aware={eas}' --duration 300ms \
 		--repeat 2 --engine list --engine-dir "$dir"
