@@ -2,6 +2,7 @@
 #include "harness/experiment/engine.h"
 
 #include "dts/input_file.h"
+#include "support/lists.h"
 #include "support/tools.h"
 
 #include <fmt/format.h>
@@ -104,21 +105,6 @@ std::size_t runs_to_do(const fs::path &dir, const Layout &layout)
 	return count;
 }
 
-// "0-5,8,10-11", as --array takes task ids.
-std::string id_ranges(const std::vector<unsigned> &ids)
-{
-	std::string text;
-	for (std::size_t i = 0; i < ids.size();) {
-		std::size_t j = i;
-		while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
-			j++;
-		text += (text.empty() ? "" : ",") +
-			(i == j ? std::to_string(ids[i]) : fmt::format("{}-{}", ids[i], ids[j]));
-		i = j + 1;
-	}
-	return text;
-}
-
 // The directory holds this plan, laid out as `options` says: written the
 // first time, checked every other.
 Layout prepare(const Host &host, std::span<const Run> plan, const EngineOptions &options)
@@ -206,7 +192,7 @@ std::string submit(const EngineOptions &options, const std::vector<unsigned> &ta
 {
 	const auto dir = fs::absolute(options.dir).lexically_normal();
 	std::vector<std::string> argv{"sbatch", "--parsable", "--job-name=sched-harness",
-				      fmt::format("--array={}%{}", id_ranges(tasks), std::max(options.jobs, 1u)),
+				      fmt::format("--array={}%{}", support::range_list(tasks), std::max(options.jobs, 1u)),
 				      fmt::format("--output={}/slurm/%A_%a.out", dir.string())};
 	if (wait)
 		argv.push_back("--wait");
@@ -293,7 +279,7 @@ std::optional<std::vector<rapidjson::Document>> execute(const Host &host, std::s
 			host.err << fmt::format("slurm: {} task{} left runs without a result (failed, timed out or lost "
 						"{} node): task{} {}; submitting {} again (retry {} of {})\n",
 						pending.size(), pending.size() > 1 ? "s" : "", pending.size() > 1 ? "their" : "its",
-						pending.size() > 1 ? "s" : "", id_ranges(pending),
+						pending.size() > 1 ? "s" : "", support::range_list(pending),
 						pending.size() > 1 ? "them" : "it", attempt, options.retries);
 		const auto runs = runs_to_do(options.dir, layout);
 		const auto id = submit(options, pending, !options.detach);

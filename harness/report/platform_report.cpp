@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/report/platform_report.h"
+#include "support/lists.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -15,19 +16,7 @@ using dts::Platform;
 
 std::string cpu_list(std::span<const unsigned> cpus)
 {
-	std::vector<unsigned> sorted(cpus.begin(), cpus.end());
-	std::sort(sorted.begin(), sorted.end());
-	std::string out;
-	for (std::size_t i = 0; i < sorted.size();) {
-		std::size_t j = i;
-		while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1)
-			j++;
-		if (!out.empty())
-			out += ',';
-		out += j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}-{}", sorted[i], sorted[j]);
-		i = j + 1;
-	}
-	return out;
+	return support::range_list(cpus);
 }
 
 namespace {
