@@ -366,7 +366,8 @@ void arm_watchdog(unsigned seconds)
 	// not in the handler
 	void *warm_up[1];
 	backtrace(warm_up, 1);
-	note_loaded_objects();
+	if (!object_count)	// install_oops_handlers() noted them, in the command
+		note_loaded_objects();
 	struct sigaction sa {};
 	sa.sa_sigaction = watchdog_handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
