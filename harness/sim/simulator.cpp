@@ -27,11 +27,13 @@
 #include <bit>
 #include <utility>
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <fmt/format.h>
 #include <map>
 #include <queue>
 #include <random>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace sh::sim {
@@ -994,8 +996,11 @@ void Simulator::read_start_state()
 	ipis_taken_at_start_ = kshim_ipis_taken_at_locks();
 	entry_yields_at_start_ = shim_entry_yields();
 	entries_joined_at_start_ = shim_entries_joined();
-	if (options_.kernel_profile_functions)
-		kshim_cost_profile_start();
+	if (options_.kernel_profile_functions) {
+		if (const int err = kshim_cost_profile_start())
+			throw std::runtime_error(fmt::format("--kernel-profile: the block counter's callback cannot be patched: {}",
+							     std::strerror(-err)));
+	}
 	kshim_cpuset ignored;
 	kshim_take_touched_cpus(&ignored);
 	for (auto &cpu : cpus_)

@@ -7,6 +7,7 @@
  */
 #include <linux/cache.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/threads.h>
 #include <linux/types.h>
 #include <linux/math64.h>
@@ -31,7 +32,9 @@ struct cpu_cost {
 } ____cacheline_aligned;
 
 static struct cpu_cost cpu_cost[NR_CPUS];
-static u64 blocks_executed;
+/* What every basic block adds one to; hidden: the x86-64 callback below
+ * adds to it by its address relative to its own. */
+u64 kshim_blocks_executed __attribute__((visibility("hidden")));
 /*
  * The blocks since the last mark ran on credit_cpu as cost_kind: the
  * callback only counts, and each change of CPU, kind or rate credits the
@@ -50,7 +53,6 @@ static int cost_kind;		/* the kind counted now; NONE: nothing */
 #define PROFILE_BITS	17
 #define PROFILE_SIZE	(1UL << PROFILE_BITS)
 
-static bool profiling;
 static struct kshim_cost_site profile[PROFILE_SIZE];
 static unsigned long long profile_lost;
 
@@ -77,19 +79,78 @@ static void notrace profile_site(unsigned long pc)
 	profile_lost++;
 }
 
-void notrace __sanitizer_cov_trace_pc(void);
-void notrace __sanitizer_cov_trace_pc(void)
+void __sanitizer_cov_trace_pc(void);
+
+/* The callback while a profile is taken: entered from the instrumented
+ * site by a call (or by the call and the patched jump below), so its
+ * return address is the site's. */
+static void notrace __used trace_pc_profiled(void)
 {
-	blocks_executed++;
-	if (unlikely(profiling))
-		profile_site((unsigned long)__builtin_return_address(0));
+	kshim_blocks_executed++;
+	profile_site((unsigned long)__builtin_return_address(0));
 }
 
-void kshim_cost_profile_start(void)
+#ifdef __x86_64__
+/*
+ * Without a profile the callback only counts: two instructions at every
+ * basic block of kernel code. kshim_cost_profile_start() patches its entry
+ * into a jump to trace_pc_profiled(), as the kernel's static keys patch
+ * their sites (arch/x86/kernel/jump_label.c) rather than test a flag at
+ * each. The callback has a page of its own, so that making the page
+ * writable for the patch stops no other code.
+ */
+asm(	".pushsection .text.kshim_cost_callback, \"ax\", @progbits\n"
+	"	.balign 4096\n"
+	"	.globl __sanitizer_cov_trace_pc\n"
+	"	.type __sanitizer_cov_trace_pc, @function\n"
+	"__sanitizer_cov_trace_pc:\n"
+	"	addq $1, kshim_blocks_executed(%rip)\n"
+	"	ret\n"
+	"	.size __sanitizer_cov_trace_pc, . - __sanitizer_cov_trace_pc\n"
+	"	.balign 4096, 0xcc\n"
+	"	.popsection\n");
+
+#define CALLBACK_PAGE	4096
+
+/* jmp rel32 to trace_pc_profiled(), over the callback's addq */
+static int patch_callback(void)
+{
+	unsigned char *site = (unsigned char *)__sanitizer_cov_trace_pc;
+	long rel = (long)((unsigned char *)trace_pc_profiled - (site + 5));
+	unsigned char jmp[5] = { 0xe9 };
+	int i;
+
+	if (site[0] == 0xe9)
+		return 0;
+	if (rel != (s32)rel)
+		return -ERANGE;
+	for (i = 0; i < 4; i++)
+		jmp[1 + i] = (unsigned char)((unsigned long)rel >> (8 * i));
+	return shim_text_patch(site, CALLBACK_PAGE, jmp, sizeof(jmp));
+}
+#else
+static bool profiling;
+
+void notrace __sanitizer_cov_trace_pc(void)
+{
+	if (unlikely(profiling))
+		trace_pc_profiled();
+	else
+		kshim_blocks_executed++;
+}
+
+static int patch_callback(void)
+{
+	profiling = true;
+	return 0;
+}
+#endif
+
+int kshim_cost_profile_start(void)
 {
 	memset(profile, 0, sizeof(profile));
 	profile_lost = 0;
-	profiling = true;
+	return patch_callback();
 }
 
 unsigned long kshim_cost_profile_read(struct kshim_cost_site *out, unsigned long max,
@@ -131,7 +192,7 @@ static void catch_up(struct cpu_cost *c)
 
 void kshim_cost_mark(void)
 {
-	u64 n = blocks_executed - credited;
+	u64 n = kshim_blocks_executed - credited;
 
 	if (n && cost_kind != KSHIM_COST_NONE) {
 		struct cpu_cost *c = &cpu_cost[credit_cpu];
@@ -141,7 +202,7 @@ void kshim_cost_mark(void)
 		c->counts.ps[cost_kind] += ps;
 		c->ps_total += ps;
 	}
-	credited = blocks_executed;
+	credited = kshim_blocks_executed;
 	credit_cpu = shim_cpu;
 	catch_up(&cpu_cost[credit_cpu]);
 }

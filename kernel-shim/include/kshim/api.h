@@ -56,6 +56,11 @@ void shim_idle_stack_yield(int cpu);
 /* Whether code runs on an idle call's stack now. */
 int shim_idle_stack_running(void);
 
+/* Writes len bytes over the code at addr (src/text_patch.cpp), as the
+ * kernel's text_poke() does: addr lies in a region of `region` bytes,
+ * aligned to its size, that holds no other code. 0, or -errno. */
+int shim_text_patch(void *addr, unsigned long region, const void *bytes, unsigned long len);
+
 /* CPUs entering the kernel at one instant, concurrently in simulated time
  * (src/entry_stack.cpp): run fn(cpu) for each of cpus (in CPU order) on
  * a stack of its own; the entries switch, at the points glue/cpu.c's

@@ -96,7 +96,7 @@ struct kshim_cost_site {
 	unsigned long pc;	/* the return address of the block's callback */
 	unsigned long long blocks;
 };
-void kshim_cost_profile_start(void);
+int kshim_cost_profile_start(void);	/* 0, or -errno: the callback could not be patched */
 unsigned long kshim_cost_profile_read(struct kshim_cost_site *out, unsigned long max,
 				     unsigned long long *lost);
 
