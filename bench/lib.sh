@@ -6,6 +6,10 @@
 # __schedule(), schedule(), schedule_idle(), default_idle_call(), ...):
 # the shim links that section apart (.kshim.sched.text), and callgrind
 # cannot map its lines, so it shows them as "???:__schedule [???]".
+# Not kernel code: the glue's functions (kernel-shim/glue, sched/glue,
+# thermal/glue), though callgrind names the kernel header of the code they
+# inlined ("include/linux/math64.h:kshim_cost_mark"); a name the tree's
+# own objects define too stays the kernel's.
 
 # bench_start: the build's harness (build/, or $BUILD_DIR), valgrind, a
 # temporary directory removed on exit, then bench_init. Sets build_dir,
@@ -36,6 +40,12 @@ bench_init() {
 	for lib in "$bench_build"/kernel-shim/libksched*.so; do
 		objdump -t "$lib" | awk '$4 == ".kshim.sched.text" { print $6 }' >>"$bench_tmp/sched-text"
 	done
+	local objects=("$bench_build"/kernel-shim/CMakeFiles/ksched*_kernel.dir)
+	find "${objects[@]}" -path '*/glue/*.o' -exec nm --defined-only {} + |
+		awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u >"$bench_tmp/glue-functions"
+	find "${objects[@]}" -name '*.o' ! -path '*/glue/*' -exec nm --defined-only {} + |
+		awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u >"$bench_tmp/tree-functions"
+	comm -23 "$bench_tmp/glue-functions" "$bench_tmp/tree-functions" >"$bench_tmp/glue-only"
 }
 
 # instructions CMD...: prints "total kernel" for the process that simulated
@@ -46,13 +56,20 @@ instructions() {
 	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out.%p" "$@" >/dev/null 2>"$out.log"
 	out=$(ls -S "$out".[0-9]* | head -1)
 	callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out" 2>/dev/null |
-		awk -v tree="$(basename "$tree")/" -v names="$bench_tmp/sched-text" '
-			BEGIN { while ((getline n < names) > 0) sched[n] = 1 }
+		awk -v tree="$(basename "$tree")/" -v names="$bench_tmp/sched-text" -v glue="$bench_tmp/glue-only" '
+			BEGIN {
+				while ((getline n < names) > 0) sched[n] = 1
+				while ((getline n < glue) > 0) glued[n] = 1
+			}
 			/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1; next }
 			/^ *[0-9,]+ \(/ {
 				n = $1; gsub(",", "", n)
 				fn = $0; sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "", fn)
-				if (index(fn, tree) || (fn ~ /^\?\?\?:/ && substr(fn, 5, index(fn, " [") - 5) in sched))
+				# the function, without its object and the recursion count callgrind appends
+				name = fn; sub(/^[^:]*:/, "", name); sub(/ \[.*$/, "", name)
+				if ((q = index(name, sprintf("%c", 39))))
+					name = substr(name, 1, q - 1)
+				if (index(fn, tree) && !(name in glued) || (fn ~ /^\?\?\?:/ && name in sched))
 					kernel += n
 			}
 			END { printf "%.0f %.0f\n", total, kernel }'

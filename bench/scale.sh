@@ -3,7 +3,8 @@
 # test), each as a ratio of figures taken here:
 #   boot          CPU time of a run of 1 ns (device tree from the cache, kernel boot)
 #   per event     callgrind instructions per fingerprinted kernel event (boot
-#                 subtracted), all and the kernel tree's own; their ratio
+#                 subtracted), all and the kernel tree's own; their ratio, on
+#                 the default scenario and on hackbench (message passing)
 #   scale         instructions per event on synthetic 64- vs 8-CPU boards
 #   trace         instructions with --trace vs without
 #   trace.dat     what writing trace.dat costs vs the text trace of the same events
@@ -48,6 +49,9 @@ printf "%-44s %10s ms  %s\n" "boot <= 15 ms CPU: hikey960" "$(cpu_per_run 20 "$h
 read -r all kernel <<<"$(per_event run)"
 printf "%-44s %10.3fx  %s\n" "default: instructions/event <= 1.5x kernel's" "$(echo "$all / $kernel" | bc -l)" \
 	"$all per event, $kernel of them in the kernel tree"
+read -r all kernel <<<"$(per_event run --board hikey960 --workload hackbench:groups=4,fds=10,loops=1000)"
+printf "%-44s %10.3fx  %s\n" "hackbench: instructions/event <= 1.5x kernel's" "$(echo "$all / $kernel" | bc -l)" \
+	"hikey960, 4 groups x 10 fds x 1000 loops: $all per event, $kernel of them in the kernel tree"
 read -r all8 _ <<<"$(per_event run --board "$tmp/synthetic-8.dts" --workload periodic:count=24,period=16ms,duty=10% --duration 1s)"
 read -r all64 _ <<<"$(per_event run --board "$tmp/synthetic-64.dts" --workload periodic:count=192,period=16ms,duty=10% --duration 1s)"
 printf "%-44s %10.3fx  %s\n" "64 vs 8 CPUs: instructions/event <= 2x" "$(echo "$all64 / $all8" | bc -l)" \
