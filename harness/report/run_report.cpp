@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/report/run_report.h"
+#include "support/lists.h"
 
 #include <algorithm>
+#include <span>
 
 #include <fmt/format.h>
 #include <rapidjson/prettywriter.h>
@@ -11,17 +13,10 @@ namespace sh::report {
 
 namespace {
 
-std::string cpus_text(const std::vector<unsigned> &cpus)
+// "-" for none: a column never left empty
+std::string cpus_text(std::span<const unsigned> cpus)
 {
-	std::string s;
-	for (std::size_t i = 0; i < cpus.size();) {
-		std::size_t j = i;
-		while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
-			j++;
-		s += (s.empty() ? "" : ",") +
-		     (j == i ? fmt::format("{}", cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]));
-		i = j + 1;
-	}
+	auto s = support::range_list(cpus);
 	return s.empty() ? "-" : s;
 }
 
