@@ -182,7 +182,7 @@ static u64 clock_of(struct cpu_cost *c)
 static void catch_up(struct cpu_cost *c)
 {
 #ifdef KSHIM_SCHED_FULL
-	u64 now = kshim_now();
+	u64 now = kshim_now_ns;
 #else
 	u64 now = 0;
 #endif

@@ -10,6 +10,10 @@
 #include <kshim/api.h>
 #include <kshim/cost.h>
 
+/* The harness's time (time.c's kshim_now()), read directly where it is
+ * read most: cost.c's crediting marks. */
+extern u64 kshim_now_ns;
+
 /* The simulated CPU kernel code runs on (asm/smp.h) and its current task. */
 extern int shim_cpu;
 extern struct task_struct *shim_current;
