@@ -13,6 +13,7 @@
 #include <linux/math64.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 
 #include <kshim/cost.h>
 #include <kshim/sched.h>
@@ -84,16 +85,16 @@ static void notrace profile_site(unsigned long pc)
 
 void __sanitizer_cov_trace_pc(void);
 
-/* The callback while a profile is taken: entered from the instrumented
- * site by a call (or by the call and the patched jump below), so its
- * return address is the site's. */
+#ifdef __x86_64__
+/* The callback while a profile is taken: the instrumented site calls the
+ * callback, whose patched entry jumps here, so the return address is the
+ * site's. */
 static void notrace __used trace_pc_profiled(void)
 {
 	kshim_blocks_executed++;
 	profile_site((unsigned long)__builtin_return_address(0));
 }
 
-#ifdef __x86_64__
 /*
  * Without a profile the callback only counts: two instructions at every
  * basic block of kernel code. kshim_cost_profile_start() patches its entry
@@ -102,18 +103,18 @@ static void notrace __used trace_pc_profiled(void)
  * each. The callback has a page of its own, so that making the page
  * writable for the patch stops no other code.
  */
+#define CALLBACK_PAGE	4096
+
 asm(	".pushsection .text.kshim_cost_callback, \"ax\", @progbits\n"
-	"	.balign 4096\n"
+	"	.balign " __stringify(CALLBACK_PAGE) "\n"
 	"	.globl __sanitizer_cov_trace_pc\n"
 	"	.type __sanitizer_cov_trace_pc, @function\n"
 	"__sanitizer_cov_trace_pc:\n"
 	"	addq $1, kshim_blocks_executed(%rip)\n"
 	"	ret\n"
 	"	.size __sanitizer_cov_trace_pc, . - __sanitizer_cov_trace_pc\n"
-	"	.balign 4096, 0xcc\n"
+	"	.balign " __stringify(CALLBACK_PAGE) ", 0xcc\n"
 	"	.popsection\n");
-
-#define CALLBACK_PAGE	4096
 
 /* jmp rel32 to trace_pc_profiled(), over the callback's addq */
 static int patch_callback(void)
@@ -136,10 +137,9 @@ static bool profiling;
 
 void notrace __sanitizer_cov_trace_pc(void)
 {
+	kshim_blocks_executed++;
 	if (unlikely(profiling))
-		trace_pc_profiled();
-	else
-		kshim_blocks_executed++;
+		profile_site((unsigned long)__builtin_return_address(0));
 }
 
 static int patch_callback(void)
