@@ -101,7 +101,9 @@ static void notrace __used trace_pc_profiled(void)
  * into a jump to trace_pc_profiled(), as the kernel's static keys patch
  * their sites (arch/x86/kernel/jump_label.c) rather than test a flag at
  * each. The callback has a page of its own, so that making the page
- * writable for the patch stops no other code.
+ * writable for the patch stops no other code. Its unwind entry (.cfi_*)
+ * lets backtrace() step out of it: the watchdog names a spinning kernel
+ * function from a signal that lands, most often, in this callback.
  */
 #define CALLBACK_PAGE	4096
 
@@ -110,8 +112,10 @@ asm(	".pushsection .text.kshim_cost_callback, \"ax\", @progbits\n"
 	"	.globl __sanitizer_cov_trace_pc\n"
 	"	.type __sanitizer_cov_trace_pc, @function\n"
 	"__sanitizer_cov_trace_pc:\n"
+	"	.cfi_startproc\n"
 	"	addq $1, kshim_blocks_executed(%rip)\n"
 	"	ret\n"
+	"	.cfi_endproc\n"
 	"	.size __sanitizer_cov_trace_pc, . - __sanitizer_cov_trace_pc\n"
 	"	.balign " __stringify(CALLBACK_PAGE) ", 0xcc\n"
 	"	.popsection\n");
