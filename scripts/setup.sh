@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages sched-harness needs, when some are missing,
-# and those named as arguments.
+# and those named as arguments. scripts/check-packages.sh, which CI runs,
+# fails when a build reads a file of a package that is not here.
 # Runs apt-get update first, as apt-get wants on a fresh machine.
 set -euo pipefail
 
@@ -24,7 +25,7 @@ packages=(
 	# run --trace FILE.dat is read back by trace-cmd report, and loaded by
 	# KernelShark's library (libkshark-dev and the .pc files it requires),
 	# in the tests
-	trace-cmd libkshark-dev libtracecmd-dev libtracefs-dev libjson-c-dev pkg-config
+	trace-cmd libkshark-dev libtracecmd-dev libtracefs-dev libtraceevent-dev libjson-c-dev pkg-config
 	# --engine list's job list is run by GNU parallel, and --engine slurm
 	# on a Slurm cluster of this machine (munged, slurmctld, slurmd), in
 	# the tests (tests/experiment/slurm-cluster.sh)
@@ -36,6 +37,12 @@ packages=(
 )
 # and what a caller needs beyond these (scripts/fuzz.sh: clang, libFuzzer)
 packages+=("$@")
+# SETUP_LIST=1: print them, one a line, and install nothing
+# (scripts/check-packages.sh compares them with what a build read)
+if [ -n "${SETUP_LIST:-}" ]; then
+	printf '%s\n' "${packages[@]}"
+	exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do

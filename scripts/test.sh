@@ -74,3 +74,12 @@ if [ ${#ctest_args[@]} -eq 0 ] && [ "${FUZZ_SECONDS:-60}" != 0 ]; then
 	FUZZ_SECONDS=${FUZZ_SECONDS:-60} scripts/fuzz.sh
 	done_in "fuzzing, built and run,"
 fi
+# Every system file the builds read belongs to a package setup.sh (or a
+# caller here) installs: a package installed by hand must not hide a
+# missing install step on a fresh machine.
+if [ ${#ctest_args[@]} -eq 0 ]; then
+	echo "=== the packages the builds read"
+	mapfile -t built < <(ls -d build build-* 2>/dev/null)
+	scripts/check-packages.sh "${built[@]}" -- qemu-system-x86 busybox-static cpio clang libclang-rt-dev
+	done_in "packages checked"
+fi
