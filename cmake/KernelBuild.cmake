@@ -20,7 +20,7 @@ set(SH_KERNEL_FLAVOURS arm64 arm)
 # Kbuild's KBUILD_CFLAGS that matter in user space; -O2 always, since the
 # kernel relies on optimisation (BUILD_BUG_ON through __compiletime_assert).
 set(KERNEL_C_FLAGS
-	-nostdinc -D__KERNEL__ -std=gnu11 -fPIC -O2
+	-nostdinc -D__KERNEL__ ${SH_SERIES_C_DIALECT} -fPIC -O2
 	-fno-strict-aliasing -fno-common -fshort-wchar -fno-delete-null-pointer-checks
 	-fno-strict-overflow -fno-stack-protector
 	# not Kbuild's: a kernel fault unwinds through kernel frames to the
@@ -47,11 +47,8 @@ if(SH_SANITIZE)
 	# call-queue flush taking &csd_next->node.llist of the last entry).
 	list(APPEND KERNEL_C_FLAGS ${SH_SANITIZE_FLAGS} -fno-sanitize=alignment,null,pointer-overflow)
 endif()
-# Kbuild's -include files, in order.
-set(KERNEL_C_PREINCLUDES
-	${KERNEL_TREE}/include/linux/compiler-version.h
-	${KERNEL_TREE}/include/linux/kconfig.h
-	${KERNEL_TREE}/include/linux/compiler_types.h)
+# Kbuild's -include files, in order (cmake/series/<series>.cmake).
+list(TRANSFORM SH_SERIES_PREINCLUDES PREPEND ${KERNEL_TREE}/ OUTPUT_VARIABLE KERNEL_C_PREINCLUDES)
 
 # The generated half of a flavour's fake architecture, made at configure
 # time from the tree (and remade when the kconfig fragments or the script
@@ -86,7 +83,8 @@ function(sh_kernel_flavour_generate flavour)
 	endif()
 	set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
 		${KSHIM_ARCH}/kconfig ${KSHIM_ARCH}/${flavour}/kconfig ${KSHIM_ARCH}/defconfig-options
-		${KSHIM_ARCH}/generate.sh ${KSHIM_ARCH}/generate-flavours.sh)
+		${KSHIM_ARCH}/generate.sh ${KSHIM_ARCH}/generate-flavours.sh
+		${CMAKE_SOURCE_DIR}/cmake/series/${SH_SERIES_DECLARED}.cmake)
 	set(KERNEL_INCLUDE_DIRS_${flavour} ${dirs} PARENT_SCOPE)
 	set(KSHIM_GEN_${flavour} ${gen} PARENT_SCOPE)
 	set(KSHIM_GENERATE_${flavour} ${flavour} ${gen} ${defconfig} PARENT_SCOPE)
@@ -99,7 +97,8 @@ foreach(flavour IN LISTS SH_KERNEL_FLAVOURS)
 endforeach()
 # the flavours side by side (each runs the tree's Kconfig)
 execute_process(
-	COMMAND ${KSHIM_ARCH}/generate-flavours.sh ${KERNEL_TREE} ${CMAKE_C_COMPILER} ${generate_args}
+	COMMAND ${CMAKE_COMMAND} -E env "SH_SERIES_OFFSETS=${SH_SERIES_OFFSETS}" "SH_SERIES_KCONFIG=${SH_SERIES_KCONFIG}"
+		${KSHIM_ARCH}/generate-flavours.sh ${KERNEL_TREE} ${CMAKE_C_COMPILER} ${generate_args}
 	RESULT_VARIABLE rc
 	ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -126,10 +125,9 @@ endfunction()
 set(KERNEL_UPSTREAM_FILES "" CACHE INTERNAL "files of the tree compiled into libksched")
 function(sh_kernel_upstream_files)
 	set(files ${KERNEL_UPSTREAM_FILES})
+	# each must be in the tree (cmake/KernelSeries.cmake)
+	sh_series_check_files(${ARGN})
 	foreach(rel IN LISTS ARGN)
-		if(NOT EXISTS ${KERNEL_TREE}/${rel})
-			message(FATAL_ERROR "the kernel tree ${KERNEL_TREE} lacks ${rel}, which sched-harness compiles")
-		endif()
 		list(APPEND files ${rel})
 	endforeach()
 	list(REMOVE_DUPLICATES files)

@@ -6,6 +6,7 @@
 # With --empty-lists the symbol lists come from WORKDIR/lists, created
 # empty, as docs/new-tree.md says to start.
 # usage: new-series.sh SOURCE_DIR TREE WORKDIR [--empty-lists] [--build TARGET] [CMAKE_ARG...]
+# SERIES=7.9 makes another series than 6.99 (VERSION and PATCHLEVEL).
 set -euo pipefail
 src=$1 tree=$2 work=$3
 shift 3
@@ -13,7 +14,7 @@ rm -rf "$work" && mkdir -p "$work/tree"
 lists=() target=
 if [ "${1:-}" = --empty-lists ]; then
 	mkdir "$work/lists"
-	touch "$work/lists/undefined-6.99"{,-pelt}{,-arm}.txt
+	touch "$work/lists/undefined-${SERIES:-6.99}"{,-pelt}{,-arm}.txt
 	lists=(-DSH_SYMBOL_LISTS="$work/lists")
 	shift
 fi
@@ -25,6 +26,8 @@ for entry in "$tree"/* "$tree"/.[!.]*; do
 	[ -e "$entry" ] || continue
 	[ "$(basename "$entry")" = Makefile ] || ln -s "$entry" "$work/tree/"
 done
-sed 's/^PATCHLEVEL = .*/PATCHLEVEL = 99/; s/^SUBLEVEL = .*/SUBLEVEL = 0/' "$tree/Makefile" > "$work/tree/Makefile"
+series=${SERIES:-6.99}
+sed "s/^VERSION = .*/VERSION = ${series%%.*}/; s/^PATCHLEVEL = .*/PATCHLEVEL = ${series#*.}/; s/^SUBLEVEL = .*/SUBLEVEL = 0/" \
+	"$tree/Makefile" > "$work/tree/Makefile"
 cmake -S "$src" -B "$work/build" -DKERNEL_SRC="$work/tree" "${lists[@]}" "$@" 2>&1 || exit 0
 [ -z "$target" ] || cmake --build "$work/build" --target "$target" -j "$(nproc)" 2>&1 || true
