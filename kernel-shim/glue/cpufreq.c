@@ -14,6 +14,7 @@
 #include <linux/version.h>
 
 #include <kshim/sched.h>
+#include <kshim/compat/cpufreq.h>
 
 #include "shim.h"
 
@@ -85,7 +86,7 @@ int kshim_cpufreq_policy(int cpu, struct kshim_cpufreq_policy *out)
 	out->policy_cpu = policy->cpu;
 	bitmap_to_arr64(out->related_cpus.bits, cpumask_bits(policy->related_cpus), nr_cpu_ids);
 	out->transition_latency_ns = policy->cpuinfo.transition_latency;
-	out->eternal = policy->cpuinfo.transition_latency == CPUFREQ_ETERNAL;
+	out->eternal = kshim_cpufreq_latency_unknown(policy->cpuinfo.transition_latency);
 	out->clock_latency_ns = dev_pm_opp_get_max_clock_latency(dev);
 	out->voltage_latency_ns = dev_pm_opp_get_max_volt_latency(dev);
 	out->transition_delay_us = policy->transition_delay_us;

@@ -11,6 +11,7 @@
 #include <linux/export.h>
 
 #include <kshim/api.h>
+#include <kshim/compat/cpumask.h>
 #include "shim.h"
 
 #ifndef KSHIM_SCHED_FULL
@@ -25,6 +26,9 @@ struct cpumask __cpu_present_mask __read_mostly;
 struct cpumask __cpu_active_mask __read_mostly;
 struct cpumask __cpu_dying_mask __read_mostly;
 atomic_t __num_online_cpus __read_mostly;
+#if KSHIM_HAS_NUM_POSSIBLE_CPUS
+unsigned int __num_possible_cpus __read_mostly;
+#endif
 
 const DECLARE_BITMAP(cpu_all_bits, NR_CPUS) = CPU_BITS_ALL;
 
@@ -46,6 +50,10 @@ void kshim_init_cpumasks(unsigned int nr_cpus, unsigned int nr_up)
 		}
 	}
 	atomic_set(&__num_online_cpus, nr_up);
+#if KSHIM_HAS_NUM_POSSIBLE_CPUS
+	/* what set_cpu_possible() counts */
+	__num_possible_cpus = nr_cpus;
+#endif
 }
 
 /* kernel/cpu.c */

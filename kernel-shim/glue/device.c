@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/syscore_ops.h>
 #include <linux/version.h>
+#include <kshim/compat/platform_device.h>
 
 #include "shim.h"
 
@@ -209,7 +210,8 @@ static struct platform_device *platform_devices[KSHIM_MAX_PLATFORM_DEVICES];
 
 /* A driver registered after its device (cpufreq-dt after the device
  * cpufreq-dt-platdev made) binds it then, as driver_attach() does. */
-int __platform_driver_register(struct platform_driver *drv, struct module *owner)
+int __platform_driver_register(struct platform_driver *drv, struct module *owner
+			       KSHIM_PLATFORM_DRIVER_MOD_NAME(mod_name))
 {
 	unsigned int i;
 
@@ -411,12 +413,18 @@ static const struct kobj_type device_ktype = {
 	.release = device_release,
 };
 
-int device_register(struct device *dev)
+/* drivers/base/core.c: device_register() is these two, which 7.x's thermal
+ * core calls apart (a cooling device is initialised before it is named). */
+void device_initialize(struct device *dev)
 {
 	kref_init(&dev->kobj.kref);
 	dev->kobj.ktype = &device_ktype;
 	dev->kobj.state_initialized = 1;
 	INIT_LIST_HEAD(&dev->devres_head);
+}
+
+int device_add(struct device *dev)
+{
 	if (dev->init_name) {
 		int ret = dev_set_name(dev, "%s", dev->init_name);
 
@@ -427,6 +435,12 @@ int device_register(struct device *dev)
 	if (!dev_name(dev))
 		return -EINVAL;
 	return 0;
+}
+
+int device_register(struct device *dev)
+{
+	device_initialize(dev);
+	return device_add(dev);
 }
 
 void device_del(struct device *dev)

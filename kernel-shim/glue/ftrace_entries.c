@@ -40,6 +40,8 @@
 	const char kshim_ftrace_print_fmt[] = print
 
 #define KSHIM_FTRACE_ENTRY_function(tstruct, print)
+/* FTRACE_ENTRY_PACKED before 7.x: left out either way */
+#define KSHIM_FTRACE_ENTRY_funcgraph_entry(tstruct, print)
 #define KSHIM_FTRACE_ENTRY_context_switch(tstruct, print)
 #define KSHIM_FTRACE_ENTRY_kernel_stack(tstruct, print)
 #define KSHIM_FTRACE_ENTRY_user_stack(tstruct, print)

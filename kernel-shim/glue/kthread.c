@@ -17,6 +17,8 @@
 #include <uapi/linux/sched.h>
 
 #include <kshim/cost.h>
+#include <kshim/compat/sched.h>
+#include <kshim/compat/isolation.h>
 #include "shim.h"
 
 #define KSHIM_NO_TEARDOWN() \
@@ -59,13 +61,20 @@ struct task_struct *kthread_create_on_node(int (*threadfn)(void *data), void *da
 	return p;
 }
 
+#if KSHIM_HAS_HOUSEKEEPING_UPDATE
+int kthreads_update_housekeeping(void)
+{
+	KSHIM_UNREACHABLE_HOUSEKEEPING(kthreads_update_housekeeping);
+}
+#endif
+
 /* __kthread_bind_mask(): the thread is asleep, so no wait is needed. */
 void kthread_bind_mask(struct task_struct *k, const struct cpumask *mask)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&k->pi_lock, flags);
-	do_set_cpus_allowed(k, mask);
+	set_cpus_allowed_force(k, mask);
 	k->flags |= PF_NO_SETAFFINITY;
 	raw_spin_unlock_irqrestore(&k->pi_lock, flags);
 }

@@ -13,13 +13,22 @@
 #include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/version.h>
+#include <kshim/compat/locking.h>
 
 #include "shim.h"
 
-void __mutex_init(struct mutex *lock, const char *name, struct lock_class_key *key)
+/* kernel/locking/mutex.c: without lockdep, __mutex_init() is this */
+void mutex_init_generic(struct mutex *lock)
 {
 	atomic_long_set(&lock->owner, 0);
 }
+
+#if !KSHIM_HAS_MUTEX_INIT_GENERIC
+void __mutex_init(struct mutex *lock, const char *name, struct lock_class_key *key)
+{
+	mutex_init_generic(lock);
+}
+#endif
 
 void mutex_lock(struct mutex *lock)
 {
@@ -69,10 +78,17 @@ void synchronize_rcu(void)
 }
 
 /* SRCU: the same reasoning as RCU, per srcu_struct. */
-int init_srcu_struct(struct srcu_struct *ssp)
+int init_srcu_struct_generic(struct srcu_struct *ssp)
 {
 	return 0;
 }
+
+#if !KSHIM_HAS_INIT_SRCU_STRUCT_GENERIC
+int init_srcu_struct(struct srcu_struct *ssp)
+{
+	return init_srcu_struct_generic(ssp);
+}
+#endif
 
 int __srcu_read_lock(struct srcu_struct *ssp)
 {
@@ -96,7 +112,7 @@ static void *rcu_deferred_free[256];
 static unsigned int nr_rcu_deferred;
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-void kvfree_call_rcu(struct rcu_head *head, void *ptr)
+void kvfree_call_rcu(struct kshim_kvfree_rcu_head *head, void *ptr)
 {
 	if (nr_rcu_deferred == ARRAY_SIZE(rcu_deferred_free))
 		kshim_rcu_free_deferred();

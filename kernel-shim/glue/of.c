@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/hash.h>
+#include <kshim/compat/of.h>
 
 #include "shim.h"
 
@@ -590,9 +591,31 @@ const struct of_device_id *of_match_node(const struct of_device_id *matches,
 	return best;
 }
 
+/* drivers/of/base.c: the root's entry in a match table (cpufreq-dt-platdev's
+ * lists of boards, 7.x), through of_match_node() above */
+const struct of_device_id *of_machine_get_match(const struct of_device_id *matches)
+{
+	return of_root ? of_match_node(matches, of_root) : NULL;
+}
+
+const void *of_machine_get_match_data(const struct of_device_id *matches)
+{
+	const struct of_device_id *match = of_machine_get_match(matches);
+
+	return match ? match->data : NULL;
+}
+
+/* drivers/of/property.c: out of line from 7.x (an inline before) */
+#if KSHIM_OF_PROPERTY_READ_BOOL_OUT_OF_LINE
+bool of_property_read_bool(const struct device_node *np, const char *propname)
+{
+	return of_find_property(np, propname, NULL) != NULL;
+}
+#endif
+
 /* drivers/of/base.c, of_get_cpu_state_node(): the domain's idle states
  * first (power-domains, PSCI's hierarchy), else cpu-idle-states. */
-struct device_node *of_get_cpu_state_node(struct device_node *cpu_node, int index)
+struct device_node *of_get_cpu_state_node(kshim_of_cpu_state_node_t *cpu_node, int index)
 {
 	struct of_phandle_args args;
 	int err;

@@ -21,6 +21,7 @@
 #include <linux/version.h>
 #include <linux/sched/debug.h>
 #include <linux/seq_file.h>
+#include <kshim/compat/reboot.h>
 
 #include "shim.h"
 
@@ -250,11 +251,7 @@ void panic(const char *fmt, ...)
  * zone's critical trip). The simulation cannot go on: it ends as a fault
  * naming the reason.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-void __hw_protection_shutdown(const char *reason, int ms_until_forced, bool shutdown)
-#else
-void hw_protection_shutdown(const char *reason, int ms_until_forced)
-#endif
+KSHIM_HW_PROTECTION_ENTRY(reason, ms_until_forced)
 {
 	char text[256];
 

@@ -38,3 +38,21 @@ void get_random_bytes(void *buf, size_t len)
 		len -= n;
 	}
 }
+
+/*
+ * drivers/char/random.c's __get_random_u32_below(): a uniform value below
+ * ceil from the same seeded stream (lib/find_bit.c's find_random_bit()
+ * calls it from 7.x on). The values differ from the kernel's, whose source
+ * is its entropy pool: draws rejected below 2^32 mod ceil, so that each
+ * residue is equally likely; ceil 0 gives the whole range, as the kernel's.
+ */
+u32 __get_random_u32_below(u32 ceil)
+{
+	const u32 reject_below = ceil ? -ceil % ceil : 0;
+	u32 draw;
+
+	do
+		draw = (u32)splitmix64();
+	while (draw < reject_below);
+	return ceil ? draw % ceil : draw;
+}

@@ -8,6 +8,9 @@
 #include <linux/slab.h>
 #include <linux/version.h>
 #include <linux/string.h>
+#include <linux/memblock.h>
+#include <linux/overflow.h>
+#include <kshim/compat/isolation.h>
 
 #include "shim.h"
 
@@ -109,6 +112,36 @@ void *kmemdup(const void *src, size_t len, gfp_t gfp)
 	memcpy(p, src, len);
 	return p;
 }
+
+/* mm/util.c */
+void *kmemdup_array(const void *src, size_t count, size_t element_size, gfp_t gfp)
+{
+	return kmemdup(src, size_mul(count, element_size), gfp);
+}
+
+/* mm/memblock.c: boot-time allocations (7.x's isolcpus= and nohz_full=
+ * masks) come from the same allocator, zeroed as memblock's are. */
+void *__memblock_alloc_or_panic(phys_addr_t size, phys_addr_t align, const char *func)
+{
+	void *p = shim_kmalloc(size, GFP_KERNEL | __GFP_ZERO);
+
+	if (!p)
+		panic("%s: failed to allocate %llu bytes\n", func, (unsigned long long)size);
+	return p;
+}
+
+void memblock_free(void *ptr, size_t size)
+{
+	kfree(ptr);
+}
+
+#if KSHIM_HAS_HOUSEKEEPING_UPDATE
+/* mm/vmstat.c */
+void vmstat_flush_workqueue(void)
+{
+	KSHIM_UNREACHABLE_HOUSEKEEPING(vmstat_flush_workqueue);
+}
+#endif
 
 /* mm/slab_common.c: the allocator is up from the start here */
 bool slab_is_available(void)

@@ -30,6 +30,7 @@
 
 #include <kshim/cost.h>
 #include <kshim/sched.h>
+#include <kshim/compat/stop_machine.h>
 #include "shim.h"
 
 /*
@@ -186,14 +187,14 @@ void kshim_stopper_create(int cpu)
 	sched_set_stop_task(cpu, p);
 }
 
-bool stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
-			 struct cpu_stop_work *work_buf)
+kshim_stop_one_cpu_nowait_t stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
+						 struct cpu_stop_work *work_buf)
 {
 	*work_buf = (struct cpu_stop_work){ .fn = fn, .arg = arg,
 					    .caller = _RET_IP_ };
 	list_add_tail(&work_buf->list, &stoppers[cpu].works);
 	wake_up_process(stoppers[cpu].thread);
-	return true;
+	return KSHIM_STOP_ONE_CPU_NOWAIT_QUEUED;
 }
 
 /* Only reached through sched_setaffinity() of a running task and

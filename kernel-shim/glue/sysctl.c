@@ -13,16 +13,10 @@
 #include <linux/sysctl.h>
 #include <linux/version.h>
 
+#include <kshim/compat/sysctl.h>
 #include <kshim/sched.h>
 #include "shim.h"
 
-/* 6.12's handlers take a const table, and tables carry their size instead
- * of an empty last entry. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-typedef const struct ctl_table kshim_ctl_table;
-#else
-typedef struct ctl_table kshim_ctl_table;
-#endif
 
 /* kernel/sysctl.c: the shared bounds tables point extra1/extra2 at. */
 const int sysctl_vals[] = { 0, 1, 2, 3, 4, 100, 200, 1000, 3000, INT_MAX, 65535, -1 };
@@ -31,23 +25,24 @@ const int sysctl_vals[] = { 0, 1, 2, 3, 4, 100, 200, 1000, 3000, INT_MAX, 65535,
 
 static struct {
 	const char *path;
-	struct ctl_table *table;
+	kshim_registered_ctl_table *table;
 	size_t size;
 } tables[KSHIM_MAX_SYSCTL_TABLES];
 static int nr_tables;
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-void __register_sysctl_init(const char *path, struct ctl_table *table, const char *table_name,
-			    size_t table_size)
+#if KSHIM_SYSCTL_TABLE_SIZED
+void __register_sysctl_init(const char *path, kshim_registered_ctl_table *table,
+			    const char *table_name, size_t table_size)
 #else
-void __register_sysctl_init(const char *path, struct ctl_table *table, const char *table_name)
+void __register_sysctl_init(const char *path, kshim_registered_ctl_table *table,
+			    const char *table_name)
 #endif
 {
 	if (WARN(nr_tables == KSHIM_MAX_SYSCTL_TABLES, "too many sysctl tables (%s)\n", table_name))
 		return;
 	tables[nr_tables].path = path;
 	tables[nr_tables].table = table;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#if KSHIM_SYSCTL_TABLE_SIZED
 	tables[nr_tables].size = table_size;
 #else
 	for (tables[nr_tables].size = 0; table[tables[nr_tables].size].procname; tables[nr_tables].size++)
@@ -57,13 +52,13 @@ void __register_sysctl_init(const char *path, struct ctl_table *table, const cha
 }
 
 /* "kernel.sched_energy_aware" or "kernel/sched_energy_aware". */
-static struct ctl_table *find_sysctl(const char *name)
+static kshim_registered_ctl_table *find_sysctl(const char *name)
 {
 	int i;
 
 	for (i = 0; i < nr_tables; i++) {
 		size_t n = strlen(tables[i].path);
-		struct ctl_table *t;
+		kshim_registered_ctl_table *t;
 
 		if (strncmp(name, tables[i].path, n) || (name[n] != '.' && name[n] != '/'))
 			continue;
@@ -81,7 +76,7 @@ const char *kshim_sysctl_name(int index)
 	int i;
 
 	for (i = 0; i < nr_tables; i++) {
-		struct ctl_table *t;
+		kshim_registered_ctl_table *t;
 
 		for (t = tables[i].table; t < tables[i].table + tables[i].size; t++) {
 			if (index-- == 0) {
@@ -96,7 +91,7 @@ const char *kshim_sysctl_name(int index)
 
 int kshim_sysctl_write(const char *name, const char *value)
 {
-	struct ctl_table *t = find_sysctl(name);
+	kshim_registered_ctl_table *t = find_sysctl(name);
 	char buf[64];
 	size_t len;
 	loff_t pos = 0;
@@ -113,7 +108,7 @@ int kshim_sysctl_write(const char *name, const char *value)
 
 int kshim_sysctl_read(const char *name, char *out, int size)
 {
-	struct ctl_table *t = find_sysctl(name);
+	kshim_registered_ctl_table *t = find_sysctl(name);
 	size_t len = size;
 	loff_t pos = 0;
 	int ret;

@@ -18,20 +18,21 @@
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kshim/compat/mm_types.h>
 
 #include "shim.h"
 
 struct mm_struct init_mm = {
 	.mm_users	= ATOMIC_INIT(2),
 	.mm_count	= ATOMIC_INIT(1),
-	.cpu_bitmap	= CPU_BITS_NONE,
+	KSHIM_MM_CPU_BITMAP_INIT,
 };
 
 /* Never freed: its count starts far from zero (see __mmdrop()). */
 static struct mm_struct kshim_user_mm = {
 	.mm_users	= ATOMIC_INIT(1),
 	.mm_count	= ATOMIC_INIT(1 << 30),
-	.cpu_bitmap	= CPU_BITS_NONE,
+	KSHIM_MM_CPU_BITMAP_INIT,
 };
 
 struct task_struct init_task __aligned(L1_CACHE_BYTES) = {
@@ -135,6 +136,12 @@ void __put_task_struct(struct task_struct *tsk)
 	if (tsk->pid > 0 && tsk->pid <= last_pid && tasks_by_pid[tsk->pid] == tsk)
 		tasks_by_pid[tsk->pid] = NULL;
 	kfree(tsk);
+}
+
+/* kernel/fork.c: put_task_struct()'s deferred put (7.x always defers) */
+void __put_task_struct_rcu_cb(struct rcu_head *rhp)
+{
+	__put_task_struct(container_of(rhp, struct task_struct, rcu));
 }
 
 void put_task_stack(struct task_struct *tsk)

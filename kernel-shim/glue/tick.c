@@ -21,6 +21,8 @@ struct rq;	/* linux/sched/nohz.h names it without declaring it */
 
 #include <kshim/api.h>
 #include <kshim/sched.h>
+#include <kshim/compat/cputime.h>
+#include <kshim/compat/isolation.h>
 
 struct tick_state {
 	bool inidle;
@@ -199,6 +201,7 @@ unsigned long tick_nohz_get_idle_calls_cpu(int cpu)
  * get_cpu_idle_time()), neither of which is built: -1 sends such a caller
  * to its jiffy-based fallback, as a kernel without NO_HZ does.
  */
+#if !KSHIM_CPU_IDLE_TIME_IN_SCHED
 u64 get_cpu_idle_time_us(int cpu, u64 *last_update_time)
 {
 	return -1;
@@ -208,3 +211,12 @@ u64 get_cpu_iowait_time_us(int cpu, u64 *last_update_time)
 {
 	return -1;
 }
+#endif
+
+#if KSHIM_HAS_HOUSEKEEPING_UPDATE
+/* kernel/time/timer_migration.c */
+int tmigr_isolated_exclude_cpumask(struct cpumask *exclude_cpumask)
+{
+	KSHIM_UNREACHABLE_HOUSEKEEPING(tmigr_isolated_exclude_cpumask);
+}
+#endif

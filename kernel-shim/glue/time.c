@@ -16,6 +16,7 @@
 #include <linux/time64.h>
 #include <linux/timerqueue.h>
 
+#include <kshim/compat/hrtimer.h>
 #include <kshim/cost.h>
 #include <kshim/sched.h>
 #include "shim.h"
@@ -82,10 +83,12 @@ ktime_t ktime_add_safe(const ktime_t lhs, const ktime_t rhs)
 	return res;
 }
 
+#if !KSHIM_JIFFIES_TO_MSECS_INLINE
 unsigned int jiffies_to_msecs(const unsigned long j)
 {
 	return (MSEC_PER_SEC / HZ) * j;
 }
+#endif
 
 /* kernel/time/time.c: HZ divides NSEC_PER_SEC for every HZ here */
 u64 jiffies64_to_nsecs(u64 j)
@@ -100,37 +103,70 @@ void jiffies_to_timespec64(const unsigned long j, struct timespec64 *value)
 
 /* ----------------------------------------------------------------------- */
 
-static struct hrtimer_clock_base hrtimer_bases[NR_CPUS];
-static struct timerqueue_head hrtimer_queues[NR_CPUS];
+/* One clock base a CPU (its CPU is its place in the array), and its queue. */
+static struct hrtimer_clock_base hrtimer_bases[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = KSHIM_HRTIMER_CLOCK_BASE_INIT
+};
+static kshim_hrtimer_queue hrtimer_queues[NR_CPUS];
+
+static int base_cpu(const struct hrtimer_clock_base *base)
+{
+	return base - hrtimer_bases;
+}
 
 void kshim_init_hrtimers(void)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		hrtimer_bases[cpu].index = cpu;
-		hrtimer_bases[cpu].clockid = CLOCK_MONOTONIC;
-		hrtimer_bases[cpu].get_time = ktime_get;
-		timerqueue_init_head(&hrtimer_queues[cpu]);
-	}
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		kshim_hrtimer_queue_init(&hrtimer_queues[cpu]);
 }
 
-void hrtimer_init(struct hrtimer *timer, clockid_t clock_id, enum hrtimer_mode mode)
+void hrtimer_setup(struct hrtimer *timer, enum hrtimer_restart (*function)(struct hrtimer *),
+		   clockid_t clock_id, enum hrtimer_mode mode)
 {
 	memset(timer, 0, sizeof(*timer));
-	timerqueue_init(&timer->node);
+	kshim_hrtimer_node_init(&timer->node);
 	timer->base = &hrtimer_bases[smp_processor_id()];
 	timer->is_hard = !!(mode & HRTIMER_MODE_HARD);
 	timer->is_soft = !!(mode & HRTIMER_MODE_SOFT);
+	ACCESS_PRIVATE(timer, function) = function;
 }
+
+/* the same, for a timer on the caller's stack (idle injection's) */
+void hrtimer_setup_on_stack(struct hrtimer *timer, enum hrtimer_restart (*function)(struct hrtimer *),
+			    clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_setup(timer, function, clock_id, mode);
+}
+
+#if !KSHIM_HAS_HRTIMER_SETUP
+void hrtimer_init(struct hrtimer *timer, clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_setup(timer, NULL, clock_id, mode);
+}
+#endif
+
+#if KSHIM_HRTIMER_CB_GET_TIME_OUT_OF_LINE
+ktime_t hrtimer_cb_get_time(const struct hrtimer *timer)
+{
+	return ktime_get();
+}
+#endif
 
 static void dequeue(struct hrtimer *timer)
 {
-	if (timer->state & HRTIMER_STATE_ENQUEUED) {
-		timerqueue_del(&hrtimer_queues[timer->base->index], &timer->node);
-		kshim_touch_cpu(timer->base->index);
-		timer->state = HRTIMER_STATE_INACTIVE;
+	if (kshim_hrtimer_queued(timer)) {
+		kshim_hrtimer_queue_del(&hrtimer_queues[base_cpu(timer->base)], &timer->node);
+		kshim_touch_cpu(base_cpu(timer->base));
+		kshim_hrtimer_set_queued(timer, false);
 	}
+}
+
+static void enqueue(struct hrtimer *timer, int cpu)
+{
+	kshim_hrtimer_set_queued(timer, true);
+	kshim_hrtimer_queue_add(&hrtimer_queues[cpu], &timer->node);
 }
 
 /* Queued on the CPU that starts it, as hrtimer's switch_hrtimer_base()
@@ -143,16 +179,15 @@ void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 delta_ns,
 		tim = ktime_add_safe(tim, ktime_get());
 	hrtimer_set_expires_range_ns(timer, tim, delta_ns);
 	timer->base = &hrtimer_bases[smp_processor_id()];
-	timer->state = HRTIMER_STATE_ENQUEUED;
-	timerqueue_add(&hrtimer_queues[timer->base->index], &timer->node);
-	kshim_touch_cpu(timer->base->index);
+	enqueue(timer, base_cpu(timer->base));
+	kshim_touch_cpu(base_cpu(timer->base));
 }
 
 int hrtimer_try_to_cancel(struct hrtimer *timer)
 {
 	if (timer->base && timer->base->running == timer)
 		return -1;
-	if (!(timer->state & HRTIMER_STATE_ENQUEUED))
+	if (!kshim_hrtimer_queued(timer))
 		return 0;
 	dequeue(timer);
 	return 1;
@@ -168,8 +203,7 @@ int hrtimer_cancel(struct hrtimer *timer)
 
 bool hrtimer_active(const struct hrtimer *timer)
 {
-	return timer->state != HRTIMER_STATE_INACTIVE ||
-	       (timer->base && timer->base->running == timer);
+	return kshim_hrtimer_queued(timer) || (timer->base && timer->base->running == timer);
 }
 
 u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
@@ -179,14 +213,14 @@ u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
 
 	if (delta < 0)
 		return 0;
-	if (WARN_ON(timer->state & HRTIMER_STATE_ENQUEUED))
+	if (WARN_ON(kshim_hrtimer_queued(timer)))
 		return 0;
 	if (interval < hrtimer_resolution)
 		interval = hrtimer_resolution;
 	if (unlikely(delta >= interval)) {
 		orun = ktime_divns(delta, interval);
 		hrtimer_add_expires_ns(timer, interval * orun);
-		if (hrtimer_get_expires_tv64(timer) > now)
+		if (hrtimer_get_expires(timer) > now)
 			return orun;
 		orun++;
 	}
@@ -197,7 +231,7 @@ u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
 /* The earliest expiry queued on cpu, or 0 when none is. */
 unsigned long long kshim_next_hrtimer(int cpu)
 {
-	struct timerqueue_node *next = timerqueue_getnext(&hrtimer_queues[cpu]);
+	kshim_hrtimer_node *next = kshim_hrtimer_queue_first(&hrtimer_queues[cpu]);
 
 	return next ? (unsigned long long)next->expires : 0;
 }
@@ -207,21 +241,19 @@ void kshim_run_hrtimers(void)
 {
 	int cpu = smp_processor_id();
 	struct hrtimer_clock_base *base = &hrtimer_bases[cpu];
-	struct timerqueue_node *node;
+	kshim_hrtimer_node *node;
 
-	while ((node = timerqueue_getnext(&hrtimer_queues[cpu])) &&
+	while ((node = kshim_hrtimer_queue_first(&hrtimer_queues[cpu])) &&
 	       node->expires <= ktime_get()) {
 		struct hrtimer *timer = container_of(node, struct hrtimer, node);
 		enum hrtimer_restart restart;
 
 		dequeue(timer);
 		base->running = timer;
-		restart = timer->function(timer);
+		restart = ACCESS_PRIVATE(timer, function)(timer);
 		base->running = NULL;
-		if (restart == HRTIMER_RESTART && !(timer->state & HRTIMER_STATE_ENQUEUED)) {
-			timer->state = HRTIMER_STATE_ENQUEUED;
-			timerqueue_add(&hrtimer_queues[cpu], &timer->node);
-		}
+		if (restart == HRTIMER_RESTART && !kshim_hrtimer_queued(timer))
+			enqueue(timer, cpu);
 	}
 }
 

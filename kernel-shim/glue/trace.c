@@ -28,8 +28,10 @@
 #endif
 
 #include <linux/sched/clock.h>
+#include <kshim/compat/tracepoint.h>
 
 #include <kshim/cost.h>
+#include <kshim/compat/trace_events.h>
 #include "shim.h"
 
 #define UNREACHABLE_FTRACE(fn) shim_fatal(#fn "(): the ftrace event machinery is not part of sched-harness")
@@ -139,13 +141,20 @@ int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
 	return 0;
 }
 
+#if KSHIM_HAS_TRACEPOINT_SRCU
+/* kernel/tracepoint.c: the SRCU-fast read side every tracepoint call enters */
+DEFINE_SRCU_FAST(tracepoint_srcu);
+#endif
+
 const char *trace_print_flags_seq(struct trace_seq *p, const char *delim, unsigned long flags,
-				  const struct trace_print_flags *flag_array)
+				  const struct trace_print_flags *flag_array
+				  KSHIM_TRACE_PRINT_ARRAY_SIZE(flag_array_size))
 {
 	UNREACHABLE_FTRACE(trace_print_flags_seq);
 }
 
-const char *trace_print_bitmask_seq(struct trace_seq *p, void *bitmask_ptr, unsigned int bitmask_size)
+const char *trace_print_bitmask_seq(KSHIM_TRACE_BITMASK_SEQ_TARGET, void *bitmask_ptr,
+				    unsigned int bitmask_size)
 {
 	UNREACHABLE_FTRACE(trace_print_bitmask_seq);
 }
@@ -156,7 +165,8 @@ const char *trace_print_array_seq(struct trace_seq *p, const void *buf, int coun
 }
 
 const char *trace_print_symbols_seq(struct trace_seq *p, unsigned long val,
-				    const struct trace_print_flags *symbol_array)
+				    const struct trace_print_flags *symbol_array
+				    KSHIM_TRACE_PRINT_ARRAY_SIZE(symbol_array_size))
 {
 	UNREACHABLE_FTRACE(trace_print_symbols_seq);
 }

@@ -11,21 +11,22 @@
 #include <linux/version.h>
 
 #include "../export/build_policy_headers.h"
+#include <kshim/compat/sched_debug.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 const struct sched_class rt_sched_class;
 const struct sched_class dl_sched_class;
 #endif
 
-#ifdef CONFIG_SCHED_DEBUG
+#if KSHIM_SCHED_DEBUG
 /*
- * With SCHED_DEBUG, sched_feat() in pelt.c reads this variable, which
+ * With SCHED_DEBUG (always, from 6.15), sched_feat() in pelt.c reads this variable, which
  * core.c defines on a real kernel: every feature of the tree's features.h
  * at its default.
  */
 #define SCHED_FEAT(name, enabled)	\
 	(1UL << __SCHED_FEAT_##name) * enabled |
-const_debug unsigned int sysctl_sched_features =
+kshim_sched_features_storage unsigned int sysctl_sched_features =
 #include "features.h"
 	0;
 #undef SCHED_FEAT

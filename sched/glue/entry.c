@@ -452,7 +452,7 @@ int kshim_sched_domains(int cpu, struct kshim_sched_domain *out, int max)
 	struct sched_domain *sd;
 	int n = 0;
 
-	for (sd = rcu_dereference_check_sched_domain(cpu_rq(cpu)->sd); sd && n < max;
+	for (sd = rcu_dereference_sched_domain(cpu_rq(cpu)->sd); sd && n < max;
 	     sd = sd->parent, n++) {
 		struct sched_group *sg = sd->groups;
 		struct kshim_sched_domain *d = &out[n];

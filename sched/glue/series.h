@@ -49,4 +49,11 @@ static inline void kshim_set_util_est(struct sched_avg *avg, unsigned long util)
 
 #endif
 
+/* The domain tree's RCU accessor: rcu_dereference_check_sched_domain()
+ * became rcu_dereference_sched_domain() (in 7.2.13, not in 6.12.118);
+ * the test is on the tree's own macro. */
+#ifndef rcu_dereference_sched_domain
+#define rcu_dereference_sched_domain(p)	rcu_dereference_check_sched_domain(p)
+#endif
+
 #endif /* _KSHIM_SCHED_SERIES_H */

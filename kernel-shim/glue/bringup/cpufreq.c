@@ -4,7 +4,7 @@
  * scheduler's build compiles drivers/cpufreq/cpufreq.c, cpufreq-dt.c and
  * the OPP library instead): one policy per frequency domain, its table
  * from the OPPs sorted by the compiled freq_table.c, its transition
- * latency from clock-latency-ns (CPUFREQ_ETERNAL without), and the policy
+ * latency from clock-latency-ns (cpufreq-dt's default without: kshim/compat/cpufreq.h), and the policy
  * notifier chain on which arch_topology.c learns each policy's maximum
  * frequency. No governor: the bring-up build has no schedutil.
  */
@@ -16,6 +16,7 @@
 #include <linux/string.h>
 
 #include <kshim/sched.h>
+#include <kshim/compat/cpufreq.h>
 
 #include "../shim.h"
 
@@ -135,7 +136,7 @@ int kshim_add_policy(const unsigned int *cpus, unsigned int nr_cpus,
 		goto out_free;
 	policy->cur = policy->max;
 	policy->cpuinfo.transition_latency = transition_latency_ns && transition_latency_ns < UINT_MAX ?
-					     transition_latency_ns : CPUFREQ_ETERNAL;
+					     transition_latency_ns : KSHIM_CPUFREQ_UNKNOWN_LATENCY;
 	policy->fast_switch_possible = fast_switch;
 	/* cpufreq-dt, like the firmware drivers, lets any CPU program the
 	 * frequency (schedutil's irq_work need not run on a policy CPU) */

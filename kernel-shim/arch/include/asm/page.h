@@ -7,10 +7,16 @@
 #define __ASM_SHIM_PAGE_H
 
 #include <linux/const.h>
+#include <kshim/kernel-version.h>
 
-#define PAGE_SHIFT	12
+#if KSHIM_KERNEL_GE(6, 13, 0)
+/* include/vdso/page.h (in 7.2.13, not in 6.12.118; bracketed) defines them from CONFIG_PAGE_SHIFT, as arm64's own page-def.h takes them */
+#include <vdso/page.h>
+#else
+#define PAGE_SHIFT	CONFIG_PAGE_SHIFT
 #define PAGE_SIZE	(_AC(1, UL) << PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
+#endif
 
 #ifndef __ASSEMBLY__
 
@@ -50,7 +56,10 @@ extern unsigned long memory_end;
 #define pfn_to_virt(pfn)	__va((pfn) << PAGE_SHIFT)
 #define virt_to_page(addr)	pfn_to_page(virt_to_pfn(addr))
 #define page_to_virt(page)	pfn_to_virt(page_to_pfn(page))
+#if KSHIM_KERNEL_LT(6, 13, 0)
+/* asm-generic/memory_model.h gives it from then on (in 7.2.13, not in 6.12.118; bracketed) */
 #define page_to_phys(page)	((dma_addr_t)page_to_pfn(page) << PAGE_SHIFT)
+#endif
 #define pfn_valid(pfn)		((pfn) >= ARCH_PFN_OFFSET && ((pfn) - ARCH_PFN_OFFSET) < max_mapnr)
 #define virt_addr_valid(kaddr)	(((void *)(kaddr) >= (void *)PAGE_OFFSET) && \
 				 ((void *)(kaddr) < (void *)memory_end))
