@@ -200,6 +200,11 @@ void CpuReader::place(int entry, const CpuMapPosition &pos)
 	if (targets.size() != 1)
 		throw dt_.error(entry, "cpu should be exactly one phandle");
 	auto it = std::find(cpu_nodes_.begin(), cpu_nodes_.end(), targets.front());
+	// A CPU whose status is "fail" is no possible CPU: arch_topology.c's
+	// get_cpu_for_node() gets -ENODEV for it, and parse_core() leaves the
+	// entry out (exynos2200-g0s.dts fails cpu2 and cpu3, 7.x).
+	if (it == cpu_nodes_.end() && dt_.failed(targets.front()))
+		return;
 	if (it == cpu_nodes_.end())
 		throw dt_.error(entry, fmt::format("cpu points at {}, which is not a CPU node",
 						   dt_.path(targets.front())));

@@ -49,6 +49,32 @@ static inline void kshim_set_util_est(struct sched_avg *avg, unsigned long util)
 
 #endif
 
+/* cfs_rq's nr_running became nr_queued (upstream 6.14, "sched/fair: Rename
+ * cfs_rq.nr_running into nr_queued"; Debian's 6.12.118 keeps nr_running,
+ * though it carries h_nr_queued) */
+#include <kshim/kernel-version.h>
+#if KSHIM_KERNEL_GE(6, 14, 0)
+#define kshim_cfs_nr(cfs_rq)		((cfs_rq)->nr_queued)
+#else
+#define kshim_cfs_nr(cfs_rq)		((cfs_rq)->nr_running)
+#endif
+
+/* What PELT reads of a cfs_rq, newest first: the hierarchy's current
+ * entity, h_curr (in 7.3.4, not in 7.2.13), else curr; the runnable count,
+ * h_nr_runnable (in 7.2.13, not in 6.12.118; bracketed), which 6.12.118
+ * computes as h_nr_queued - h_nr_delayed and 6.1 reads as h_nr_running
+ * (kshim_cfs_h_nr()). */
+#if KSHIM_KERNEL_GE(7, 3, 0)
+#define kshim_cfs_pelt_curr(cfs_rq)	((cfs_rq)->h_curr)
+#else
+#define kshim_cfs_pelt_curr(cfs_rq)	((cfs_rq)->curr)
+#endif
+#if KSHIM_KERNEL_GE(6, 13, 0)
+#define kshim_cfs_set_h_nr_runnable(cfs_rq, n)	((cfs_rq)->h_nr_runnable = (n))
+#else
+#define kshim_cfs_set_h_nr_runnable(cfs_rq, n)	do { } while (0)
+#endif
+
 /* The domain tree's RCU accessor: rcu_dereference_check_sched_domain()
  * became rcu_dereference_sched_domain() (in 7.2.13, not in 6.12.118);
  * the test is on the tree's own macro. */

@@ -184,23 +184,33 @@ BOOST_AUTO_TEST_CASE(hikey960)
 // Firmware-DVFS boards load and say what is missing and where it would
 // come from.
 // rk3399-gru-scarlet: the CPU supplies are PWM regulators limited to
-// 800074-1299226 uV (big) and 802122-1199620 uV (LITTLE); the OPPs at
-// 800000 uV (rk3399-op1-opp.dtsi) are outside, and the OPP core adds them
-// unavailable (_opp_supported_by_regulators()): 13 OPPs of 16.
+// 800074-1299226 uV (big) and 802122-1199620 uV (LITTLE). Where the OPPs
+// give one voltage (rk3399-op1-opp.dtsi, up to 6.12), those at 800000 uV
+// are outside, and the OPP core adds them unavailable
+// (_opp_supported_by_regulators()): 13 OPPs of 16. Where they give a
+// range (7.x's rk3399-op1.dtsi: <800000 800000 1150000>), the regulator
+// has voltages within every range: all 16 are available. The tree's DT
+// says which (its first OPP's cells), not the series.
 BOOST_AUTO_TEST_CASE(rk3399_gru_scarlet_opps_outside_the_regulator_are_unavailable)
 {
 	auto dts = test::kernel_tree() / "arch/arm64/boot/dts/rockchip/rk3399-gru-scarlet-inx.dts";
 	auto p = test::load_board(dts.string());
 	BOOST_REQUIRE(p.opp_tables.size() == 2u);
+	BOOST_REQUIRE(!p.opp_tables[0].opps.empty());
+	const bool ranges = p.opp_tables[0].opps[0].microvolt.size() == 3;
 	std::size_t opps = 0, unavailable = 0;
 	for (const auto &t : p.opp_tables) {
 		opps += t.opps.size();
 		unavailable += t.skipped_regulator;
-		for (const auto &opp : t.opps)
-			BOOST_TEST(opp.microvolt.front() > 800074u);
+		for (const auto &opp : t.opps) {
+			if (ranges)
+				BOOST_TEST(opp.microvolt.back() > 800074u);
+			else
+				BOOST_TEST(opp.microvolt.front() > 800074u);
+		}
 	}
-	BOOST_TEST(opps == 13u);
-	BOOST_TEST(unavailable == 3u);
+	BOOST_TEST(opps == (ranges ? 16u : 13u));
+	BOOST_TEST(unavailable == (ranges ? 0u : 3u));
 	// a board whose supplies do not constrain its OPPs keeps them all
 	for (const auto &t : test::load_board("rk3399").opp_tables)
 		BOOST_TEST(t.skipped_regulator == 0u);

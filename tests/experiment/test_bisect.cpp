@@ -23,7 +23,9 @@ using namespace sh;
 
 namespace {
 
+using test::migration_cost_line;
 using test::one_line_patch;
+using test::replaced;
 using test::temp_path;
 
 } // namespace
@@ -46,10 +48,10 @@ BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
 	const auto first = one_line_patch("kernel/sched/fair.c", " * CFS operations on generic schedulable entities:",
 					  " * CFS operations on generic schedulable entities (1):");
 	const auto cost = one_line_patch("kernel/sched/fair.c",
-					 "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
-					 "const_debug unsigned int sysctl_sched_migration_cost\t= 0UL;");
-	const auto third = one_line_patch("kernel/sched/fair.c", " * Minimal preemption granularity for CPU-bound tasks:",
-					  " * Minimal preemption granularity for CPU-bound tasks (3):");
+					 migration_cost_line(),
+					 replaced(migration_cost_line(), "500000UL;", "0UL;"));
+	const auto third = one_line_patch("kernel/sched/fair.c", " * CFS operations on tasks:",
+					  " * CFS operations on tasks (3):");
 	const auto series = temp_path("series.mbox"), comments = temp_path("comments.mbox"),
 		   suite = temp_path("lb.json");
 	std::ofstream(series) << mail(1, "a comment", first) << mail(2, "the migration cost", cost)
@@ -75,8 +77,8 @@ BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
 	// a prefix that does not compile is skipped, as git bisect skips
 	// (a semicolon removed, put back by the next patch)
 	const auto broken = one_line_patch("kernel/sched/fair.c",
-					   "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
-					   "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL");
+					   migration_cost_line(),
+					   replaced(migration_cost_line(), "500000UL;", "500000UL"));
 	std::string mended;	// the same hunk reversed
 	std::istringstream lines(broken);
 	for (std::string line; std::getline(lines, line);) {
@@ -152,8 +154,8 @@ BOOST_AUTO_TEST_CASE(bisect_over_git_history)
 	       " * CFS operations on generic schedulable entities (a comment):", "a comment");
 	commit("kernel/sched/topology.c", eas, "static unsigned int sysctl_sched_energy_aware = 0;",
 	       "EAS off by default");
-	commit("kernel/sched/fair.c", " * Minimal preemption granularity for CPU-bound tasks:",
-	       " * Minimal preemption granularity for CPU-bound tasks (another):", "another comment");
+	commit("kernel/sched/fair.c", " * CFS operations on tasks:",
+	       " * CFS operations on tasks (another):", "another comment");
 	const auto culprit = git({"rev-parse", "HEAD~1"}).substr(0, 12);
 	const auto suite = test::fixture("suite/eas-small-task.json").string();
 

@@ -21,7 +21,9 @@ using namespace sh;
 
 namespace {
 
+using test::migration_cost_line;
 using test::one_line_patch;
+using test::replaced;
 using test::temp_path;
 using test::write;
 
@@ -79,8 +81,8 @@ void expect_bad_patch_and_missing_image_refused()
 	// not by the unpatched tree's path whose line says otherwise
 	const auto typo = write(temp_path("typo.patch"),
 				one_line_patch("kernel/sched/fair.c",
-					       "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
-					       "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL typo;"));
+					       migration_cost_line(),
+					       replaced(migration_cost_line(), "500000UL;", "500000UL typo;")));
 	auto uncompiled = test::run_cli({"--arch", "arm64", "kernel", "build", "--patch", typo});
 	BOOST_TEST(uncompiled.exit_status == 2);
 	BOOST_TEST(uncompiled.err.find("\nkernel/sched/fair.c:") != std::string::npos, uncompiled.err);
@@ -122,8 +124,8 @@ BOOST_AUTO_TEST_CASE(kernel_images_from_patches)
 
 	const auto cost = write(temp_path("cost.patch"),
 				one_line_patch("kernel/sched/fair.c",
-					       "const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;",
-					       "const_debug unsigned int sysctl_sched_migration_cost\t= 0UL;"));
+					       migration_cost_line(),
+					       replaced(migration_cost_line(), "500000UL;", "0UL;")));
 	const auto comment = write(temp_path("comment.patch"),
 				   one_line_patch("kernel/sched/fair.c",
 						  " * CFS operations on generic schedulable entities:",

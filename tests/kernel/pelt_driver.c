@@ -16,18 +16,15 @@
 #include "build_policy_headers.h"
 
 #include "pelt_driver.h"
+#include "series.h"
 
 /*
  * Names the tree's scheduler changed since 6.1: thermal PELT became
- * hardware-pressure PELT (6.9), and cfs_rq's h_nr_running became
- * h_nr_queued (6.13, carried by Debian's 6.12 through the stable series).
+ * hardware-pressure PELT (6.9); cfs_rq's counts (sched/glue/series.h).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
 #define update_thermal_load_avg(now, rq, pressure)	update_hw_load_avg(now, rq, pressure)
 #define avg_thermal					avg_hw
-#endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-#define h_nr_running					h_nr_queued
 #endif
 
 struct pelt_drv {
@@ -111,16 +108,20 @@ void pelt_drv_set_state(struct pelt_drv *d, enum pelt_drv_state state)
 	if (d->state == PELT_DRV_CFS) {
 		d->se->on_rq = 0;
 		cfs_rq->curr = NULL;
+		kshim_cfs_pelt_curr(cfs_rq) = NULL;
 		cfs_rq->load.weight = 0;
-		cfs_rq->nr_running = cfs_rq->h_nr_running = 0;
+		kshim_cfs_nr(cfs_rq) = kshim_cfs_h_nr(cfs_rq) = 0;
+		kshim_cfs_set_h_nr_runnable(cfs_rq, 0);
 	}
 
 	switch (state) {
 	case PELT_DRV_CFS:
 		d->se->on_rq = 1;
 		cfs_rq->curr = d->se;
+		kshim_cfs_pelt_curr(cfs_rq) = d->se;
 		cfs_rq->load.weight = d->se->load.weight;
-		cfs_rq->nr_running = cfs_rq->h_nr_running = 1;
+		kshim_cfs_nr(cfs_rq) = kshim_cfs_h_nr(cfs_rq) = 1;
+		kshim_cfs_set_h_nr_runnable(cfs_rq, 1);
 		rq->curr = d->task;
 		break;
 	case PELT_DRV_RT:

@@ -5,6 +5,7 @@
 // per event; a kernel that does more on a path shows it; the time moves
 // the timestamps the kernel itself reads; --kernel-time off is the model
 // before, and bad options are bad input.
+#include "patches.h"
 #include "run_json.h"
 #include "support.h"
 
@@ -213,7 +214,7 @@ BOOST_AUTO_TEST_CASE(profile_names_the_functions_that_ran)
 		sum += blocks;
 	BOOST_TEST(sum == kernel_time_of(eas)["blocks"].GetUint64());
 	BOOST_TEST(has_function(functions, "find_energy_efficient_cpu"));
-	BOOST_TEST(has_function(functions, "pick_next_task_fair"));
+	BOOST_TEST(has_function(functions, test::fair_pick().function));
 	BOOST_TEST(!functions.contains("(outside the kernel image)"));
 
 	const auto no_eas = run_json({"--duration", "1s", "--kernel-profile", "100000", "--sysctl",

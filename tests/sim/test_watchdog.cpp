@@ -36,14 +36,18 @@ BOOST_AUTO_TEST_SUITE(sim)
 // instead: the stack overflows, and the oops handler, on a stack of its
 // own, names the overflow and the function (the image is built once, for
 // both: minutes).
+//
+// The function that holds "int new_tasks;" is the fair class's pick
+// (test::fair_pick(): pick_task_fair on 7.3).
 BOOST_AUTO_TEST_CASE(patch_that_spins_in_pick_next_task_fair_is_a_kernel_hang)
 {
 	const auto cache = temp_path("spin-cache");
 	::setenv("SCHED_HARNESS_CACHE", cache.c_str(), 1);
+	const auto [pick, call] = test::fair_pick();
 	const auto spin = write(temp_path("spin.patch"),
 				one_line_patch("kernel/sched/fair.c", "\tint new_tasks;",
 					       "\tint new_tasks; if (READ_ONCE(rq->clock) > 500000000ULL && nr_cpu_ids == 6) { "
-					       "volatile char deep[256]; deep[0] = 0; if (pick_next_task_fair(rq, prev, rf)) "
+					       "volatile char deep[256]; deep[0] = 0; if (" + call + ") "
 					       "deep[1] = 1; } while (READ_ONCE(rq->clock) > 500000000ULL) cpu_relax();"));
 	auto built = test::run_cli({"--arch", "arm64", "kernel", "build", "--patch", spin});
 	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
@@ -52,7 +56,7 @@ BOOST_AUTO_TEST_CASE(patch_that_spins_in_pick_next_task_fair_is_a_kernel_hang)
 	auto r = test::run_cli({"--kernel", id, "run", "--board", "hikey960", "--watchdog", "2"});
 	const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 	BOOST_TEST(r.exit_status == 3, r.err);
-	BOOST_TEST(r.err.find("sched-harness: kernel fault: kernel hang in pick_next_task_fair (called from ") !=
+	BOOST_TEST(r.err.find("sched-harness: kernel fault: kernel hang in " + pick + " (called from ") !=
 			   std::string::npos,
 		   r.err);
 	// the spin starts when rq->clock passes 0.5 s; the report counts from
@@ -66,8 +70,8 @@ BOOST_AUTO_TEST_CASE(patch_that_spins_in_pick_next_task_fair_is_a_kernel_hang)
 
 	auto overflow = test::run_cli({"--kernel", id, "run", "--board", "rk3399", "--watchdog", "2"});
 	BOOST_TEST(overflow.exit_status == 3, overflow.err);
-	BOOST_TEST(overflow.err.find("sched-harness: kernel fault: Oops: kernel stack overflow (Segmentation fault) in "
-				     "pick_next_task_fair\n") != std::string::npos,
+	BOOST_TEST(overflow.err.find("sched-harness: kernel fault: Oops: kernel stack overflow (Segmentation fault) in " +
+				     pick + "\n") != std::string::npos,
 		   overflow.err);
 	std::filesystem::remove_all(cache);
 	::unsetenv("SCHED_HARNESS_CACHE");

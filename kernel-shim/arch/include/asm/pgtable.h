@@ -29,7 +29,12 @@
 #define __pte_to_swp_entry(pte)	((swp_entry_t) { pte_val(pte) })
 #define __swp_entry_to_pte(x)	((pte_t) { (x).val })
 
+#include <kshim/kernel-version.h>
+#if KSHIM_KERNEL_LT(6, 13, 0)
+/* linux/pgtable.h defines it for every architecture from then on (in
+ * 7.2.13, not in 6.12.118; bracketed) */
 #define ZERO_PAGE(vaddr)	((struct page *)0)
+#endif
 
 #define VMALLOC_START		0UL
 #define VMALLOC_END		(~0UL)
