@@ -966,9 +966,16 @@ void plan_flavour(CompilePlan &plan, const Flavour &flavour, const ImageSources 
 				      });
 		if (!affected)
 			continue;
+		// The tree's paths become the overlay's, but for the object's own
+		// name: CMake names the object of a tree outside the build after
+		// the tree's absolute path (CMakeFiles/x.dir/work/linux/...), which
+		// contains the tree's prefix.
+		const std::string output_arg = " -o " + c.output + " ", output_mark = " -o \x01 ";
 		std::string command = c.command;
+		replace_all(command, output_arg, output_mark);
 		replace_all(command, src.tree_prefix, src.overlay_prefix);
 		replace_all(command, generated_include, config_include);
+		replace_all(command, output_mark, output_arg);
 		plan.jobs.push_back({&flavour, &c, command, src.work / "obj" / flavour.name / c.output, false, {}});
 	}
 }
