@@ -29,6 +29,20 @@ namespace sh::cli {
 
 namespace {
 
+// An argument as a shell reads it back: quoted when it holds more than
+// the characters of names, paths and option values.
+std::string shell_quoted(const std::string &arg)
+{
+	const bool plain = !arg.empty() && arg.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+								 "0123456789_./=:,%+-@{}") == std::string::npos;
+	if (plain)
+		return arg;
+	std::string quoted = "'";
+	for (const char c : arg)
+		quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+	return quoted + "'";
+}
+
 po::options_description compare_options()
 {
 	po::options_description options("compare options");
@@ -62,7 +76,12 @@ po::options_description compare_options()
 		("b-feature", po::value<std::vector<std::string>>()->value_name("NAME=on|off")->composing(),
 		 "a scheduler feature of variant B only")
 		("json", po::bool_switch(), "print the comparison as JSON")
-		("csv", po::bool_switch(), "print one CSV row per metric");
+		("csv", po::bool_switch(), "print one CSV row per metric")
+		("cover-letter", po::bool_switch(),
+		 "print the table an LKML cover letter carries (benchmark; without: mean, RSD; with: mean "
+		 "(delta), RSD), within 72 columns, with the line that reproduces it")
+		("cover-metric", po::value<std::vector<std::string>>()->value_name("METRIC")->composing(),
+		 "a row of the --cover-letter table; repeatable (default: energy_j)");
 	options.add(scenario_options());
 	options.add(engine_options());
 	return options;
@@ -123,8 +142,18 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 	plan.alpha = vm["alpha"].as<double>();
 	if (!(plan.alpha > 0 && plan.alpha < 1))
 		throw UsageError{fmt::format("--alpha {}: a probability between 0 and 1", plan.alpha)};
-	if (vm["json"].as<bool>() && vm["csv"].as<bool>())
-		throw UsageError{"--json and --csv: choose one"};
+	if (int(vm["json"].as<bool>()) + int(vm["csv"].as<bool>()) + int(vm["cover-letter"].as<bool>()) > 1)
+		throw UsageError{"--json, --csv and --cover-letter: choose one"};
+	std::vector<std::string> cover_metrics{"energy_j"};
+	if (vm.count("cover-metric")) {
+		if (!vm["cover-letter"].as<bool>())
+			throw UsageError{"--cover-metric: only with --cover-letter"};
+		cover_metrics = vm["cover-metric"].as<std::vector<std::string>>();
+		for (const auto &name : cover_metrics)
+			if (!suite::find_metric(name))
+				throw UsageError{fmt::format("--cover-metric {}: no such metric (sched-harness compare "
+							     "--json lists them)", name)};
+	}
 	std::tie(plan.suite, plan.scenarios) = scenarios_of(vm);
 	plan.variants = {variant_of(ctx, vm, "a-"), variant_of(ctx, vm, "b-")};
 
@@ -143,6 +172,12 @@ int compare_command(const Context &ctx, const std::vector<std::string> &args)
 		ctx.out << report::comparison_json(plan, results);
 	else if (vm["csv"].as<bool>())
 		ctx.out << report::comparison_csv(results);
+	else if (vm["cover-letter"].as<bool>()) {
+		std::string command = "sched-harness compare";
+		for (const auto &arg : args)
+			command += " " + shell_quoted(arg);
+		ctx.out << report::comparison_cover_letter(plan, results, cover_metrics, command);
+	}
 	else
 		ctx.out << report::comparison_text(plan, results);
 	return exit_ok;

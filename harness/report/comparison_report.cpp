@@ -4,6 +4,7 @@
 #include "harness/report/tables.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -148,6 +149,108 @@ std::string comparison_csv(std::span<const ScenarioComparison> results)
 					    row.metric->unit, row.c.a.mean, row.c.a.sd, row.c.a.rsd_percent(), row.c.b.mean,
 					    row.c.b.sd, row.c.b.rsd_percent(), csv_delta(row.c),
 					    row.c.p ? fmt::format("{}", *row.c.p) : "", stats::to_string(row.c.verdict));
+	return text;
+}
+
+namespace {
+
+// Words of `text` after `lead`, folded before column 72 onto lines
+// indented by four; a command's lines end in a shell's continuation.
+std::string folded(const std::string &lead, const std::string &text, bool command)
+{
+	constexpr std::size_t width = 72;
+	const std::string continuation = command ? " \\" : "";
+	std::string out, line = lead;
+	bool line_has_word = false;
+	std::size_t start = 0;
+	while (start <= text.size()) {
+		auto end = text.find(' ', start);
+		if (end == std::string::npos)
+			end = text.size();
+		const auto word = text.substr(start, end - start);
+		start = end + 1;
+		if (word.empty())
+			continue;
+		if (line_has_word && line.size() + 1 + word.size() + continuation.size() > width) {
+			out += line + continuation + "\n";
+			line = "    ";
+			line_has_word = false;
+		}
+		line += (line_has_word ? " " : "") + word;
+		line_has_word = true;
+	}
+	return out + line + "\n";
+}
+
+std::string rsd_text(const stats::Summary &s)
+{
+	return fmt::format("{:.2f}%", s.rsd_percent());
+}
+
+} // namespace
+
+std::string comparison_cover_letter(const ComparisonPlan &plan, std::span<const ScenarioComparison> results,
+				    std::span<const std::string> metrics, const std::string &command)
+{
+	std::string text;
+	for (const auto &result : results) {
+		struct Row {
+			std::string name, a_mean, a_rsd, b_mean, b_rsd;
+		};
+		std::vector<Row> rows;
+		for (const auto &wanted : metrics) {
+			const auto row = std::find_if(result.metrics.begin(), result.metrics.end(),
+						      [&](const ComparedMetric &m) { return m.metric->name == wanted; });
+			if (row == result.metrics.end()) {
+				rows.push_back({wanted, "n/a", "", "n/a", ""});
+				continue;
+			}
+			const auto &c = row->c;
+			rows.push_back({wanted, format_value(c.a.mean), rsd_text(c.a),
+					c.delta_percent ? fmt::format("{} ({:+.1f}%)", format_value(c.b.mean), *c.delta_percent)
+							: fmt::format("{} ({:+})", format_value(c.b.mean), c.delta),
+					rsd_text(c.b)});
+		}
+		// widths: the cells' own, the header's at least
+		std::size_t w0 = 9, w1 = 6, w2 = 6, w3 = 6, w4 = 6;
+		for (const auto &r : rows) {
+			w0 = std::max(w0, r.name.size());
+			w1 = std::max(w1, r.a_mean.size());
+			w2 = std::max(w2, r.a_rsd.size());
+			w3 = std::max(w3, r.b_mean.size());
+			w4 = std::max(w4, r.b_rsd.size());
+		}
+		const auto rule = [&](bool split) {
+			return fmt::format("+{}+{}{}{}+{}{}{}+\n", std::string(w0 + 2, '-'), std::string(w1 + 2, '-'),
+					   split ? "+" : "-", std::string(w2 + 2, '-'), std::string(w3 + 2, '-'),
+					   split ? "+" : "-", std::string(w4 + 2, '-'));
+		};
+		if (!result.name.empty())
+			text += fmt::format("{}\n", result.name);
+		text += rule(false);
+		text += fmt::format("| {:<{}} | {:<{}} | {:<{}} |\n", "", w0, "Without", w1 + w2 + 3, "With",
+				    w3 + w4 + 3);
+		text += rule(true);
+		text += fmt::format("| {:<{}} | {:>{}} | {:>{}} | {:>{}} | {:>{}} |\n", "benchmark", w0, "Mean", w1,
+				    "RSD*", w2, "Mean", w3, "RSD*", w4);
+		text += rule(true);
+		for (const auto &r : rows)
+			text += fmt::format("| {:<{}} | {:>{}} | {:>{}} | {:>{}} | {:>{}} |\n", r.name, w0, r.a_mean,
+					    w1, r.a_rsd, w2, r.b_mean, w3, r.b_rsd, w4);
+		text += rule(true);
+		text += "\n";
+	}
+	text += "*RSD: Relative Standard Deviation (std dev / mean)\n\n";
+	const auto &first = results.front();
+	text += folded("Without: ", plan.variants[0].described() + ", " + first.kernels[0] + ".", false);
+	text += folded("With: ", plan.variants[1].described() + ", " + first.kernels[1] + ".", false);
+	std::string where = results.size() == 1
+				    ? fmt::format("{} on {}, {} s", first.workload, first.board, first.seconds)
+				    : fmt::format("the {} scenarios of suite {}", results.size(), plan.suite);
+	text += folded("Measured: ", fmt::format("sched-harness (simulated), {}, {} runs each (seeds 1-{}).",
+					       where, plan.repeat, plan.repeat),
+		       false);
+	text += folded("  $ ", command, true);
 	return text;
 }
 

@@ -12,6 +12,9 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <vector>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -166,6 +169,58 @@ BOOST_AUTO_TEST_CASE(compare_runs_a_suite)
 	BOOST_TEST(missing.err.find("no such suite file, and no built-in suite of that name (built in: default)") !=
 			   std::string::npos,
 		   missing.err);
+}
+
+// compare --cover-letter: the seeds' table (benchmark; without: mean,
+// RSD; with: mean (delta), RSD), every line within 72 columns, the means
+// the JSON of the same runs gives, and the command that reproduces it.
+BOOST_AUTO_TEST_CASE(compare_prints_the_cover_letters_table)
+{
+	const std::initializer_list<std::string> runs = {"compare", "--b-sysctl", "kernel.sched_energy_aware=0",
+							 "--repeat", "2", "--duration", "300ms"};
+	std::vector<std::string> cover(runs), json(runs);
+	cover.insert(cover.end(), {"--cover-letter", "--cover-metric", "energy_j", "--cover-metric", "migrations"});
+	json.push_back("--json");
+	const auto table = test::run_cli(cover);
+	BOOST_REQUIRE_MESSAGE(table.exit_status == 0, table.err);
+	std::istringstream lines(table.out);
+	for (std::string line; std::getline(lines, line);)
+		BOOST_TEST(line.size() <= 72u, line);
+	BOOST_TEST(table.out.find("| benchmark ") != std::string::npos, table.out);
+	BOOST_TEST(table.out.find("| Without ") != std::string::npos, table.out);
+	BOOST_TEST(table.out.find("*RSD: Relative Standard Deviation (std dev / mean)") != std::string::npos,
+		   table.out);
+	BOOST_TEST(table.out.find("2 runs each (seeds 1-2).") != std::string::npos, table.out);
+	BOOST_TEST(table.out.find("  $ sched-harness compare --b-sysctl kernel.sched_energy_aware=0 \\\n") !=
+			   std::string::npos,
+		   table.out);
+
+	const auto numbers = test::run_cli(json);
+	BOOST_REQUIRE_MESSAGE(numbers.exit_status == 0, numbers.err);
+	rapidjson::Document doc;
+	doc.Parse(numbers.out.c_str());
+	BOOST_REQUIRE(!doc.HasParseError());
+	for (const auto &m : doc["scenarios"][0]["metrics"].GetArray()) {
+		if (m["name"].GetString() != std::string("migrations"))
+			continue;
+		// the tables' rule: whole above 1000, two decimals above 10, else four
+		const auto shown = [](double v) {
+			return fmt::format(fmt::runtime(std::abs(v) >= 1000 ? "{:.0f}" : std::abs(v) >= 10 ? "{:.2f}" : "{:.4f}"), v);
+		};
+		const auto a = shown(m["a"]["mean"].GetDouble());
+		const auto b = shown(m["b"]["mean"].GetDouble()) + " (";
+		const auto row = table.out.find("| migrations ");
+		BOOST_REQUIRE(row != std::string::npos);
+		const auto line = table.out.substr(row, table.out.find('\n', row) - row);
+		BOOST_TEST(line.find(" " + a + " |") != std::string::npos, line << " (A mean " << a << ")");
+		BOOST_TEST(line.find(" " + b) != std::string::npos, line << " (B mean " << b << ")");
+	}
+
+	cover.push_back("--json");
+	BOOST_TEST(test::run_cli(cover).exit_status == 2);
+	auto bad = test::run_cli({"compare", "--cover-letter", "--cover-metric", "no_such_metric"});
+	BOOST_TEST(bad.exit_status == 2);
+	BOOST_TEST(bad.err.find("--cover-metric no_such_metric: no such metric") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
