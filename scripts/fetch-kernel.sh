@@ -11,7 +11,9 @@
 #             -unsigned package where the archive has one, else the signed)
 # Prints the path of what it fetched on stdout:
 #   the tarball   $CACHE/trees/linux-source-SERIES_VERSION/usr/src/linux-source-SERIES.tar.xz
-#   the guest     $CACHE/guests/PACKAGE_VERSION/ (the package extracted)
+#   the guest     $CACHE/guests/PACKAGE_VERSION/ (the package extracted, with
+#                 the parts 7.x splits off: the kernel at boot/vmlinuz-* or
+#                 usr/lib/modules/ABI/vmlinuz, its config beside it)
 # where CACHE is $SCHED_HARNESS_CACHE, else $XDG_CACHE_HOME/sched-harness,
 # else ~/.cache/sched-harness. A second call with the same arguments
 # fetches nothing.
@@ -141,12 +143,13 @@ source_version=$(apt-cache "${apt_opts[@]}" show "$source_pkg=$version" 2>/dev/n
 	sed -n 's/^Source: linux (\(.*\))$/\1/p' | head -1)
 source_version=${source_version:-$version}
 image=""
-for pattern in 'linux-image-.*-amd64-unsigned$' 'linux-image-[0-9].*-amd64$'; do
-	image=$(apt-cache "${apt_opts[@]}" pkgnames linux-image- 2>/dev/null | grep -E "$pattern" |
-		while read -r p; do
-			apt-cache "${apt_opts[@]}" madison "$p" 2>/dev/null |
-				awk -F'|' -v p="$p" -v v="$source_version" '{gsub(/ /, "", $2)} $2 == v {print p}'
-		done | head -1)
+series_re=${series//./\\.}
+for kind in -unsigned ""; do
+	mapfile -t candidates < <(apt-cache "${apt_opts[@]}" pkgnames "linux-image-$series" 2>/dev/null |
+		grep -E "^linux-image-$series_re[.0-9a-z+~]*-amd64$kind\$" | grep -v -e '-rt-' -e '-cloud-' || true)
+	[ ${#candidates[@]} -gt 0 ] || continue
+	image=$(apt-cache "${apt_opts[@]}" madison "${candidates[@]}" 2>/dev/null |
+		awk -F' *[|] *' -v v="$source_version" '$2 == v && !p { p = $1 } END { print p }')
 	[ -n "$image" ] && break
 done
 if [ -z "$image" ]; then
@@ -155,5 +158,18 @@ if [ -z "$image" ]; then
 fi
 dest=$cache/guests/${image}_$source_version
 fetch "$image" "$source_version" "$dest"
+# From 7.x Debian splits the image: the kernel is in linux-binary-ABI
+# (usr/lib/modules/ABI/vmlinuz), its config in linux-base-ABI; the image
+# package depends on both, at its version.
+for part in $(apt-cache "${apt_opts[@]}" show "$image=$source_version" 2>/dev/null |
+	sed -n 's/^Depends: //p' | head -1 | tr ',' '\n' | sed -n 's/^ *\(linux-\(binary\|base\)-[^ ]*\).*/\1/p'); do
+	fetch "$part" "$source_version" "$dest.$part"
+	cp -a "$dest.$part"/usr "$dest"/ 2>/dev/null || true
+done
+kernel=$(find "$dest" \( -path '*/boot/vmlinuz-*' -o -path '*/usr/lib/modules/*/vmlinuz' \) | head -1)
+if [ -z "$kernel" ]; then
+	echo "fetch-kernel: $image $source_version holds no kernel (boot/vmlinuz-*, or its linux-binary package's)" >&2
+	exit 1
+fi
 echo "fetch-kernel: $image $source_version" >&2
 echo "$dest"

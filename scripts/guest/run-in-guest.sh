@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Runs an rt-app file in a QEMU guest that boots Debian's kernel image of
-# exactly the installed linux-source version (the tree the harness builds),
+# exactly the tree's version (the installed linux-source-SERIES for 6.1 and
+# 6.12; for 7.3, the tree scripts/fetch-kernel.sh fetches, and the image of
+# its version the same way: Debian serves no -unsigned image for 7.3, and
+# the signed one holds the same kernel),
 # and writes the guest's ftrace text trace (sched events, rt-app's markers,
 # hrtimer starts and expiries; trace_clock=mono) for each repeat. The
 # comparison with the harness (validate.py) reads these traces.
 #
-#   scripts/guest/run-in-guest.sh [--series 6.1|6.12] [--cpus N] [--repeat N]
+#   scripts/guest/run-in-guest.sh [--series 6.1|6.12|7.3] [--cpus N] [--repeat N]
 #                                 [--timeout S] --out DIR FILE.json
+#   scripts/guest/run-in-guest.sh --series S --tree-version   (prints the tree's Debian version)
 #
 # Needs qemu-system-x86, busybox-static, rt-app, cpio and apt-get (to fetch
 # the image without installing it). The image, its config and the guest's
@@ -25,6 +29,7 @@ repeat=1
 timeout_s=120
 out=
 workload=
+print_version=0
 
 usage() {
 	sed -n '2,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2
@@ -43,14 +48,32 @@ while (($#)); do
 	--repeat) repeat=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--tree-version) print_version=1; shift ;;
 	-h|--help) usage ;;
 	-*) die "unknown option $1" ;;
 	*) [[ -z $workload ]] || die "one rt-app file, not '$workload' and '$1'"; workload=$1; shift ;;
 	esac
 done
+[[ $series == 6.1 || $series == 6.12 || $series == 7.3 ]] || die "--series is 6.1, 6.12 or 7.3, not '$series'"
+here=$(cd "$(dirname "$0")" && pwd)
+# The tree's Debian version: the installed package's, or the fetched one's
+# (its folder in the cache is linux-source-SERIES_VERSION).
+tree_version() {
+	if dpkg-query -W -f='${Status}' "linux-source-$series" 2>/dev/null | grep -q "install ok installed"; then
+		dpkg-query -W -f='${Version}' "linux-source-$series"
+	else
+		local tarball
+		tarball=$("$here/../fetch-kernel.sh" "$series") || die "fetching linux-source-$series failed"
+		tarball=${tarball%/usr/src/*}
+		echo "${tarball##*_}"
+	fi
+}
+if ((print_version)); then
+	tree_version
+	exit 0
+fi
 [[ -n $workload && -n $out ]] || usage
 [[ -r $workload ]] || die "cannot read the rt-app file '$workload'"
-[[ $series == 6.1 || $series == 6.12 ]] || die "--series is 6.1 or 6.12, not '$series'"
 [[ $cpus =~ ^[1-9][0-9]*$ && $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] ||
 	die "--cpus, --repeat and --timeout take positive integers"
 for tool in qemu-system-x86_64 apt-get dpkg-deb dpkg-query cpio gzip base64 rt-app; do
@@ -65,10 +88,22 @@ grep -qx poweroff <<< "$applets" ||
 
 # The image of exactly the installed tree's version: a mismatch would
 # compare two different kernels.
-version=$(dpkg-query -W -f='${Version}' "linux-source-$series" 2>/dev/null) ||
-	die "linux-source-$series is not installed: the guest boots Debian's image of that tree"
+version=$(tree_version)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/sched-harness/guest
 image_dir=$cache/linux-$version
+if [[ ! -s $image_dir/vmlinuz ]] && ! dpkg-query -W -f='${Status}' "linux-source-$series" 2>/dev/null |
+	grep -q "install ok installed"; then
+	# a fetched tree: its image from the archive, fetched the same way
+	fetched=$("$here/../fetch-kernel.sh" --guest "$series=$version") ||
+		die "fetching the guest image of linux $version failed"
+	mkdir -p "$image_dir"
+	kernel=$(find "$fetched" \( -path '*/boot/vmlinuz-*' -o -path '*/usr/lib/modules/*/vmlinuz' \) | head -1)
+	config=$(find "$fetched" \( -path '*/boot/config-*' -o -path '*/usr/lib/modules/*/config' \) | head -1)
+	[[ -n $kernel && -n $config ]] || die "the fetched image $fetched has no kernel or no config"
+	cp "$kernel" "$image_dir/vmlinuz"
+	cp "$config" "$image_dir/config"
+	echo "$(basename "${fetched%_*}") $version" > "$image_dir/package"
+fi
 if [[ ! -s $image_dir/vmlinuz ]]; then
 	mapfile -t candidates < <(apt-cache search --names-only "^linux-image-${series//./\\.}[.0-9+a-z-]*-amd64-unsigned\$" |
 		cut -d' ' -f1 | grep -v -e '-rt-' -e '-cloud-')

@@ -13,7 +13,7 @@ lies within the guest's own runs (their minimum to their maximum), and differs o
 (latencies, energy) are not compared: under TCG the guest's time is not
 real (docs/validation.md).
 
-  scripts/guest/validate.py [--series 6.1|6.12] [--build DIR] [--cpus N]
+  scripts/guest/validate.py [--series 6.1|6.12|7.3] [--build DIR] [--cpus N]
                             [--repeat N] [--out DIR] [--guest DIR] FILE.json
 
 Exit status: 0 when every metric agrees, 1 when some differ, 2 for bad
@@ -348,8 +348,8 @@ def read_config(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("workload")
-    ap.add_argument("--series", choices=["6.1", "6.12"], default="6.1")
-    ap.add_argument("--build", help="the harness's build directory (build/ for 6.1, build-6.12/ for 6.12)")
+    ap.add_argument("--series", choices=["6.1", "6.12", "7.3"], default="6.1")
+    ap.add_argument("--build", help="the harness's build directory (build/ for 6.1, build-SERIES/ for the others)")
     ap.add_argument("--cpus", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out")
@@ -361,7 +361,7 @@ def main():
         fail(f"cannot read the rt-app file '{args.workload}'")
     if args.cpus < 1 or args.repeat < 2:
         fail("--cpus at least 1, --repeat at least 2 (the guest's spread needs two runs)")
-    build = args.build or os.path.join(ROOT, "build" if args.series == "6.1" else "build-6.12")
+    build = args.build or os.path.join(ROOT, "build" if args.series == "6.1" else f"build-{args.series}")
     harness = os.path.join(build, "harness", "sched-harness")
     if not os.access(harness, os.X_OK):
         fail(f"no sched-harness in {build} (scripts/build.sh, or --build DIR)")
@@ -375,7 +375,8 @@ def main():
                      f"run-{args.repeat}.trace)")
         # the same kernel both ways: the runs' image is the tree's version
         booted = open(os.path.join(guest_dir, "version"), encoding="utf-8").read().split()
-        tree = subprocess.run(["dpkg-query", "-W", "-f=${Version}", f"linux-source-{args.series}"],
+        tree = subprocess.run([os.path.join(ROOT, "scripts", "guest", "run-in-guest.sh"), "--series", args.series,
+                               "--tree-version"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
         if booted[-1:] != [tree]:
             fail(f"--guest {guest_dir}: the guest booted {' '.join(booted)}, the tree is linux-source-"

@@ -25,7 +25,7 @@ case $case in
 bad-arguments)
 	expect 2 "cannot read the rt-app file '$work/none.json'" "$script" --out "$work/o" "$work/none.json"
 	echo '{}' > "$work/w.json"
-	expect 2 "--series is 6.1 or 6.12, not '5.10'" "$script" --series 5.10 --out "$work/o" "$work/w.json"
+	expect 2 "--series is 6.1, 6.12 or 7.3, not '5.10'" "$script" --series 5.10 --out "$work/o" "$work/w.json"
 	expect 2 "positive integers" "$script" --cpus 0 --out "$work/o" "$work/w.json"
 	expect 2 "unknown option --bogus" "$script" --bogus --out "$work/o" "$work/w.json"
 	expect 2 "one rt-app file" "$script" --out "$work/o" "$work/w.json" "$work/w.json"
@@ -134,7 +134,7 @@ JSON
 	trace=$work/out/run-1.trace
 	grep -q "^# tracer: nop" "$trace" || fail "no ftrace header in the guest's trace"
 	# the version booted is the tree's
-	grep -q " $(dpkg-query -W -f='${Version}' "linux-source-$series")\$" "$work/out/version" ||
+	grep -q " $("$script" --series "$series" --tree-version)\$" "$work/out/version" ||
 		fail "the guest booted $(cat "$work/out/version"), not linux-source-$series's version"
 	grep -q "^CONFIG_HZ=" "$work/out/config" || fail "no kernel config beside the trace"
 	# every worker forked, was switched in and exited; rt-app's markers came
