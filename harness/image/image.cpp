@@ -759,6 +759,89 @@ struct ImageSources {
 	fs::path file(const std::string &f) const { return patched.count(f) ? overlay / f : base / f; }
 };
 
+// The brought-up series' Debian kernel trees on this machine: the installed linux-source
+// tarballs (/usr/src) and those scripts/fetch-kernel.sh fetched into the
+// cache (trees/linux-source-SERIES_VERSION/usr/src/...), each with the
+// name of its top folder and how to call it.
+struct KnownTree {
+	fs::path tarball;
+	std::string folder, name;
+};
+
+std::vector<KnownTree> known_trees()
+{
+	std::vector<KnownTree> trees;
+	const std::string brought_up = " " SH_IMAGE_BROUGHT_UP " ";
+	auto add = [&](const fs::path &tarball, const std::string &version) {
+		auto folder = tarball.filename().string();
+		folder = folder.substr(0, folder.find(".tar"));
+		const auto series = folder.substr(std::string_view("linux-source-").size());
+		if (brought_up.find(" " + series + " ") == std::string::npos)
+			return;
+		trees.push_back({tarball, folder,
+				 fmt::format("Linux {} ({}{})", series, folder, version.empty() ? "" : " " + version)});
+	};
+	std::error_code ec;
+	for (const auto &entry : fs::directory_iterator("/usr/src", ec))
+		if (entry.path().filename().string().starts_with("linux-source-") &&
+		    entry.path().filename().string().ends_with(".tar.xz"))
+			add(entry.path(), "");
+	for (const auto &entry : fs::directory_iterator(cache_dir() / "trees", ec)) {
+		const auto dir = entry.path().filename().string();
+		const auto cut = dir.find('_');
+		if (cut == std::string::npos)
+			continue;
+		const auto tarball = entry.path() / "usr/src" / (dir.substr(0, cut) + ".tar.xz");
+		if (fs::exists(tarball) && std::none_of(trees.begin(), trees.end(), [&](const KnownTree &t) {
+			    return t.folder == dir.substr(0, cut);
+		    }))
+			add(tarball, dir.substr(cut + 1));
+	}
+	std::sort(trees.begin(), trees.end(), [](const KnownTree &a, const KnownTree &b) { return a.name < b.name; });
+	return trees;
+}
+
+// The known trees the patches apply to, in order, one after another: the
+// files they touch taken out of each tarball and patched there.
+std::vector<std::string> trees_taking(const std::vector<fs::path> &patches, const std::vector<std::string> &files,
+				      const fs::path &own_tree)
+{
+	const auto trees = known_trees();
+	std::vector<char> applies(trees.size(), 0);
+	// one thread a tree: taking a file out of a tarball decompresses it
+	// up to the file (--occurrence stops there), seconds each
+	std::vector<std::thread> workers;
+	for (std::size_t i = 0; i < trees.size(); i++) {
+		if (own_tree.filename() == trees[i].folder)
+			continue;
+		workers.emplace_back([&, i] {
+			const auto &tree = trees[i];
+			const support::TempDir scratch;
+			std::vector<std::string> tar{"tar", "-xJf", tree.tarball.string(), "-C", scratch.path().string(),
+						     "--occurrence=1"};
+			for (const auto &f : files)
+				tar.push_back(tree.folder + "/" + f);
+			// a file the tree lacks: the patch then fails to apply, as it should
+			support::run_tool(tar);
+			const auto dir = scratch.path() / tree.folder;
+			fs::create_directories(dir);
+			applies[i] = std::all_of(patches.begin(), patches.end(), [&](const fs::path &patch) {
+				return support::run_tool(std::vector<std::string>{
+						 "patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r",
+						 "-", "-d", dir.string(), "-i", fs::absolute(patch).string()})
+					       .exit_status == 0;
+			});
+		});
+	}
+	for (auto &w : workers)
+		w.join();
+	std::vector<std::string> taking;
+	for (std::size_t i = 0; i < trees.size(); i++)
+		if (applies[i])
+			taking.push_back(trees[i].name);
+	return taking;
+}
+
 // The overlay: a copy of each file the patches touch, patched; the rest of
 // it (fill_overlay()) only when an object compiles.
 void patch_overlay(const ImageSources &src, const std::vector<fs::path> &patches)
@@ -776,7 +859,15 @@ void patch_overlay(const ImageSources &src, const std::vector<fs::path> &patches
 		if (r.exit_status != 0) {
 			auto what = trim_output(r.out + r.err);
 			replace_all(what, "\n", "; ");
-			throw BadPatch(fmt::format("{} does not apply to {}: {}", patch.string(), src.base.string(), what));
+			// the other trees here that take the series up to this patch
+			std::vector<fs::path> upto(patches.begin(),
+						   std::find(patches.begin(), patches.end(), patch) + 1);
+			const auto taking = trees_taking(upto, src.patch_files, src.base);
+			const auto elsewhere =
+				taking.empty() ? std::string("; it applies to none of the other brought-up trees here")
+					       : fmt::format("; it applies to {}", fmt::join(taking, ", "));
+			throw BadPatch(fmt::format("{} does not apply to {}: {}{}", patch.string(), src.base.string(), what,
+						   elsewhere));
 		}
 	}
 }

@@ -9,6 +9,8 @@
 #include "temp_files.h"
 
 #include <boost/test/unit_test.hpp>
+#include <vector>
+#include <cctype>
 
 #include <rapidjson/document.h>
 
@@ -77,6 +79,40 @@ void expect_bad_patch_and_missing_image_refused()
 	BOOST_TEST(refused.err.find("bad.patch does not apply") != std::string::npos, refused.err);
 	BOOST_TEST(refused.err.find("Hunk #1 FAILED") != std::string::npos, refused.err);
 	BOOST_TEST(refused.err.find("kernel/sched/fair.c") != std::string::npos, refused.err);
+	BOOST_TEST(refused.err.find("it applies to none of the other brought-up trees here") != std::string::npos,
+		   refused.err);
+	// a patch written for another brought-up tree here (Debian's 6.12 for
+	// the 6.1 build, 6.1 for the others) names it
+	const std::string other = test::kernel_series() == "6.1" ? "6.12" : "6.1";
+	const auto tarball = "/usr/src/linux-source-" + other + ".tar.xz";
+	BOOST_REQUIRE_MESSAGE(std::filesystem::exists(tarball), tarball << " is not installed (scripts/setup.sh)");
+	const auto theirs = support::run_tool(std::vector<std::string>{
+		"tar", "-xJOf", tarball, "--occurrence=1", "linux-source-" + other + "/kernel/sched/fair.c"});
+	BOOST_REQUIRE(theirs.exit_status == 0);
+	const auto ours = test::read_file(test::kernel_tree() / "kernel/sched/fair.c");
+	std::vector<std::string> lines;
+	std::istringstream in(theirs.out);
+	for (std::string line; std::getline(in, line);)
+		lines.push_back(line);
+	// their first line of code (an identifier starting it) that ours lacks,
+	// with three lines of context
+	std::size_t at = 3;
+	while (at + 3 < lines.size() &&
+	       (lines[at].empty() || !std::isalpha(static_cast<unsigned char>(lines[at][0])) ||
+		ours.find(lines[at] + "\n") != std::string::npos))
+		at++;
+	BOOST_REQUIRE(at + 3 < lines.size());
+	std::string foreign = fmt::format("--- a/kernel/sched/fair.c\n+++ b/kernel/sched/fair.c\n@@ -{},7 +{},7 @@\n",
+					  at - 2, at - 2);
+	for (std::size_t k = at - 3; k <= at + 3; k++)
+		foreign += k == at ? fmt::format("-{}\n+{} /* theirs */\n", lines[k], lines[k]) : " " + lines[k] + "\n";
+	const auto other_patch = write(temp_path("other.patch"), foreign);
+	auto elsewhere = test::run_cli({"kernel", "build", "--patch", other_patch});
+	BOOST_TEST(elsewhere.exit_status == 2);
+	BOOST_TEST(elsewhere.err.find("other.patch does not apply") != std::string::npos, elsewhere.err);
+	BOOST_TEST(elsewhere.err.find("; it applies to ") != std::string::npos, elsewhere.err);
+	BOOST_TEST(elsewhere.err.find("Linux " + other + " (linux-source-" + other + ")") != std::string::npos,
+		   elsewhere.err);
 	// a patched file that does not compile is named as the patch names it,
 	// not by the unpatched tree's path whose line says otherwise
 	const auto typo = write(temp_path("typo.patch"),
