@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# The same scenarios on two builds (default build/ = Linux 6.1 and
-# build-6.12/), seed 0, printed as the cross-version table of docs/guide-kernels.md:
+# The same scenarios on several builds (default build/ = Linux 6.1,
+# build-6.12/ and build-7.3/, those that exist), seed 0, printed as the cross-version table of docs/guide-kernels.md:
 # energy (the kernel's EM x busy time), completion time for finite
 # workloads, wake-up latency p50/p99, migrations, time overutilized.
 # Extra run options per scenario follow a '|' (a feature one tree lacks is
 # shown as "-" for that tree).
 #
-#   scripts/experiments/cross-version-runs.sh [BUILD_A [BUILD_B]]
+#   scripts/experiments/cross-version-runs.sh [BUILD...]
 # (needs python3 for the JSON)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-builds=("${1:-build}" "${2:-build-6.12}")
+if [ $# -gt 0 ]; then
+	builds=("$@")
+else
+	builds=()
+	for b in build build-6.12 build-7.3; do
+		[ -x "$b/harness/sched-harness" ] && builds+=("$b")
+	done
+fi
 scenarios=(
 	"default (odroid-xu3, 24 x 10 %, 10 s)|"
 	"same, DELAY_DEQUEUE off|--feature DELAY_DEQUEUE=off"

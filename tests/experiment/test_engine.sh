@@ -132,7 +132,8 @@ if [ "$mode" = slurm ]; then
 		"$work/a/kernel/sched/fair.c" > "$work/b/kernel/sched/fair.c"
 	(cd "$work" && diff -u a/kernel/sched/fair.c b/kernel/sched/fair.c > 1-comment.patch || true)
 	cp "$work/b/kernel/sched/fair.c" "$work/a/kernel/sched/fair.c"
-	sed 's/^const_debug unsigned int sysctl_sched_migration_cost\t= 500000UL;$/const_debug unsigned int sysctl_sched_migration_cost\t= 0UL;/' \
+	# the definition as the tree spells it (const_debug up to 6.14, __read_mostly after)
+	sed 's/^\(.*unsigned int sysctl_sched_migration_cost\t= \)500000UL;$/\10UL;/' \
 		"$work/a/kernel/sched/fair.c" > "$work/b/kernel/sched/fair.c"
 	(cd "$work" && diff -u a/kernel/sched/fair.c b/kernel/sched/fair.c > 2-migration-cost.patch || true)
 	[ -s "$work/1-comment.patch" ] && [ -s "$work/2-migration-cost.patch" ] || fail "the series was not made"
