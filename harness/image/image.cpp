@@ -1184,7 +1184,11 @@ void compile_upstream_files(const Flavour &flavour, const ImageSources &src, con
 // out, as the build's own check does).
 void check_undefined(const Flavour &flavour, const std::vector<fs::path> &kernel_objects)
 {
-	std::string check = fmt::format("CC='{}' SANITIZE={} '{}' '{}'", SH_IMAGE_C_COMPILER, SH_IMAGE_SANITIZE,
+	// the build's tree's version: a list recorded from another release of
+	// the series tolerates symbols this one no longer needs, as the build's
+	// own check does
+	std::string check = fmt::format("CC='{}' SANITIZE={} KERNEL_VERSION='{}' '{}' '{}'", SH_IMAGE_C_COMPILER,
+					SH_IMAGE_SANITIZE, SH_IMAGE_KERNEL_VERSION,
 					(source_root / "kernel-shim" / "check-undefined.sh").string(),
 					(fs::path(SH_IMAGE_SYMBOL_LISTS) / flavour.undefined_list).string());
 	for (const auto &o : kernel_objects)
