@@ -28,6 +28,8 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# a step of the check that fails says so (set -e would stop it silently)
+trap 'echo "check-packages: failed at line $LINENO" >&2' ERR
 
 # --- the files ------------------------------------------------------------
 for dir in "${dirs[@]}"; do
@@ -41,16 +43,22 @@ for dir in "${dirs[@]}"; do
 		while read -r elf; do ldd "$elf" 2>/dev/null || true; done |
 		sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | grep -E '^/(usr|lib|etc|opt)/' || true
 	# pkg-config modules the configure step asked for, with their requires
-	sed -n 's/^__pkg_config_arguments_[A-Za-z0-9_]*:INTERNAL=//p' "$dir/CMakeCache.txt" |
-		tr ';' '\n' | grep -vE '^(REQUIRED|QUIET|IMPORTED_TARGET|GLOBAL|NO_CMAKE_PATH|NO_CMAKE_ENVIRONMENT_PATH)?$' |
+	# (a build that asked for none, as the fuzzers' does, has none)
+	{ sed -n 's/^__pkg_config_arguments_[A-Za-z0-9_]*:INTERNAL=//p' "$dir/CMakeCache.txt" |
+		tr ';' '\n' | grep -vE '^(REQUIRED|QUIET|IMPORTED_TARGET|GLOBAL|NO_CMAKE_PATH|NO_CMAKE_ENVIRONMENT_PATH)?$' ||
+		true; } |
 		while read -r module; do
 			pkg-config --path "$module" 2>/dev/null || true
 			pkg-config --print-requires --print-requires-private "$module" 2>/dev/null |
 				awk '{print $1}' | while read -r req; do pkg-config --path "$req" 2>/dev/null || true; done
 		done
-	# programs the configure step found (but CTest's optional memory
-	# checker, which include(CTest) looks for and nothing runs)
-	grep -v '^MEMORYCHECK_COMMAND:' "$dir/CMakeCache.txt" |
+	# programs the configure step found, but those nothing runs: CTest's
+	# optional memory checker (include(CTest) looks for it), and the
+	# binutils CMake records beside the compiler while the compiler driver
+	# links (the linker, addr2line, objcopy...); the archiver and ranlib
+	# it does run
+	grep -vE '^(MEMORYCHECK_COMMAND|CMAKE_(LINKER|ADDR2LINE|DLLTOOL|OBJCOPY|OBJDUMP|READELF|STRIP|NM|MT|TAPI)):' \
+		"$dir/CMakeCache.txt" |
 		sed -n 's/^[A-Za-z0-9_]*:FILEPATH=\(\/.*\)$/\1/p' |
 		grep -vF "$dir" | grep -E '^/(usr|bin|sbin|lib)/' || true
 done | sort -u > "$work/files"

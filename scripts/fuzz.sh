@@ -16,7 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 dir=build-fuzz
-scripts/setup.sh clang libclang-rt-dev
+# llvm: beside clang, CMake archives with llvm-ar where it is installed
+# (this machine image has it), so the fuzz build reads it
+scripts/setup.sh clang libclang-rt-dev llvm
 CC=clang CXX=clang++ cmake -S . -B "$dir" -DSH_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$dir" -j "$(nproc)" >/dev/null
 

@@ -84,6 +84,6 @@ fi
 if [ ${#ctest_args[@]} -eq 0 ]; then
 	echo "=== the packages the builds read"
 	mapfile -t built < <(ls -d build build-* 2>/dev/null)
-	scripts/check-packages.sh "${built[@]}" -- qemu-system-x86 busybox-static cpio clang libclang-rt-dev
+	scripts/check-packages.sh "${built[@]}" -- qemu-system-x86 busybox-static cpio clang libclang-rt-dev llvm
 	done_in "packages checked"
 fi
