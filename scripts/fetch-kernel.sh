@@ -60,7 +60,9 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 			echo "deb [signed-by=$keyring] $security $suite main"
 		done
 	fi
-} > "$apt_dir/sources.list"
+} > "$apt_dir/sources.list.$$"
+# in place at once: the guest tests ask for the tree's version in parallel
+mv "$apt_dir/sources.list.$$" "$apt_dir/sources.list"
 
 apt_opts=(
 	-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"
