@@ -66,7 +66,8 @@ JSON
 	fi
 	# its verdicts are findings (docs/validation.md), not this test's: 0
 	# when all agree, 1 when some differ, and a table either way
-	((status == 0 || status == 1)) || fail "validate exited $status: $(cat "$work/log")"
+	((status == 0 || status == 1)) ||
+		fail "validate exited $status: $(cat "$work/log")$(tail -n 40 "$work"/v/guest/console-*.log 2>/dev/null)"
 	# both harness columns (as written, fed the guest's timings) with a
 	# verdict for every metric: each worker sleeps and was forked
 	for metric in "switches per wake-up" "preempted % of switches" "migrations % of switches" \
