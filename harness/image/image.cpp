@@ -759,6 +759,15 @@ struct ImageSources {
 	fs::path file(const std::string &f) const { return patched.count(f) ? overlay / f : base / f; }
 };
 
+// GNU patch applying one patch to the files under dir, as git would
+// (-p1), without asking, leaving backups or rejects.
+support::ToolResult apply_patch(const fs::path &dir, const fs::path &patch)
+{
+	return support::run_tool(std::vector<std::string>{"patch", "-p1", "--batch", "--forward",
+							   "--no-backup-if-mismatch", "-r", "-", "-d", dir.string(),
+							   "-i", fs::absolute(patch).string()});
+}
+
 // The brought-up series' Debian kernel trees on this machine: the installed linux-source
 // tarballs (/usr/src) and those scripts/fetch-kernel.sh fetched into the
 // cache (trees/linux-source-SERIES_VERSION/usr/src/...), each with the
@@ -826,10 +835,7 @@ std::vector<std::string> trees_taking(const std::vector<fs::path> &patches, cons
 			const auto dir = scratch.path() / tree.folder;
 			fs::create_directories(dir);
 			applies[i] = std::all_of(patches.begin(), patches.end(), [&](const fs::path &patch) {
-				return support::run_tool(std::vector<std::string>{
-						 "patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r",
-						 "-", "-d", dir.string(), "-i", fs::absolute(patch).string()})
-					       .exit_status == 0;
+				return apply_patch(dir, patch).exit_status == 0;
 			});
 		});
 	}
@@ -853,9 +859,7 @@ void patch_overlay(const ImageSources &src, const std::vector<fs::path> &patches
 			fs::copy_file(src.base / f, o);
 	}
 	for (const auto &patch : patches) {
-		const auto r = support::run_tool(std::vector<std::string>{
-			"patch", "-p1", "--batch", "--forward", "--no-backup-if-mismatch", "-r", "-", "-d",
-			src.overlay.string(), "-i", fs::absolute(patch).string()});
+		const auto r = apply_patch(src.overlay, patch);
 		if (r.exit_status != 0) {
 			auto what = trim_output(r.out + r.err);
 			replace_all(what, "\n", "; ");
