@@ -82,21 +82,24 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 		for (const auto &line : kshim::kernel_log())
 			ctx.err << "kernel: " << line.text << "\n";
 	std::optional<sim::BoardPowerFigures> power;
+	std::string power_skipped;
 	try {
-		if (const auto model = sim::select_power_model(
-			    vm.count("board-power") ? std::optional(vm["board-power"].as<std::string>()) : std::nullopt,
-			    platform.compatible)) {
-			power = sim::board_power_figures(platform, kernel, model->second);
-			power->file = model->first;
+		const auto choice = sim::choose_power_model(
+			vm.count("board-power") ? std::optional(vm["board-power"].as<std::string>()) : std::nullopt,
+			platform, kernel);
+		if (choice.model) {
+			power = sim::board_power_figures(platform, kernel, *choice.model);
+			power->file = choice.file;
 		}
+		power_skipped = choice.skipped;
 	} catch (const sim::PowerModelError &e) {
-		throw UsageError{e.what()};
+		throw UsageError{fmt::format("--board-power {}: {}", vm["board-power"].as<std::string>(), e.what())};
 	}
 	// Formatted whole before anything is printed: an error never leaves
 	// half a result on stdout.
 	const auto *figures = power ? &*power : nullptr;
-	ctx.out << (vm["json"].as<bool>() ? report::platform_json(platform, &kernel, figures)
-					  : report::platform_text(platform, &kernel, figures));
+	ctx.out << (vm["json"].as<bool>() ? report::platform_json(platform, &kernel, figures, power_skipped)
+					  : report::platform_text(platform, &kernel, figures, power_skipped));
 	return kernel_warnings_status(ctx);
 }
 

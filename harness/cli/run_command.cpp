@@ -289,6 +289,9 @@ po::options_description run_options()
 		 "wake-up, on the same state (it has no tracepoint in this kernel); costs about a quarter "
 		 "of the run's instructions on an EAS board")
 		("json", po::bool_switch(), "print every metric as JSON")
+		("details", po::bool_switch(),
+		 "print every table after the summary: the board power model's split, thermal zones and cooling "
+		 "devices, idle states, kernel time, the tasks")
 		("trace", po::value<std::string>()->value_name("FILE"),
 		 "write the kernel's tracepoints (sched_switch, sched_waking, sched_wakeup(_new), "
 		 "sched_migrate_task, cpu_frequency, cpu_frequency_limits, cpu_idle, sched_overutilized, PELT, "
@@ -534,30 +537,29 @@ TraceFile open_trace(const po::variables_map &vm, RunSettings &settings)
 sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 {
 	auto trace = open_trace(vm, settings);
-	std::string power_file;
-	try {
-		if (auto model = sim::select_power_model(
-			    vm.count("board-power") ? std::optional(vm["board-power"].as<std::string>()) : std::nullopt,
-			    settings.platform.compatible)) {
-			power_file = model->first;
-			settings.options.power_model = std::move(model->second);
-		}
-	} catch (const sim::PowerModelError &e) {
-		throw UsageError{e.what()};
-	}
 	const auto boot = boot_options(vm);
 	settings.options.seed = boot.seed;
 	kshim::arm_watchdog(bounded_option(vm, "watchdog", 86400));
 	const auto kernel = kshim::boot(settings.platform, boot);
+	sim::PowerModelChoice power;
+	try {
+		power = sim::choose_power_model(
+			vm.count("board-power") ? std::optional(vm["board-power"].as<std::string>()) : std::nullopt,
+			settings.platform, kernel);
+	} catch (const sim::PowerModelError &e) {
+		throw UsageError{fmt::format("--board-power {}: {}", vm["board-power"].as<std::string>(), e.what())};
+	}
+	settings.options.power_model = std::move(power.model);
 	sim::Result result;
 	try {
 		result = sim::simulate(settings.platform, kernel, settings.workload, settings.options,
 				       trace.sink());
 	} catch (const sim::PowerModelError &e) {
-		throw UsageError{fmt::format("--board-power {}: {}", power_file, e.what())};
+		throw UsageError{fmt::format("--board-power {}: {}", power.file, e.what())};
 	}
 	if (settings.options.power_model)
-		result.power_model_file = power_file;
+		result.power_model_file = power.file;
+	result.power_model_skipped = power.skipped;
 	kshim::disarm_watchdog();
 	trace.close();
 	result.board = settings.board;
@@ -585,7 +587,10 @@ void write_reports(const Context &ctx, const po::variables_map &vm, const sim::R
 			throw UsageError{e.what()};
 		}
 	}
-	ctx.out << (vm["json"].as<bool>() ? report::run_json(result) : report::run_text(result));
+	if (vm["json"].as<bool>())
+		ctx.out << report::run_json(result);
+	else
+		ctx.out << (vm["details"].as<bool>() ? report::run_details_text(result) : report::run_text(result));
 }
 #endif
 

@@ -396,12 +396,19 @@ std::string state_table(const std::vector<std::pair<std::string, double>> &table
 	return s;
 }
 
-void write_board_power(fmt::memory_buffer &out, const sim::BoardPowerFigures *power)
+void write_board_power(fmt::memory_buffer &out, const sim::BoardPowerFigures *power, std::string_view skipped)
 {
 	auto line = [&](std::string_view what, const std::string &value) {
 		if (!value.empty())
 			fmt::format_to(std::back_inserter(out), "    {:<22} {}\n", what, value);
 	};
+	if (!power && !skipped.empty()) {
+		fmt::format_to(std::back_inserter(out),
+			       "\nBoard power model: none: a run's energy is busy-only (the energy model's power x busy "
+			       "time): {}\n",
+			       skipped);
+		return;
+	}
 	if (!power) {
 		fmt::format_to(std::back_inserter(out),
 			       "\nBoard power model: none for this board: a run's energy is busy-only (the energy model's "
@@ -437,7 +444,8 @@ void write_board_power(fmt::memory_buffer &out, const sim::BoardPowerFigures *po
 
 } // namespace
 
-std::string platform_text(const Platform &p, const kshim::Kernel *kernel, const sim::BoardPowerFigures *power)
+std::string platform_text(const Platform &p, const kshim::Kernel *kernel, const sim::BoardPowerFigures *power,
+			  std::string_view power_skipped)
 {
 	fmt::memory_buffer out;
 	fmt::format_to(std::back_inserter(out), "Board       {}\n", p.model.empty() ? "(no model)" : p.model);
@@ -453,7 +461,7 @@ std::string platform_text(const Platform &p, const kshim::Kernel *kernel, const 
 	write_missing(out, p);
 	if (kernel) {
 		write_kernel(out, *kernel);
-		write_board_power(out, power);
+		write_board_power(out, power, power_skipped);
 	}
 	return fmt::to_string(out);
 }
@@ -809,7 +817,8 @@ void write_board_power_json(Writer &w, const sim::BoardPowerFigures *power)
 
 } // namespace
 
-std::string platform_json(const Platform &p, const kshim::Kernel *kernel, const sim::BoardPowerFigures *power)
+std::string platform_json(const Platform &p, const kshim::Kernel *kernel, const sim::BoardPowerFigures *power,
+			  std::string_view power_skipped)
 {
 	rapidjson::StringBuffer buffer;
 	Writer w(buffer);
@@ -855,6 +864,11 @@ std::string platform_json(const Platform &p, const kshim::Kernel *kernel, const 
 	if (kernel) {
 		write_kernel_json(w, *kernel);
 		write_board_power_json(w, power);
+		key(w, "board_power_skipped");
+		if (power_skipped.empty())
+			w.Null();
+		else
+			str(w, power_skipped);
 	}
 	w.EndObject();
 	return std::string(buffer.GetString(), buffer.GetSize()) + "\n";

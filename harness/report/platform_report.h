@@ -20,11 +20,12 @@ std::string cpu_list(std::span<const unsigned> cpus);
 // The board's DT facts and, when given, what the kernel built from them
 // at boot (capacities, topology ids, energy model, EAS verdict) and the
 // board power model applied to it (with the kernel: null says there is
-// none, a run's energy busy-only).
+// none, a run's energy busy-only; `power_skipped`, why the file shipped for
+// the board did not apply).
 std::string platform_text(const dts::Platform &platform, const kshim::Kernel *kernel = nullptr,
-			  const sim::BoardPowerFigures *power = nullptr);
+			  const sim::BoardPowerFigures *power = nullptr, std::string_view power_skipped = {});
 std::string platform_json(const dts::Platform &platform, const kshim::Kernel *kernel = nullptr,
-			  const sim::BoardPowerFigures *power = nullptr);
+			  const sim::BoardPowerFigures *power = nullptr, std::string_view power_skipped = {});
 
 } // namespace sh::report
 

@@ -32,6 +32,36 @@ double percent(std::int64_t part, std::int64_t whole)
 
 std::string energy_unit(const sim::Result &r) { return r.power_in_microwatts ? "J" : "(abstract EM units)"; }
 
+// `head` then `text`, broken at spaces into lines of at most `width`
+// columns, the continuation lines indented under the text's start.
+std::string wrapped(std::string_view head, std::string_view text, std::size_t width = 100)
+{
+	const auto first_newlines = head.find_first_not_of('\n');
+	const std::size_t indent = head.size() - (first_newlines == std::string_view::npos ? 0 : first_newlines);
+	std::string out(head);
+	std::size_t column = indent;
+	bool line_start = true;
+	while (!text.empty()) {
+		const auto space = text.find(' ');
+		const auto word = text.substr(0, space);
+		text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+		if (!line_start && column + 1 + word.size() > width) {
+			out += '\n';
+			out.append(indent, ' ');
+			column = indent;
+			line_start = true;
+		}
+		if (!line_start) {
+			out += ' ';
+			column++;
+		}
+		out += word;
+		column += word.size();
+		line_start = false;
+	}
+	return out + "\n";
+}
+
 // What ran where, with which scheduler settings: the report's heading.
 void append_run_setup(std::string &s, const sim::Result &r)
 {
@@ -92,10 +122,13 @@ void append_seed(std::string &s, const sim::Result &r)
 // One row per frequency domain, then the total.
 void append_energy_domains(std::string &s, const sim::Result &r)
 {
+	if (!r.power_model_skipped.empty())
+		s += wrapped("\nEnergy: busy-only: ", r.power_model_skipped + ":");
 	s += r.power_model.empty()
-		? fmt::format("\nEnergy: busy-only (no board power model: no leakage, idle states or cluster power; "
+		? fmt::format("{}Energy: busy-only (no board power model: no leakage, idle states or cluster power; "
 			      "docs/power.md): per frequency domain, the power of the OPP in use (the kernel's energy "
-			      "model) x busy time, plus --idle-power x idle time:\n")
+			      "model) x busy time, plus --idle-power x idle time:\n",
+			      r.power_model_skipped.empty() ? "\n" : "")
 		: fmt::format("\nEnergy: per frequency domain, the board power model's: busy power at the OPP in use, "
 			      "idle power in each idle state, the cluster's and its cores' leakage while powered, "
 			      "the cluster's own power:\n");
@@ -342,7 +375,7 @@ void append_fingerprint(std::string &s, const sim::Result &r)
 
 } // namespace
 
-std::string run_text(const sim::Result &r)
+std::string run_details_text(const sim::Result &r)
 {
 	std::string s;
 	append_run_setup(s, r);
@@ -356,6 +389,187 @@ std::string run_text(const sim::Result &r)
 		append_idle_states(s, r);
 	append_tasks(s, r);
 	append_fingerprint(s, r);
+	return s;
+}
+
+namespace {
+
+// A domain's time at each frequency, in short, within `width` columns:
+// the frequencies (MHz) that held it longest, in frequency order with
+// rounded shares; the rest summed as "others".
+std::string residency_in_short(const sim::DomainResult &d, std::int64_t simulated_ns, std::size_t width)
+{
+	struct Share {
+		unsigned mhz;
+		double percent;
+	};
+	std::vector<Share> kept;
+	for (const auto &o : d.residency)
+		if (o.ns)
+			kept.push_back({o.khz / 1000, percent(o.ns, simulated_ns)});
+	if (kept.size() == 1 && kept.front().mhz == 0)
+		return "no OPPs: one fixed clock";
+	double rest = 0;
+	auto text = [&] {
+		std::string out;
+		for (const auto &k : kept)
+			out += fmt::format("{}{} {:.0f}%", out.empty() ? "" : ", ", k.mhz, k.percent);
+		if (rest >= 0.05)
+			out += fmt::format("{}others {:.1f}%", out.empty() ? "" : ", ", rest);
+		return out;
+	};
+	auto shortest = [&] {
+		return std::min_element(kept.begin(), kept.end(),
+					[](const Share &a, const Share &b) { return a.percent < b.percent; });
+	};
+	// under 1% is noise at this resolution; then as many as fit
+	while (!kept.empty() && (shortest()->percent < 1.0 || text().size() > width)) {
+		const auto drop = shortest();
+		rest += drop->percent;
+		kept.erase(drop);
+	}
+	const auto out = text();
+	return out.empty() ? "-" : out;
+}
+
+void append_energy_in_short(std::string &s, const sim::Result &r)
+{
+	const auto unit = energy_unit(r);
+	if (!r.power_model.empty())
+		s += fmt::format("Energy:     {:.4f} {} on the board ({}); {:.4f} {} the energy model's estimate\n",
+				 r.energy_j, unit,
+				 r.power_model_file.empty() ? "board power model"
+							    : r.power_model_file.substr(0, r.power_model_file.find(" (built in"))
+								      + (r.power_model_file.find(" (built in") != std::string::npos
+										 ? ", built in"
+										 : ""),
+				 r.em_energy_j, unit);
+	else if (!r.power_model_skipped.empty())
+		s += wrapped(fmt::format("Energy:     {:.4f} {} busy-only: ", r.energy_j, unit), r.power_model_skipped);
+	else
+		s += fmt::format("Energy:     {:.4f} {} busy-only (no board power model for this board: "
+				 "docs/power.md)\n",
+				 r.energy_j, unit);
+	if (!r.energy_complete)
+		s += "            some CPUs have no energy model: their energy is not counted\n";
+	s += fmt::format("  {:<6} {:<8} {:>10} {:>6}  {}\n", "domain", "CPUs", "energy", "busy",
+			 "time at each frequency (MHz share)");
+	for (std::size_t i = 0; i < r.domains.size(); i++) {
+		const auto &d = r.domains[i];
+		std::int64_t busy = 0;
+		for (unsigned c : d.cpus)
+			if (c < r.cpus.size())
+				busy += r.cpus[c].busy_ns;
+		const auto busy_share = d.cpus.empty() ? 0.0 : percent(busy, r.simulated_ns) / d.cpus.size();
+		s += fmt::format("  {:<6} {:<8} {:>8.4f} {} {:>5.1f}%  {}\n", i, cpus_text(d.cpus), d.energy_j,
+				 r.power_in_microwatts ? "J" : "?", busy_share,
+				 d.has_energy_model ? residency_in_short(d, r.simulated_ns, 62)
+						    : residency_in_short(d, r.simulated_ns, 44) + " (no energy model)");
+	}
+}
+
+void append_scheduler_in_short(std::string &s, const sim::Result &r)
+{
+	const auto &l = r.wakeup_latency_ns;
+	if (l.count)
+		s += fmt::format("Latency:    wake-up to running (us), {} wake-ups: p50 {}, p90 {}, p99 {}, max {}\n",
+				 l.count, us(l.p50), us(l.p90), us(l.p99), us(l.max));
+	else
+		s += "Latency:    no wake-ups\n";
+	s += fmt::format("Scheduler:  overutilized {:.1f}% of the time; {} context switches, {} migrations\n",
+			 percent(r.overutilized_ns, r.simulated_ns), r.context_switches, r.migrations);
+	std::size_t periods = 0, missed = 0, periodic = 0;
+	for (const auto &t : r.tasks) {
+		periods += t.periods;
+		missed += t.missed_periods;
+		periodic += t.periods > 0;
+	}
+	s += fmt::format("Tasks:      {}; throughput {:.3f} x CPU{} at its highest OPP{}\n", r.tasks.size(),
+			 r.throughput, r.calibration_cpu,
+			 periodic ? fmt::format("; {} of {} periods missed", missed, periods) : "");
+}
+
+void append_thermal_in_short(std::string &s, const sim::Result &r)
+{
+	if (r.thermal_zones.empty())
+		return;
+	const auto hottest = std::max_element(r.thermal_zones.begin(), r.thermal_zones.end(),
+					      [](const auto &a, const auto &b) { return a.max_c < b.max_c; });
+	std::string reached;
+	std::size_t more = 0;
+	for (const auto &z : r.thermal_zones)
+		for (const auto &t : z.trips) {
+			if (!t.above_ns)
+				continue;
+			if (reached.size() < 40)
+				reached += fmt::format("{}{} {} {:.1f}%", reached.empty() ? "" : ", ", z.name, t.name,
+						       percent(t.above_ns, r.simulated_ns));
+			else
+				more++;
+		}
+	s += fmt::format("Thermal:    hottest {} at {:.1f} C; {}{}\n", hottest->name, hottest->max_c,
+			 reached.empty() ? "no trip reached" : "above trips: " + reached,
+			 more ? fmt::format(" and {} more", more) : "");
+	bool pressure = std::any_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) {
+		return c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0;
+	});
+	if (pressure) {
+		std::vector<unsigned> capped;
+		for (const auto &c : r.cpus)
+			if (c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0)
+				capped.push_back(c.id);
+		s += fmt::format("            CPUs {} lost capacity to thermal pressure (--details)\n", cpus_text(capped));
+	}
+}
+
+void append_overhead_in_short(std::string &s, const sim::Result &r)
+{
+	std::uint64_t blocks = 0;
+	std::int64_t ns = 0;
+	for (const auto &k : r.kernel_cost) {
+		blocks += k.blocks;
+		ns += k.ns;
+	}
+	const double cpu_ns = static_cast<double>(r.simulated_ns) * static_cast<double>(r.cpus.size());
+	std::string per_wakeup;
+	for (const auto &o : sim::kernel_overhead(r))
+		if (std::string_view(o.name) == "wakeup" && o.ns)
+			per_wakeup = fmt::format(", {:.2f} us per wake-up", *o.ns / 1e3);
+	if (r.kernel_cycles_per_block > 0)
+		s += fmt::format("Overhead:   the kernel's code ran {:.3f} ms of CPU time ({:.3f}% of it){}\n",
+				 static_cast<double>(ns) / 1e6, cpu_ns > 0 ? 100.0 * static_cast<double>(ns) / cpu_ns : 0.0,
+				 per_wakeup);
+	else
+		s += fmt::format("Overhead:   the kernel's code ran {} basic blocks (untimed: "
+				 "--kernel-cycles-per-block 0)\n",
+				 blocks);
+}
+
+} // namespace
+
+std::string run_text(const sim::Result &r)
+{
+	std::string s;
+	s += fmt::format("sched-harness run: {}{}, Linux {}'s scheduler{}\n", r.board,
+			 r.board_model.empty() ? "" : fmt::format(" ({})", r.board_model), r.kernel,
+			 r.kernel_image.empty() ? "" : ", " + r.kernel_image);
+	s += fmt::format("Workload:   {}\n", r.workload);
+	std::string simulated = seconds(r.simulated_ns);
+	if (r.completion_ns)
+		simulated += fmt::format(" (every task ended: completion time {})", seconds(*r.completion_ns));
+	else if (r.finite)
+		simulated += " (the duration ran out before every task ended)";
+	s += fmt::format("Simulated:  {}; seed {}, {}\n", simulated, r.seed,
+			 r.jitter > 0 ? fmt::format("jitter {}", r.jitter) : "no jitter");
+	s += r.eas ? std::string("EAS:        on\n") : wrapped("EAS:        off: ", r.eas_reason);
+	s += "\n";
+	append_energy_in_short(s, r);
+	s += "\n";
+	append_scheduler_in_short(s, r);
+	append_thermal_in_short(s, r);
+	append_overhead_in_short(s, r);
+	append_fingerprint(s, r);
+	s += "More:       --details (power model, thermal zones, idle states, kernel time, tasks), --json\n";
 	return s;
 }
 
@@ -482,6 +696,11 @@ void json_energy(Writer &w, const sim::Result &r)
 		w.Null();
 	else
 		str(w, r.power_model_file);
+	key(w, "power_model_skipped");
+	if (r.power_model_skipped.empty())
+		w.Null();
+	else
+		str(w, r.power_model_skipped);
 	if (r.power_unit_mw) {
 		key(w, "power_unit_mw");
 		w.Double(*r.power_unit_mw);

@@ -803,4 +803,32 @@ BoardPowerFigures board_power_figures(const dts::Platform &platform, const kshim
 	return *board.power_figures();
 }
 
+PowerModelChoice choose_power_model(const std::optional<std::string> &option, const dts::Platform &platform,
+				    const kshim::Kernel &kernel)
+{
+	PowerModelChoice choice;
+	if (option) {
+		if (*option == "none")
+			return choice;
+		choice.model = load_power_model(*option);
+		choice.file = *option;
+		board_power_figures(platform, kernel, *choice.model);	// throws when it does not apply
+		return choice;
+	}
+	auto shipped = shipped_power_model_for(platform.compatible);
+	if (!shipped)
+		return choice;
+	try {
+		board_power_figures(platform, kernel, shipped->second);
+	} catch (const PowerModelError &e) {
+		choice.skipped = fmt::format("the file shipped for this board, {}, does not apply to it ({}); "
+					     "--board-power FILE gives one that does",
+					     shipped->first, e.what());
+		return choice;
+	}
+	choice.model = std::move(shipped->second);
+	choice.file = fmt::format("{} (built in; --board-power none for busy power only)", shipped->first);
+	return choice;
+}
+
 } // namespace sh::sim

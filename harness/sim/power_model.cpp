@@ -279,20 +279,6 @@ PowerModel parse_power_model(std::string_view text, const std::string &name)
 	return model;
 }
 
-std::optional<std::pair<std::string, PowerModel>> select_power_model(const std::optional<std::string> &option,
-								   std::span<const std::string> compatible)
-{
-	if (option) {
-		if (*option == "none")
-			return std::nullopt;
-		return std::pair{*option, load_power_model(*option)};
-	}
-	auto shipped = shipped_power_model_for(compatible);
-	if (shipped)
-		shipped->first = fmt::format("{} (built in; --board-power none for busy power only)", shipped->first);
-	return shipped;
-}
-
 std::optional<std::pair<std::string, PowerModel>> shipped_power_model_for(std::span<const std::string> compatible)
 {
 	for (const auto &c : compatible)

@@ -129,12 +129,6 @@ PowerModel load_power_model(const std::filesystem::path &file);
 // The same from text; `name` names it in messages.
 PowerModel parse_power_model(std::string_view text, const std::string &name);
 
-// The model a run uses: `option` (--board-power: a file, or "none"), else
-// the shipped file for the board's compatible strings; nullopt: none. The
-// string names the file ("NAME (built in; ...)" for a shipped one).
-std::optional<std::pair<std::string, PowerModel>> select_power_model(const std::optional<std::string> &option,
-								   std::span<const std::string> compatible);
-
 // The board power files shipped with sched-harness (harness/sim/board-power/,
 // compiled in): each file's name and text.
 struct ShippedPowerModel {

@@ -338,6 +338,7 @@ struct Result {
 	double em_energy_j = 0;
 	std::string power_model;		// the board power file's source; "" without one
 	std::string power_model_file;		// its name (a shipped file's, or the path given)
+	std::string power_model_skipped;	// the shipped file did not apply to the board: why
 	std::optional<double> power_unit_mw;	// what one of its bogo units is worth
 	// The power model's package budget (0: none) and the time the package
 	// spent under each ceiling it imposed (busy_ns unused); whether
@@ -400,6 +401,20 @@ struct Result {
 // PowerModelError when it does not fit.
 BoardPowerFigures board_power_figures(const dts::Platform &platform, const kshim::Kernel &kernel,
 				      const PowerModel &model);
+
+// The board power model for the booted board: --board-power's FILE
+// (`option`; "none": none), which throws PowerModelError when it does not
+// apply, or else the file shipped for the board. A shipped file is a
+// default: when it does not apply to this board (bogo units the board has
+// no energy model to convert, OPPs the board does not have) it is skipped,
+// and `skipped` says why; a board is never refused for its default.
+struct PowerModelChoice {
+	std::optional<PowerModel> model;
+	std::string file;	// the model's name, as the reports give it
+	std::string skipped;	// a shipped file that did not apply: its name and why
+};
+PowerModelChoice choose_power_model(const std::optional<std::string> &option, const dts::Platform &platform,
+				    const kshim::Kernel &kernel);
 
 // Runs `workload` on the booted kernel for options.duration_ns, or until
 // every task has ended. Throws workload::Error for a workload the board cannot run (a cpus list

@@ -3,161 +3,46 @@
 // The kernel tree's own boards as a corpus: every .dts under
 // arch/arm/boot/dts and arch/arm64/boot/dts whose CPUs carry
 // capacity-dmips-mhz must load without error.
-//
-// Compiling all ~2300 sources would take minutes, so a cheap textual pass
-// first keeps the files whose include closure mentions capacity-dmips-mhz;
-// the loaded Platform then decides whether the CPUs really carry it.
+#include "dts_corpus.h"
 #include "support.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <fstream>
-#include <map>
 #include <mutex>
-#include <sstream>
-#include <thread>
 
-namespace fs = std::filesystem;
 using namespace sh;
-
-namespace {
-
-// Whether a source or anything it includes mentions a word. Each file is
-// read and scanned once: a .dtsi shared by a hundred boards is not scanned
-// again for each of them.
-class IncludeScanner {
-public:
-	IncludeScanner(fs::path tree, std::string needle) : tree_(std::move(tree)), needle_(std::move(needle)) {}
-
-	bool mentions(const fs::path &file)
-	{
-		if (auto known = verdicts_.find(file); known != verdicts_.end())
-			return known->second;
-		verdicts_[file] = false;	// an include cycle ends here
-		bool found = false;
-		const auto text = read(file);
-		if (text.find(needle_) != std::string::npos)
-			found = true;
-		for (const auto &name : includes(text)) {
-			if (found)
-				break;
-			if (auto target = resolve(file, name))
-				found = mentions(*target);
-		}
-		verdicts_[file] = found;
-		return found;
-	}
-
-private:
-	// The names of `#include "x"`, `#include <x>` and `/include/ "x"` lines.
-	static std::vector<std::string> includes(const std::string &text)
-	{
-		std::vector<std::string> names;
-		std::istringstream lines(text);
-		for (std::string line; std::getline(lines, line);) {
-			std::string_view rest(line);
-			auto skip_blanks = [&] {
-				while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t'))
-					rest.remove_prefix(1);
-			};
-			skip_blanks();
-			bool directive = false;
-			for (std::string_view word : {"#include", "/include/"})
-				if (rest.starts_with(word)) {
-					rest.remove_prefix(word.size());
-					directive = true;
-				}
-			if (!directive)
-				continue;
-			skip_blanks();
-			if (rest.empty() || (rest.front() != '"' && rest.front() != '<'))
-				continue;
-			rest.remove_prefix(1);
-			const auto end = rest.find_first_of("\">");
-			if (end != std::string_view::npos && end > 0)
-				names.emplace_back(rest.substr(0, end));
-		}
-		return names;
-	}
-
-	std::optional<fs::path> resolve(const fs::path &from, const std::string &name)
-	{
-		for (const auto &dir : {from.parent_path(), tree_ / "scripts/dtc/include-prefixes"}) {
-			std::error_code ec;
-			auto candidate = fs::weakly_canonical(dir / name, ec);
-			if (!ec && fs::is_regular_file(candidate))
-				return candidate;
-		}
-		return std::nullopt;	// dt-bindings headers and the like
-	}
-
-	static std::string read(const fs::path &file)
-	{
-		std::ifstream in(file);
-		std::ostringstream text;
-		text << in.rdbuf();
-		return text.str();
-	}
-
-	fs::path tree_;
-	std::string needle_;
-	std::map<fs::path, bool> verdicts_;
-};
-
-} // namespace
 
 BOOST_AUTO_TEST_SUITE(corpus)
 
 BOOST_AUTO_TEST_CASE(every_board_with_capacity_dmips_mhz_loads)
 {
 	const auto tree = test::kernel_tree();
-	IncludeScanner scanner(tree, "capacity-dmips-mhz");
-	std::vector<fs::path> candidates;
-	std::size_t all_sources = 0;
-	for (const char *arch : {"arch/arm/boot/dts", "arch/arm64/boot/dts"}) {
-		for (const auto &entry : fs::recursive_directory_iterator(tree / arch)) {
-			if (entry.path().extension() != ".dts")
-				continue;
-			all_sources++;
-			if (scanner.mentions(fs::weakly_canonical(entry.path())))
-				candidates.push_back(entry.path());
-		}
-	}
-	std::sort(candidates.begin(), candidates.end());
-	BOOST_TEST_REQUIRE(candidates.size() > 100u);
+	const auto corpus = test::dts_corpus(tree);
+	BOOST_TEST_REQUIRE(corpus.candidates.size() > 100u);
 
 	std::vector<std::string> failures;
 	std::size_t with_capacity = 0;
 	std::mutex lock;
-	std::atomic<std::size_t> next = 0;
-	auto worker = [&] {
-		for (std::size_t i; (i = next++) < candidates.size();) {
-			try {
-				auto p = test::load(candidates[i]);
-				const bool carries = std::any_of(p.cpus.begin(), p.cpus.end(), [](const auto &c) {
-					return c.capacity_dmips_mhz.has_value();
-				});
-				std::lock_guard guard(lock);
-				with_capacity += carries;
-			} catch (const dts::Error &e) {
-				std::lock_guard guard(lock);
-				failures.emplace_back(e.what());
-			}
+	test::in_parallel(corpus.candidates.size(), [&](std::size_t i) {
+		try {
+			auto p = test::load(corpus.candidates[i]);
+			const bool carries = std::any_of(p.cpus.begin(), p.cpus.end(), [](const auto &c) {
+				return c.capacity_dmips_mhz.has_value();
+			});
+			std::lock_guard guard(lock);
+			with_capacity += carries;
+		} catch (const dts::Error &e) {
+			std::lock_guard guard(lock);
+			failures.emplace_back(e.what());
 		}
-	};
-	{
-		std::vector<std::jthread> pool;
-		for (unsigned n = std::max(2u, std::thread::hardware_concurrency()); n > 0; n--)
-			pool.emplace_back(worker);
-	}
+	});
 
 	std::sort(failures.begin(), failures.end());
 	for (const auto &f : failures)
 		BOOST_ERROR(f);
 	BOOST_TEST_MESSAGE("corpus: " << with_capacity << " boards whose CPUs carry capacity-dmips-mhz "
-		"loaded (" << candidates.size() << " candidates of " << all_sources
+		"loaded (" << corpus.candidates.size() << " candidates of " << corpus.all_sources
 		<< " .dts files in " << tree.string() << ")");
 	BOOST_TEST(failures.empty());
 	BOOST_TEST(with_capacity > 100u);

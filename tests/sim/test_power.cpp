@@ -299,7 +299,33 @@ BOOST_AUTO_TEST_CASE(shipped_board_power_files_load_on_their_boards)
 	// a board without a file says its energy is busy-only
 	const auto other = test::run_cli({"run", "--board", "db845c", "--duration", "100ms"});
 	BOOST_TEST(other.exit_status == 0, other.err);
-	BOOST_TEST(other.out.find("Energy: busy-only") != std::string::npos, other.out);
+	BOOST_TEST(other.out.find("busy-only (no board power model for this board") != std::string::npos, other.out);
+}
+
+// A shipped file is a default: on a board it cannot apply to (Juno r2's DT
+// has no OPPs, so no energy model to convert the file's bogo units
+// through) it is skipped with the reason, and the board runs busy-only;
+// the same file named explicitly stays an error.
+BOOST_AUTO_TEST_CASE(shipped_file_that_does_not_apply_is_skipped_with_its_reason)
+{
+	const auto text = test::run_cli({"run", "--board", "juno-r2", "--duration", "100ms"});
+	BOOST_TEST(text.exit_status == 0, text.err);
+	BOOST_TEST(text.out.find("busy-only: the file shipped for this board, juno-r2.json, does not apply to it") !=
+			   std::string::npos,
+		   text.out);
+	const auto r = json_of(test::run_cli({"run", "--json", "--board", "juno-r2", "--duration", "100ms"}));
+	BOOST_TEST(r["power_model"].IsNull());
+	BOOST_TEST(std::string(r["power_model_skipped"].GetString()).find("no energy model in microwatts") !=
+		   std::string::npos);
+	const auto shown = test::run_cli({"platform", "show", "juno-r2"});
+	BOOST_TEST(shown.exit_status == 0, shown.err);
+	BOOST_TEST(shown.out.find("juno-r2.json, does not apply to it") != std::string::npos, shown.out);
+
+	const auto file = std::filesystem::path(SH_TEST_SOURCE_ROOT) / "harness/sim/board-power/juno-r2.json";
+	const auto explicit_file = test::run_cli({"run", "--board", "juno-r2", "--duration", "100ms", "--board-power",
+						  file.string()});
+	BOOST_TEST(explicit_file.exit_status == 2);
+	BOOST_TEST(explicit_file.err.find("no energy model in microwatts") != std::string::npos, explicit_file.err);
 }
 
 // The legacy tables' units are converted through the kernel's energy model:
