@@ -83,7 +83,7 @@ done < "$work/files" | sort -u > "$work/paths"
 	sed 's/:amd64\t/\t/; s/:all\t/\t/' | sort -u -k1,1 > "$work/owners"
 
 # --- what setup.sh installs, and what every Debian system has -------------
-mapfile -t wanted < <(SETUP_LIST=1 scripts/setup.sh)
+mapfile -t wanted < <(SETUP_LIST=1 scripts/setup.sh --tests)
 wanted+=("${extra[@]}")
 apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
 	--no-replaces --no-enhances "${wanted[@]}" 2>/dev/null |

@@ -11,9 +11,9 @@
 # Extra arguments go to ctest (scripts/sanitize.sh -R sched).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 dir=${BUILD_DIR:-build-asan}
-cmake -S . -B "$dir" -DSH_SANITIZE=ON \
+cmake -S . -B "$dir" -DSH_SANITIZE=ON -DBUILD_TESTING=ON \
 	"-DKERNEL_SRC=${KERNEL_SRC:-}" "-DKERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" >/dev/null
 cmake --build "$dir" -j "$(nproc)"
 echo "=== $dir built in $SECONDS s"

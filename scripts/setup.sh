@@ -1,40 +1,59 @@
 #!/usr/bin/env bash
 # Installs the Debian packages sched-harness needs, when some are missing,
-# and those named as arguments. scripts/check-packages.sh, which CI runs,
-# fails when a build reads a file of a package that is not here.
+# and those named as arguments:
+#   scripts/setup.sh [PACKAGE...]          building and running (scripts/run.sh)
+#   scripts/setup.sh --tests [PACKAGE...]  and what the tests use besides
+#                                          (scripts/test.sh)
+# scripts/check-packages.sh, which CI runs, fails when a build reads a file
+# of a package that is not in these lists.
 # Runs apt-get update first, as apt-get wants on a fresh machine.
 set -euo pipefail
 
+# What building sched-harness and running it need.
 packages=(
 	g++ make cmake tar xz-utils bc
 	# the tree's Kconfig (scripts/kconfig), run on each flavour's defconfig
 	flex bison
 	device-tree-compiler libfdt-dev
-	libboost-test-dev libboost-program-options-dev
+	libboost-program-options-dev
 	# Boost.Context: the idle task's stack switches (kernel-shim/src/idle_stack.cpp)
 	libboost-context-dev
 	# Boost's headers (Math's distributions, for compare's t test)
 	libboost-dev
 	libfmt-dev rapidjson-dev
+	# rt-app's example workloads (run --workload FILE)
 	rt-app
 	# kernel build --patch applies patches with GNU patch; bisect --tree
 	# reads commits with git archive
 	patch git
 	# sweep --plot and run --plot draw with gnuplot
 	gnuplot-nox
+	# the kernel tree the build compiles (scripts/build.sh's default)
+	linux-source-6.1
+)
+# What the tests use besides.
+test_packages=(
+	libboost-test-dev
 	# run --trace FILE.dat is read back by trace-cmd report, and loaded by
-	# KernelShark's library (libkshark-dev and the .pc files it requires),
-	# in the tests
+	# KernelShark's library (libkshark-dev and the .pc files it requires)
 	trace-cmd libkshark-dev libtracecmd-dev libtracefs-dev libtraceevent-dev libjson-c-dev pkg-config
 	# --engine list's job list is run by GNU parallel, and --engine slurm
-	# on a Slurm cluster of this machine (munged, slurmctld, slurmd), in
-	# the tests (tests/experiment/slurm-cluster.sh)
+	# on a Slurm cluster of this machine (munged, slurmctld, slurmd)
+	# (tests/experiment/slurm-cluster.sh)
 	parallel slurm-wlm munge
 	# the docs' example outputs are checked against the binary
 	# (scripts/doc-examples.py, CTest docs.examples)
 	python3
-	linux-source-6.1 linux-source-6.12
+	# what the guest tests boot (tests/guest, docs/validation.md)
+	qemu-system-x86 busybox-static cpio
+	# the second tree of the machine's suites (7.3 comes from
+	# scripts/fetch-kernel.sh)
+	linux-source-6.12
 )
+if [ "${1:-}" = --tests ]; then
+	shift
+	packages+=("${test_packages[@]}")
+fi
 # and what a caller needs beyond these (scripts/fuzz.sh: clang, libFuzzer)
 packages+=("$@")
 # SETUP_LIST=1: print them, one a line, and install nothing

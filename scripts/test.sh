@@ -39,8 +39,10 @@ done_in() {	# what was done, since phase_start
 }
 
 ctest_args=("$@")
-# what the guest tests boot (tests/guest, docs/validation.md)
-scripts/setup.sh qemu-system-x86 busybox-static cpio
+# the test programs, and what the tests use besides building and running
+# (Slurm, trace-cmd, KernelShark's library, QEMU...: scripts/setup.sh --tests)
+export SH_TESTS=1
+scripts/setup.sh --tests
 if [ -n "${KERNEL_SRC:-}" ]; then
 	run "${BUILD_DIR:-build}" KERNEL_SRC="$KERNEL_SRC"
 	exit 0
@@ -84,6 +86,6 @@ fi
 if [ ${#ctest_args[@]} -eq 0 ]; then
 	echo "=== the packages the builds read"
 	mapfile -t built < <(ls -d build build-* 2>/dev/null)
-	scripts/check-packages.sh "${built[@]}" -- qemu-system-x86 busybox-static cpio clang libclang-rt-dev llvm
+	scripts/check-packages.sh "${built[@]}" -- clang libclang-rt-dev llvm
 	done_in "packages checked"
 fi

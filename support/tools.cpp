@@ -132,6 +132,24 @@ void remove_temporary_dirs_on_signals()
 		signal(sig, remove_and_reraise);
 }
 
+bool on_path(std::string_view program)
+{
+	if (program.find('/') != std::string_view::npos)
+		return ::access(std::string(program).c_str(), X_OK) == 0;
+	const char *path = std::getenv("PATH");
+	std::string_view dirs = path ? path : "/usr/bin:/bin";
+	while (true) {
+		const auto colon = dirs.find(':');
+		const auto dir = dirs.substr(0, colon);
+		const auto candidate = std::string(dir.empty() ? "." : dir) + "/" + std::string(program);
+		if (::access(candidate.c_str(), X_OK) == 0)
+			return true;
+		if (colon == std::string_view::npos)
+			return false;
+		dirs.remove_prefix(colon + 1);
+	}
+}
+
 ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits)
 {
 	if (argv.empty())

@@ -40,6 +40,9 @@ struct ToolLimits {
 	std::uint64_t file_bytes = 0;
 };
 
+// Whether a program is found in PATH (or, with a slash, is executable).
+bool on_path(std::string_view program);
+
 // Runs argv[0] (looked up in PATH when it has no slash) and waits for it.
 // Throws ToolError when the program cannot be started at all.
 ToolResult run_tool(std::span<const std::string> argv, const ToolLimits &limits = {});

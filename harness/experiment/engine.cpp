@@ -252,6 +252,10 @@ std::optional<std::vector<rapidjson::Document>> execute(const Host &host, std::s
 {
 	if (options.kind == EngineOptions::Kind::local)
 		return run_locally(host, plan, options.jobs);
+	if (options.kind == EngineOptions::Kind::slurm && !options.collect && !support::on_path("sbatch"))
+		throw Error("--engine slurm submits with Slurm's sbatch, which is not on PATH: run on a Slurm "
+			    "cluster's login node, or install Debian's slurm-wlm (scripts/setup.sh --tests installs it "
+			    "for the tests' one-machine cluster)");
 	const auto layout = prepare(host, plan, options);
 	if (options.collect)
 		return collect(plan, options.dir);

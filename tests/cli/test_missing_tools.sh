@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a newcomer lacks is named: scripts/run.sh installs only what building
+# and running need (scripts/setup.sh), so a command that needs more — a
+# plot without gnuplot, --engine slurm without Slurm's sbatch, a kernel
+# tree not fetched — says which package or command gets it, exit 2.
+#
+#   tests/cli/test_missing_tools.sh SCHED_HARNESS
+set -euo pipefail
+harness=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/sched-harness-missing.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export SCHED_HARNESS_CACHE=$work/cache
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# expect STATUS CMD...: runs CMD, stdout to $work/out, stderr to $work/err
+expect() {
+	local want=$1 status=0
+	shift
+	"$@" > "$work/out" 2> "$work/err" || status=$?
+	[ "$status" = "$want" ] || fail "exit $status, not $want: $*: $(cat "$work/err")"
+}
+contains() { grep -qF -- "$2" "$1" || fail "$1 lacks \"$2\": $(cat "$1")"; }
+
+# A PATH of what a board needs (the C preprocessor and dtc compile its
+# DTS, under util-linux's prlimit), without gnuplot or sbatch, whatever
+# this machine has.
+mkdir "$work/bin"
+for tool in cpp dtc prlimit; do
+	ln -s "$(command -v "$tool")" "$work/bin/$tool"
+done
+bare=(env "PATH=$work/bin")
+
+expect 2 "${bare[@]}" "$harness" run --duration 100ms --plot "$work/run.svg"
+contains "$work/err" "apt-get install gnuplot-nox"
+[ ! -e "$work/run.svg" ] || fail "a plot was written without gnuplot"
+
+expect 2 "${bare[@]}" "$harness" sweep --param eas=1,0 --sysctl 'kernel.sched_energy_aware={eas}' \
+	--duration 100ms --engine slurm --engine-dir "$work/slurm"
+contains "$work/err" "sbatch, which is not on PATH"
+contains "$work/err" "slurm-wlm"
+
+# a series no Debian archive serves: no tarball in /usr/src, none fetched
+expect 2 env SH_KERNEL=0.1 BUILD_DIR="$work/build" "$root/scripts/build.sh"
+contains "$work/err" "scripts/fetch-kernel.sh 0.1"
+[ ! -e "$work/build" ] || fail "build.sh configured a build without a tree"
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures failure(s)" >&2
+	exit 1
+fi
+echo "missing tools named: gnuplot-nox, slurm-wlm, scripts/fetch-kernel.sh"
