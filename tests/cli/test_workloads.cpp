@@ -23,7 +23,7 @@ BOOST_AUTO_TEST_CASE(workload_from_a_pipe_on_an_arm_board)
 	const std::string json = R"({"tasks": {"piped": {"run": 1000, "sleep": 1000}}})";
 	const std::vector<std::string> argv{
 		"sh", "-c",
-		fmt::format("printf '%s' '{}' | '{}' run --workload /dev/stdin --duration 100ms", json,
+		fmt::format("printf '%s' '{}' | '{}' run --details --workload /dev/stdin --duration 100ms", json,
 			    SH_TEST_HARNESS_BIN)};
 	const auto r = support::run_tool(argv);
 	BOOST_TEST(r.exit_status == 0, r.err);

@@ -431,7 +431,9 @@ BOOST_AUTO_TEST_CASE(idle_tick_stop_leaves_idle_cpus_tickless)
 	BOOST_TEST(kernel.json["ticks"].GetUint64() < 3u * hz);
 	for (const auto *r : {&kernel, &stop})
 		BOOST_TEST(r->json["throughput"].GetDouble() == 0.1, boost::test_tools::tolerance(0.01));
-	auto text = test::run_cli({"run", "--workload", "periodic:count=1", "--duration", "100ms", "--idle-tick", "stop"});
+	// the run's settings are among the details (run --details)
+	auto text = test::run_cli(
+		{"run", "--details", "--workload", "periodic:count=1", "--duration", "100ms", "--idle-tick", "stop"});
 	BOOST_TEST(text.out.find("idle CPUs are tickless (--idle-tick stop") != std::string::npos);
 }
 
