@@ -279,6 +279,8 @@ void append_scheduler(std::string &s, const sim::Result &r)
 			 r.calibration_cpu);
 }
 
+void append_kernel_profile(std::string &s, const sim::Result &r);
+
 // What the kernel's code cost: basic blocks (deterministic, independent of
 // the clocks) and their time at the clocks they ran at.
 void append_kernel_time(std::string &s, const sim::Result &r)
@@ -317,8 +319,17 @@ void append_kernel_time(std::string &s, const sim::Result &r)
 					     static_cast<double>(k.ns) / 1e6);
 	if (!kinds.empty())
 		s += fmt::format("  by kind: {}\n", kinds);
+	append_kernel_profile(s, r);
+}
+
+// --kernel-profile's functions, when asked for.
+void append_kernel_profile(std::string &s, const sim::Result &r)
+{
 	if (r.kernel_functions.empty())
 		return;
+	std::uint64_t blocks = 0;
+	for (const auto &k : r.kernel_cost)
+		blocks += k.blocks;
 	s += fmt::format("  the {} functions that ran most blocks, of the {} that ran any (code inlined into a "
 			 "function counts as its own):\n",
 			 r.kernel_functions.size(), r.kernel_functions_found);
@@ -568,6 +579,7 @@ std::string run_text(const sim::Result &r)
 	append_scheduler_in_short(s, r);
 	append_thermal_in_short(s, r);
 	append_overhead_in_short(s, r);
+	append_kernel_profile(s, r);
 	append_fingerprint(s, r);
 	s += "More:       --details (power model, thermal zones, idle states, kernel time, tasks), --json\n";
 	return s;
