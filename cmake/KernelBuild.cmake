@@ -32,6 +32,14 @@ set(KERNEL_C_FLAGS
 	-Wno-pointer-sign -Wno-maybe-uninitialized
 	# scripts/Makefile.extrawarn: only W=1 warns of truncated snprintf()s
 	-Wno-format-truncation)
+# Before 5.15 the kernel took <stdarg.h> from the compiler: its Makefile's
+# NOSTDINC_FLAGS add -isystem $(CC -print-file-name=include) (series
+# files: SH_SERIES_COMPILER_INCLUDES)
+if(SH_SERIES_COMPILER_INCLUDES)
+	execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=include
+		OUTPUT_VARIABLE compiler_includes OUTPUT_STRIP_TRAILING_WHITESPACE)
+	list(APPEND KERNEL_C_FLAGS -isystem ${compiler_includes})
+endif()
 if(SH_SANITIZE)
 	# Less the alignment check, as the kernel's own CONFIG_UBSAN builds it
 	# for both flavours' architectures, arm64 and ARMv7 (and for x86, where

@@ -13,7 +13,7 @@
 # The supported span runs from the oldest to the newest declared series. A
 # tree outside it stops, naming docs/new-tree.md, unless
 # -DSH_SERIES_BRINGUP=ON says it is being brought up.
-set(SH_SERIES_DECLARED_LIST 6.1 6.12 7.3)
+set(SH_SERIES_DECLARED_LIST 5.10 6.1 6.12 7.3)
 set(SH_SERIES_BROUGHT_UP_LIST 6.1 6.12 7.3)
 set(SH_SERIES_BRINGUP OFF CACHE BOOL
 	"configure a kernel series outside the supported span (docs/new-tree.md)")
@@ -74,6 +74,8 @@ endif()
 # What each series file sets (lists of paths relative to the tree):
 #   SH_SERIES_C_DIALECT      the Makefile's -std and dialect options
 #   SH_SERIES_PREINCLUDES    Kbuild's -include files, in order
+#   SH_SERIES_COMPILER_INCLUDES  ON: the compiler's own include directory
+#                            after -nostdinc (<stdarg.h>, before 5.15)
 #   SH_SERIES_OFFSETS        generated offsets headers beyond bounds.h
 #   SH_SERIES_KCONFIG        options the series' Kconfig forces (a select of
 #                            an option kernel-shim/arch/kconfig sets), beyond
@@ -134,7 +136,7 @@ set(SH_THERMAL_FILES_COMMON
 	drivers/thermal/gov_power_allocator.c
 	drivers/thermal/cpufreq_cooling.c
 	kernel/power/qos.c)
-foreach(var C_DIALECT PREINCLUDES OFFSETS KCONFIG SCHED_FILES THERMAL_FILES BASE_FILES LIB_FILES)
+foreach(var C_DIALECT PREINCLUDES COMPILER_INCLUDES OFFSETS KCONFIG SCHED_FILES THERMAL_FILES BASE_FILES LIB_FILES)
 	set(SH_SERIES_${var} "")
 endforeach()
 include(${CMAKE_CURRENT_LIST_DIR}/series/${SH_SERIES_DECLARED}.cmake)

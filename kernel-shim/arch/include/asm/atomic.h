@@ -12,6 +12,13 @@
 
 #define ATOMIC64_INIT(i)	{ (i) }
 
+/*
+ * linux/atomic.h of trees before 5.14 builds on arch_atomic_*() only where
+ * the architecture says so (arm64's asm/atomic.h did), else on atomic_*();
+ * later trees test nothing.
+ */
+#define ARCH_ATOMIC
+
 #define arch_atomic_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
 #define arch_atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define arch_atomic64_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)

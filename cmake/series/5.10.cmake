@@ -1,0 +1,52 @@
+# Linux 5.10 (Debian's linux-source-5.10, from the archive's
+# bullseye-security suite: scripts/fetch-kernel.sh 5.10), as its Makefiles
+# build it. Declared, not brought up: it configures PELT alone
+# (docs/new-tree.md; issue 56).
+
+# Makefile:520: KBUILD_CFLAGS += -std=gnu89
+set(SH_SERIES_C_DIALECT -std=gnu89)
+# Makefile:504 (USERINCLUDE: -include kconfig.h), scripts/Makefile.lib:201;
+# no compiler-version.h before 5.12
+set(SH_SERIES_PREINCLUDES
+	include/linux/kconfig.h
+	include/linux/compiler_types.h)
+# Makefile:960: NOSTDINC_FLAGS += -nostdinc -isystem $(shell $(CC)
+# -print-file-name=include): <stdarg.h> is the compiler's (5.15 moved it
+# into the tree)
+set(SH_SERIES_COMPILER_INCLUDES ON)
+# kernel/sched/Makefile: one object per file, no build_policy.c or
+# build_utility.c before 5.18
+set(SH_SERIES_SCHED_FILES
+	kernel/sched/core.c
+	kernel/sched/fair.c
+	kernel/sched/idle.c
+	kernel/sched/rt.c
+	kernel/sched/deadline.c
+	kernel/sched/loadavg.c
+	kernel/sched/clock.c
+	kernel/sched/cputime.c
+	kernel/sched/wait.c
+	kernel/sched/wait_bit.c
+	kernel/sched/swait.c
+	kernel/sched/completion.c
+	kernel/sched/cpupri.c
+	kernel/sched/cpudeadline.c
+	kernel/sched/topology.c
+	kernel/sched/stop_task.c
+	kernel/sched/pelt.c
+	kernel/sched/debug.c
+	kernel/sched/cpufreq.c
+	kernel/sched/cpufreq_schedutil.c
+	kernel/sched/isolation.c
+	kernel/sched/sched.h
+	kernel/sched/stats.h
+	kernel/sched/features.h
+	kernel/sched/autogroup.h
+	kernel/sched/cpupri.h
+	kernel/sched/cpudeadline.h
+	kernel/sched/pelt.h
+	kernel/sched/sched-pelt.h
+	kernel/sched/smp.h)
+# drivers/thermal/Makefile:7-25: thermal_sys-y
+set(SH_SERIES_THERMAL_FILES ${SH_THERMAL_FILES_COMMON})
+set(SH_SERIES_LIB_FILES "")
