@@ -281,16 +281,26 @@ void append_scheduler(std::string &s, const sim::Result &r)
 
 void append_kernel_profile(std::string &s, const sim::Result &r);
 
+struct KernelTotals {
+	std::uint64_t blocks = 0;
+	std::int64_t ns = 0;
+};
+// The kernel code's blocks and time, over every kind of entry.
+KernelTotals kernel_totals(const sim::Result &r)
+{
+	KernelTotals t;
+	for (const auto &k : r.kernel_cost) {
+		t.blocks += k.blocks;
+		t.ns += k.ns;
+	}
+	return t;
+}
+
 // What the kernel's code cost: basic blocks (deterministic, independent of
 // the clocks) and their time at the clocks they ran at.
 void append_kernel_time(std::string &s, const sim::Result &r)
 {
-	std::uint64_t blocks = 0;
-	std::int64_t ns = 0;
-	for (const auto &k : r.kernel_cost) {
-		blocks += k.blocks;
-		ns += k.ns;
-	}
+	const auto [blocks, ns] = kernel_totals(r);
 	s += fmt::format("\nKernel code (basic blocks of the tree's code executed; {}):\n",
 			 r.kernel_cycles_per_block > 0
 				 ? fmt::format("{:g} cycles per block on the fastest CPUs", r.kernel_cycles_per_block)
@@ -327,9 +337,7 @@ void append_kernel_profile(std::string &s, const sim::Result &r)
 {
 	if (r.kernel_functions.empty())
 		return;
-	std::uint64_t blocks = 0;
-	for (const auto &k : r.kernel_cost)
-		blocks += k.blocks;
+	const auto blocks = kernel_totals(r).blocks;
 	s += fmt::format("  the {} functions that ran most blocks, of the {} that ran any (code inlined into a "
 			 "function counts as its own):\n",
 			 r.kernel_functions.size(), r.kernel_functions_found);
@@ -446,15 +454,15 @@ std::string residency_in_short(const sim::DomainResult &d, std::int64_t simulate
 void append_energy_in_short(std::string &s, const sim::Result &r)
 {
 	const auto unit = energy_unit(r);
-	if (!r.power_model.empty())
-		s += fmt::format("Energy:     {:.4f} {} on the board ({}); {:.4f} {} the energy model's estimate\n",
-				 r.energy_j, unit,
-				 r.power_model_file.empty() ? "board power model"
-							    : r.power_model_file.substr(0, r.power_model_file.find(" (built in"))
-								      + (r.power_model_file.find(" (built in") != std::string::npos
-										 ? ", built in"
-										 : ""),
-				 r.em_energy_j, unit);
+	if (!r.power_model.empty()) {
+		const auto built_in = r.power_model_file.find(" (built in");
+		const auto file = r.power_model_file.empty()	  ? std::string("board power model")
+				  : built_in == std::string::npos ? r.power_model_file
+								  : r.power_model_file.substr(0, built_in) + ", built in";
+		s += wrapped("Energy:     ", fmt::format("{:.4f} {} on the board ({}); {:.4f} {} the energy model's "
+							 "estimate",
+							 r.energy_j, unit, file, r.em_energy_j, unit));
+	}
 	else if (!r.power_model_skipped.empty())
 		s += wrapped(fmt::format("Energy:     {:.4f} {} busy-only: ", r.energy_j, unit), r.power_model_skipped);
 	else
@@ -535,12 +543,7 @@ void append_thermal_in_short(std::string &s, const sim::Result &r)
 
 void append_overhead_in_short(std::string &s, const sim::Result &r)
 {
-	std::uint64_t blocks = 0;
-	std::int64_t ns = 0;
-	for (const auto &k : r.kernel_cost) {
-		blocks += k.blocks;
-		ns += k.ns;
-	}
+	const auto [blocks, ns] = kernel_totals(r);
 	const double cpu_ns = static_cast<double>(r.simulated_ns) * static_cast<double>(r.cpus.size());
 	std::string per_wakeup;
 	for (const auto &o : sim::kernel_overhead(r))
@@ -840,12 +843,7 @@ void json_kernel_time(Writer &w, const sim::Result &r)
 	w.StartObject();
 	key(w, "cycles_per_block");
 	w.Double(r.kernel_cycles_per_block);
-	std::uint64_t blocks = 0;
-	std::int64_t ns = 0;
-	for (const auto &k : r.kernel_cost) {
-		blocks += k.blocks;
-		ns += k.ns;
-	}
+	const auto [blocks, ns] = kernel_totals(r);
 	key(w, "blocks");
 	w.Uint64(blocks);
 	key(w, "ns");

@@ -14,16 +14,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/sched-harness-missing.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export SCHED_HARNESS_CACHE=$work/cache
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-# expect STATUS CMD...: runs CMD, stdout to $work/out, stderr to $work/err
-expect() {
-	local want=$1 status=0
-	shift
-	"$@" > "$work/out" 2> "$work/err" || status=$?
-	[ "$status" = "$want" ] || fail "exit $status, not $want: $*: $(cat "$work/err")"
-}
-contains() { grep -qF -- "$2" "$1" || fail "$1 lacks \"$2\": $(cat "$1")"; }
+. "$(dirname "$0")/../support/expect.sh"
 
 # A PATH of what a board needs (the C preprocessor and dtc compile its
 # DTS, under util-linux's prlimit), without gnuplot or sbatch, whatever

@@ -20,16 +20,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/sched-harness-engine.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export SCHED_HARNESS_CACHE=${SCHED_HARNESS_CACHE:-$work/cache}
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-# expect STATUS CMD...: runs CMD, stdout to $work/out, stderr to $work/err
-expect() {
-	local want=$1 status=0
-	shift
-	"$@" > "$work/out" 2> "$work/err" || status=$?
-	[ "$status" = "$want" ] || fail "exit $status, not $want: $*: $(cat "$work/err")"
-}
-contains() { grep -qF -- "$2" "$1" || fail "$1 lacks \"$2\": $(cat "$1")"; }
+. "$here/../support/expect.sh"
 
 sweep=(sweep --param eas=1,0 --sysctl 'kernel.sched_energy_aware={eas}' --duration 200ms --repeat 2)
 expect 0 "$harness" "${sweep[@]}"
