@@ -33,10 +33,19 @@ if [ -z "${KERNEL_SRC:-}" ] && [ -z "$tarball" ]; then
 	series=${SH_KERNEL:-6.1}
 	tarball=/usr/src/linux-source-$series.tar.xz
 	if [ ! -f "$tarball" ]; then
-		# fetched into the cache by scripts/fetch-kernel.sh, if at all
+		# fetched into the cache by scripts/fetch-kernel.sh, if at all: the
+		# newest by Debian's version order (a release candidate, 7.3~rc7,
+		# before its release)
 		cache=${SCHED_HARNESS_CACHE:-$HOME/.cache/sched-harness}
-		fetched=$(ls -d "$cache"/trees/linux-source-"$series"_*/usr/src/linux-source-"$series".tar.xz 2>/dev/null |
-			sort -V | tail -n 1 || true)
+		fetched="" newest=""
+		for candidate in "$cache"/trees/linux-source-"$series"_*/usr/src/linux-source-"$series".tar.xz; do
+			[ -f "$candidate" ] || continue
+			version=${candidate#"$cache"/trees/linux-source-"$series"_}
+			version=${version%%/*}
+			if [ -z "$newest" ] || dpkg --compare-versions "$version" gt "$newest"; then
+				fetched=$candidate newest=$version
+			fi
+		done
 		if [ -z "$fetched" ]; then
 			echo "build: no Linux $series tree on this machine: /usr/src/linux-source-$series.tar.xz is not" \
 				"installed and scripts/fetch-kernel.sh has not fetched it; get it with" \
