@@ -11,7 +11,7 @@
 #include <linux/threads.h>
 #include <linux/types.h>
 #include <linux/math64.h>
-#include <linux/stdarg.h>
+#include <kshim/compat/stdarg.h>
 #include <linux/string.h>
 #include <linux/stringify.h>
 

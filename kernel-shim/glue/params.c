@@ -9,6 +9,7 @@
  * here it is an error, so that a typo cannot go unnoticed.
  */
 #include <linux/ctype.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/init.h>
 #include <linux/kernel.h>

@@ -16,7 +16,7 @@
 #include <linux/ctype.h>
 #include <linux/slab.h>
 
-#include <linux/panic.h>
+#include <kshim/compat/panic.h>
 #include <linux/reboot.h>
 #include <linux/version.h>
 #include <linux/sched/debug.h>
@@ -32,7 +32,10 @@ static int format_bitmap_list(char *buf, size_t size, const unsigned long *bits,
 	unsigned int start, end;
 
 	buf[0] = '\0';
-	for_each_set_bitrange(start, end, bits, nbits) {
+	/* each run of set bits [start, end), with what every tree has */
+	for (start = find_first_bit(bits, nbits); start < (unsigned int)nbits;
+	     start = find_next_bit(bits, nbits, end)) {
+		end = find_next_zero_bit(bits, nbits, start);
 		if (end - 1 == start)
 			len += snprintf(buf + len, size - len, "%s%u", len ? "," : "", start);
 		else

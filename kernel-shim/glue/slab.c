@@ -11,6 +11,7 @@
 #include <linux/memblock.h>
 #include <linux/overflow.h>
 #include <kshim/compat/isolation.h>
+#include <kshim/kernel-version.h>
 
 #include "shim.h"
 
@@ -45,7 +46,7 @@ void *__kmalloc_cache_node_noprof(struct kmem_cache *s, gfp_t gfpflags, int node
 	return shim_kmalloc(size, gfpflags);
 }
 
-#else
+#elif KSHIM_KERNEL_GE(6, 1, 0)
 void *__kmalloc(size_t size, gfp_t flags)
 {
 	return shim_kmalloc(size, flags);
@@ -66,6 +67,22 @@ void *kmalloc_node_trace(struct kmem_cache *s, gfp_t gfpflags, int node, size_t 
 	return shim_kmalloc(size, gfpflags);
 }
 
+#else
+/*
+ * Before 6.1 (commit 26a40990ba05, "mm/slab_common: unify NUMA and UMA
+ * version of tracepoints"), a constant size went to the cache through
+ * kmem_cache_alloc_trace(), and without NUMA __kmalloc_node() is
+ * __kmalloc() inline.
+ */
+void *__kmalloc(size_t size, gfp_t flags)
+{
+	return shim_kmalloc(size, flags);
+}
+
+void *kmem_cache_alloc_trace(struct kmem_cache *s, gfp_t flags, size_t size)
+{
+	return shim_kmalloc(size, flags);
+}
 #endif
 
 void kfree(const void *ptr)
@@ -130,10 +147,15 @@ void *__memblock_alloc_or_panic(phys_addr_t size, phys_addr_t align, const char 
 	return p;
 }
 
+/* memblock_free() takes the pointer from 5.16 (commit 4421cca0a3e4,
+ * "memblock: use memblock_free for freeing virtual pointers"); nothing of
+ * an older tree's compiled files frees memblock memory */
+#if KSHIM_KERNEL_GE(5, 16, 0)
 void memblock_free(void *ptr, size_t size)
 {
 	kfree(ptr);
 }
+#endif
 
 #if KSHIM_HAS_HOUSEKEEPING_UPDATE
 /* mm/vmstat.c */

@@ -2,9 +2,21 @@
 /*
  * What kernel/sched/build_policy.c includes before the scheduler's own
  * files: every unit that includes kernel/sched/sched.h starts here.
+ *
+ * Before 5.18 (commit 801c14195510, "sched/headers: Introduce
+ * kernel/sched/build_utility.c and build the scheduler faster") each file
+ * of kernel/sched is a unit of its own that includes sched.h itself, and
+ * sched.h and the headers it includes (stats.h, autogroup.h,
+ * linux/sched/deadline.h...) have no include guard: a unit takes them once,
+ * through the tree's file (a unit with no file of the tree includes
+ * sched.h itself).
  */
 #ifndef SH_BUILD_POLICY_HEADERS_H
 #define SH_BUILD_POLICY_HEADERS_H
+
+#include <kshim/kernel-version.h>
+
+#if KSHIM_KERNEL_GE(5, 18, 0)
 
 #include <linux/sched/clock.h>
 #include <linux/sched/cputime.h>
@@ -22,5 +34,6 @@
 #include "autogroup.h"
 #include "stats.h"
 #include "pelt.h"
+#endif
 
 #endif

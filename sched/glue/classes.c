@@ -11,6 +11,9 @@
 #include <linux/version.h>
 
 #include "../export/build_policy_headers.h"
+#if KSHIM_KERNEL_LT(5, 18, 0)
+#include "sched.h"	/* once: no include guard before 5.18 (build_policy_headers.h) */
+#endif
 #include <kshim/compat/sched_debug.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
