@@ -69,17 +69,12 @@ void *kmalloc_node_trace(struct kmem_cache *s, gfp_t gfpflags, int node, size_t 
 
 #else
 /*
- * Before 6.1 (commit 26a40990ba05, "mm/slab_common: unify NUMA and UMA
- * version of tracepoints"), a constant size went to the cache through
- * kmem_cache_alloc_trace(), and without NUMA __kmalloc_node() is
- * __kmalloc() inline.
+ * Before 6.1, without NUMA __kmalloc_node() is __kmalloc() inline. (Still
+ * to do for 5.10, issue 56: without CONFIG_TRACING a constant size goes to
+ * its size class's cache, kmalloc_caches[type][index], through
+ * kmem_cache_alloc(), so those caches must exist.)
  */
 void *__kmalloc(size_t size, gfp_t flags)
-{
-	return shim_kmalloc(size, flags);
-}
-
-void *kmem_cache_alloc_trace(struct kmem_cache *s, gfp_t flags, size_t size)
 {
 	return shim_kmalloc(size, flags);
 }
