@@ -29,6 +29,10 @@ stage_done packages
 
 build_dir=${BUILD_DIR:-build}
 tarball=${KERNEL_TARBALL:-}
+if [ -n "${SH_KERNEL:-}" ] && [ -n "${KERNEL_SRC:-}$tarball" ]; then
+	echo "build: SH_KERNEL=$SH_KERNEL and KERNEL_SRC or KERNEL_TARBALL both name a tree: give one" >&2
+	exit 2
+fi
 if [ -z "${KERNEL_SRC:-}" ] && [ -z "$tarball" ]; then
 	series=${SH_KERNEL:-6.1}
 	tarball=/usr/src/linux-source-$series.tar.xz

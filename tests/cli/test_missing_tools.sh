@@ -35,9 +35,14 @@ contains "$work/err" "sbatch, which is not on PATH"
 contains "$work/err" "slurm-wlm"
 
 # a series no Debian archive serves: no tarball in /usr/src, none fetched
-expect 2 env SH_KERNEL=0.1 BUILD_DIR="$work/build" "$root/scripts/build.sh"
+# (the tree the calling build uses, if its environment names one, left out)
+expect 2 env -u KERNEL_SRC -u KERNEL_TARBALL SH_KERNEL=0.1 BUILD_DIR="$work/build" "$root/scripts/build.sh"
 contains "$work/err" "scripts/fetch-kernel.sh 0.1"
 [ ! -e "$work/build" ] || fail "build.sh configured a build without a tree"
+expect 2 env KERNEL_TARBALL=/usr/src/linux-source-6.1.tar.xz SH_KERNEL=6.12 BUILD_DIR="$work/build" \
+	"$root/scripts/build.sh"
+contains "$work/err" "give one"
+[ ! -e "$work/build" ] || fail "build.sh configured a build with two trees named"
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failure(s)" >&2
