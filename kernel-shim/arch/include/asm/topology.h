@@ -24,13 +24,21 @@ void update_freq_counters_refs(void);
 /* 6.8: the frequency capacities are measured against (capacity_freq_ref) */
 #define arch_scale_freq_ref		topology_get_freq_ref
 #endif
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#include <kshim/kernel-version.h>
+#if KSHIM_KERNEL_GE(6, 9, 0)
 /* 6.9 renamed thermal pressure to hardware pressure. */
 #define arch_scale_hw_pressure		topology_get_hw_pressure
 #define arch_update_hw_pressure		topology_update_hw_pressure
-#else
+#elif KSHIM_KERNEL_GE(5, 14, 0)
+/* 5.14 (commit 93d9e6f93e15, "arch_topology: Introduce thermal pressure
+ * update function"): the capped frequency in, the pressure computed here */
 #define arch_scale_thermal_pressure	topology_get_thermal_pressure
 #define arch_update_thermal_pressure	topology_update_thermal_pressure
+#else
+/* before 5.14 cpufreq_cooling.c computes the pressure and sets it; without
+ * this, sched/topology.h's empty inline drops it and it reads 0 */
+#define arch_scale_thermal_pressure	topology_get_thermal_pressure
+#define arch_set_thermal_pressure	topology_set_thermal_pressure
 #endif
 
 #include <asm-generic/topology.h>
