@@ -142,9 +142,9 @@ void *__memblock_alloc_or_panic(phys_addr_t size, phys_addr_t align, const char 
 	return p;
 }
 
-/* memblock_free() takes the pointer from 5.16 (commit 4421cca0a3e4,
- * "memblock: use memblock_free for freeing virtual pointers"); nothing of
- * an older tree's compiled files frees memblock memory */
+/* memblock_free() takes the pointer from 5.16 (before, a physical
+ * address); nothing of an older tree's compiled files frees memblock
+ * memory */
 #if KSHIM_KERNEL_GE(5, 16, 0)
 void memblock_free(void *ptr, size_t size)
 {

@@ -3,8 +3,8 @@
  * What kernel/sched/build_policy.c includes before the scheduler's own
  * files: every unit that includes kernel/sched/sched.h starts here.
  *
- * Before 5.18 (commit 801c14195510, "sched/headers: Introduce
- * kernel/sched/build_utility.c and build the scheduler faster") each file
+ * Before 5.18 (when kernel/sched/build_policy.c and build_utility.c
+ * came, and sched.h got its include guard) each file
  * of kernel/sched is a unit of its own that includes sched.h itself, and
  * sched.h and the headers it includes (stats.h, autogroup.h,
  * linux/sched/deadline.h...) have no include guard: a unit takes them once,

@@ -30,8 +30,8 @@ void update_freq_counters_refs(void);
 #define arch_scale_hw_pressure		topology_get_hw_pressure
 #define arch_update_hw_pressure		topology_update_hw_pressure
 #elif KSHIM_KERNEL_GE(5, 14, 0)
-/* 5.14 (commit 93d9e6f93e15, "arch_topology: Introduce thermal pressure
- * update function"): the capped frequency in, the pressure computed here */
+/* from 5.14, topology_update_thermal_pressure(): the capped frequency in,
+ * the pressure computed in arch_topology.c */
 #define arch_scale_thermal_pressure	topology_get_thermal_pressure
 #define arch_update_thermal_pressure	topology_update_thermal_pressure
 #else

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * panic(), oops and taint: include/linux/panic.h from 5.14 (commit
- * f39650de687e, "kernel.h: split out panic and oops helpers"),
- * linux/kernel.h before it.
+ * panic(), oops and taint: include/linux/panic.h from 5.14 (split out of
+ * kernel.h), linux/kernel.h before it.
  */
 #ifndef _KSHIM_COMPAT_PANIC_H
 #define _KSHIM_COMPAT_PANIC_H

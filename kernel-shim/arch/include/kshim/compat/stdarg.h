@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * va_list and its macros: the tree's linux/stdarg.h from 5.15 (commit
- * c0891ac15f04, "isystem: ship and use stdarg.h"), the compiler's
+ * va_list and its macros: the tree's linux/stdarg.h from 5.15, the compiler's
  * <stdarg.h> before it (the tree's Makefile adds the compiler's include
  * directory after -nostdinc: cmake/series/5.10.cmake).
  */
