@@ -18,6 +18,7 @@
  */
 #include <linux/arch_topology.h>
 #include <linux/cpu.h>
+#include <linux/cpufreq.h>
 #include <linux/energy_model.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
@@ -26,6 +27,8 @@
 #include <linux/utsname.h>
 #include <linux/version.h>
 #include <generated/utsrelease.h>
+#include <kshim/compat/bitmap.h>
+#include <kshim/kernel-version.h>
 
 #include "shim.h"
 
@@ -188,16 +191,47 @@ unsigned int kshim_nr_cpus(void)
 	return booted_cpus;
 }
 
+#if KSHIM_KERNEL_LT(5, 14, 0)
+/*
+ * Stands in for 5.14's topology_update_thermal_pressure(), which trees
+ * before it lack: the capacity the capped
+ * frequency takes from the policy's CPUs, given to arch_topology.c's
+ * topology_set_thermal_pressure() as 5.10's cpufreq_cooling.c gives its
+ * own. It differs in the maximum frequency it measures against: the
+ * policy's cpuinfo.max_freq, where 5.14 reads arch_topology.c's
+ * freq_factor (the same frequency in MHz, set from the policy at boot).
+ */
+static void kshim_set_thermal_pressure_from_cap(const struct cpumask *cpus, unsigned long capped_khz)
+{
+	int cpu = cpumask_first(cpus);
+	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
+	unsigned long max_capacity = arch_scale_cpu_capacity(cpu), capacity;
+	unsigned int max_khz;
+
+	if (!policy)
+		return;
+	max_khz = policy->cpuinfo.max_freq;
+	cpufreq_cpu_put(policy);
+	if (!max_khz || capped_khz >= max_khz)
+		capacity = max_capacity;
+	else
+		capacity = mult_frac(max_capacity, capped_khz, max_khz);
+	topology_set_thermal_pressure(cpus, max_capacity - capacity);
+}
+#endif
+
 void kshim_update_thermal_pressure(const struct kshim_cpuset *set, unsigned long capped_khz)
 {
 	struct cpumask cpus;
 
 	cpumask_clear(&cpus);
 	bitmap_from_arr64(cpumask_bits(&cpus), set->bits, nr_cpu_ids);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#if KSHIM_KERNEL_GE(6, 9, 0)
 	topology_update_hw_pressure(&cpus, capped_khz);
-#else
+#elif KSHIM_KERNEL_GE(5, 14, 0)
 	topology_update_thermal_pressure(&cpus, capped_khz);
+#else
+	kshim_set_thermal_pressure_from_cap(&cpus, capped_khz);
 #endif
 }
 
@@ -224,7 +258,11 @@ void kshim_cpu_topology(unsigned int cpu, struct kshim_cpu_topology *out)
 {
 	out->thread_id = cpu_topology[cpu].thread_id;
 	out->core_id = cpu_topology[cpu].core_id;
+#if KSHIM_KERNEL_GE(5, 16, 0)
 	out->cluster_id = cpu_topology[cpu].cluster_id;
+#else
+	out->cluster_id = -1;	/* no cluster level before 5.16 */
+#endif
 	out->package_id = cpu_topology[cpu].package_id;
 }
 
@@ -248,7 +286,11 @@ void kshim_em_state(unsigned int cpu, int index, struct kshim_em_state *out)
 	out->frequency = ps->frequency;
 	out->power = ps->power;
 	out->cost = ps->cost;
+#if KSHIM_KERNEL_GE(5, 16, 0)
 	out->inefficient = !!(ps->flags & EM_PERF_STATE_INEFFICIENT);
+#else
+	out->inefficient = 0;	/* inefficient OPPs are 5.16's */
+#endif
 }
 
 void kshim_em_cpus(unsigned int cpu, struct kshim_cpuset *out)
@@ -264,5 +306,10 @@ int kshim_em_is_milliwatts(unsigned int cpu)
 {
 	struct em_perf_domain *pd = em_cpu_get(cpu);
 
+#if KSHIM_KERNEL_GE(5, 19, 0)
 	return pd && !(pd->flags & EM_PERF_DOMAIN_MICROWATTS);
+#else
+	/* before 5.19 an energy model's power is in milliwatts (or abstract) */
+	return pd != NULL;
+#endif
 }

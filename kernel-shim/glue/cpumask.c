@@ -9,6 +9,7 @@
 #include <linux/cache.h>
 #include <linux/cpumask.h>
 #include <linux/export.h>
+#include <kshim/compat/bitmap.h>
 
 #include <kshim/api.h>
 #include <kshim/compat/cpumask.h>

@@ -14,7 +14,15 @@
 #include <linux/version.h>
 #include <kshim/compat/platform_device.h>
 
+#include <kshim/kernel-version.h>
 #include "shim.h"
+
+/* kobjects' types are const (bracketed: in 6.1, not in 5.10) */
+#if KSHIM_KERNEL_GE(5, 11, 0)
+#define kshim_kobj_type_const const
+#else
+#define kshim_kobj_type_const
+#endif
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 const
@@ -137,7 +145,7 @@ const char *dev_driver_string(const struct device *dev)
  * only kobjects; kobject_put() hands the last reference to the type's
  * release(), as kobject_release() does.
  */
-int kobject_init_and_add(struct kobject *kobj, const struct kobj_type *ktype,
+int kobject_init_and_add(struct kobject *kobj, kshim_kobj_type_const struct kobj_type *ktype,
 			 struct kobject *parent, const char *fmt, ...)
 {
 	kref_init(&kobj->kref);
@@ -174,7 +182,7 @@ static void dynamic_kobj_release(struct kobject *kobj)
 	kfree(kobj);
 }
 
-static const struct kobj_type dynamic_kobj_ktype = {
+static kshim_kobj_type_const struct kobj_type dynamic_kobj_ktype = {
 	.release = dynamic_kobj_release,
 };
 
@@ -332,14 +340,24 @@ static void devm_kmalloc_release(struct device *dev, void *res)
 /* device-managed memory: a resource of the device, freed with it */
 void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
 {
-	void *data = __devres_alloc_node(devm_kmalloc_release, size, gfp, NUMA_NO_NODE, "devm_kmalloc");
+	void *data = devres_alloc_node(devm_kmalloc_release, size, gfp, NUMA_NO_NODE);
 
 	if (data)
 		devres_add(dev, data);
 	return data;
 }
 
+/*
+ * The resource's allocation: __devres_alloc_node() behind devres_alloc*()
+ * (with the release function's name) since the later of Debian's trees;
+ * before it (5.10, without CONFIG_DEBUG_DEVRES), devres_alloc_node()
+ * (bracketed: between 5.10 and 6.1)
+ */
+#if KSHIM_KERNEL_GE(5, 11, 0)
 void *__devres_alloc_node(dr_release_t release, size_t size, gfp_t gfp, int nid, const char *name)
+#else
+void *devres_alloc_node(dr_release_t release, size_t size, gfp_t gfp, int nid)
+#endif
 {
 	struct devres *dr = kzalloc(sizeof(*dr) + size, gfp);
 
@@ -409,7 +427,7 @@ static void device_release(struct kobject *kobj)
 		WARN(1, "Device '%s' does not have a release() function\n", dev_name(dev));
 }
 
-static const struct kobj_type device_ktype = {
+static kshim_kobj_type_const struct kobj_type device_ktype = {
 	.release = device_release,
 };
 
