@@ -93,7 +93,7 @@ int platform_command(const Context &ctx, const std::vector<std::string> &args)
 		}
 		power_skipped = choice.skipped;
 	} catch (const sim::PowerModelError &e) {
-		throw UsageError{fmt::format("--board-power {}: {}", vm["board-power"].as<std::string>(), e.what())};
+		throw UsageError{fmt::format("--board-power {}", e.what())};	// "FILE: why"
 	}
 	// Formatted whole before anything is printed: an error never leaves
 	// half a result on stdout.

@@ -547,7 +547,7 @@ sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 			vm.count("board-power") ? std::optional(vm["board-power"].as<std::string>()) : std::nullopt,
 			settings.platform, kernel);
 	} catch (const sim::PowerModelError &e) {
-		throw UsageError{fmt::format("--board-power {}: {}", vm["board-power"].as<std::string>(), e.what())};
+		throw UsageError{fmt::format("--board-power {}", e.what())};	// "FILE: why"
 	}
 	settings.options.power_model = std::move(power.model);
 	sim::Result result;

@@ -810,9 +810,13 @@ PowerModelChoice choose_power_model(const std::optional<std::string> &option, co
 	if (option) {
 		if (*option == "none")
 			return choice;
-		choice.model = load_power_model(*option);
+		choice.model = load_power_model(*option);	// its errors name the file
 		choice.file = *option;
-		board_power_figures(platform, kernel, *choice.model);	// throws when it does not apply
+		try {
+			board_power_figures(platform, kernel, *choice.model);
+		} catch (const PowerModelError &e) {
+			throw PowerModelError(fmt::format("{}: {}", *option, e.what()));
+		}
 		return choice;
 	}
 	auto shipped = shipped_power_model_for(platform.compatible);

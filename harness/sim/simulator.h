@@ -403,8 +403,9 @@ BoardPowerFigures board_power_figures(const dts::Platform &platform, const kshim
 				      const PowerModel &model);
 
 // The board power model for the booted board: --board-power's FILE
-// (`option`; "none": none), which throws PowerModelError when it does not
-// apply, or else the file shipped for the board. A shipped file is a
+// (`option`; "none": none), which throws PowerModelError ("FILE: why")
+// when it cannot be read or does not apply, or else the file shipped for
+// the board. A shipped file is a
 // default: when it does not apply to this board (bogo units the board has
 // no energy model to convert, OPPs the board does not have) it is skipped,
 // and `skipped` says why; a board is never refused for its default.
