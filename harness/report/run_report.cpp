@@ -186,6 +186,13 @@ void append_power_model(std::string &s, const sim::Result &r)
 		s += "  SMT threads of a core slow each other (the model's smt_speed)\n";
 }
 
+// Whether a CPU lost capacity to a cap: held by the board or limited by
+// its policy, or under thermal pressure.
+bool lost_capacity(const sim::CpuResult &c)
+{
+	return c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0;
+}
+
 // Busy time, and the capacity the CPUs lost to thermal and cpufreq
 // pressure (those lines only when some CPU had any).
 void append_cpu_load(std::string &s, const sim::Result &r)
@@ -194,13 +201,11 @@ void append_cpu_load(std::string &s, const sim::Result &r)
 	for (const auto &c : r.cpus)
 		s += fmt::format(" cpu{} {:.1f}%", c.id, percent(c.busy_ns, r.simulated_ns));
 	s += "\n";
-	if (std::any_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) {
-		    return c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0;
-	    })) {
+	if (std::any_of(r.cpus.begin(), r.cpus.end(), lost_capacity)) {
 		s += "  thermal pressure (capacity lost averaged, its PELT average averaged, time capped by the "
 		     "board / limited by the policy):\n   ";
 		for (const auto &c : r.cpus)
-			if (c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0)
+			if (lost_capacity(c))
 				s += fmt::format(" cpu{} {:.1f} {:.1f} {:.1f}%/{:.1f}%", c.id, c.thermal_pressure_avg,
 						 c.thermal_load_avg, percent(c.capped_ns, r.simulated_ns),
 						 percent(c.limited_ns, r.simulated_ns));
@@ -529,16 +534,12 @@ void append_thermal_in_short(std::string &s, const sim::Result &r)
 	s += fmt::format("Thermal:    hottest {} at {:.1f} C; {}{}\n", hottest->name, hottest->max_c,
 			 reached.empty() ? "no trip reached" : "above trips: " + reached,
 			 more ? fmt::format(" and {} more", more) : "");
-	bool pressure = std::any_of(r.cpus.begin(), r.cpus.end(), [](const auto &c) {
-		return c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0;
-	});
-	if (pressure) {
-		std::vector<unsigned> capped;
-		for (const auto &c : r.cpus)
-			if (c.capped_ns > 0 || c.limited_ns > 0 || c.thermal_pressure_avg > 0)
-				capped.push_back(c.id);
+	std::vector<unsigned> capped;
+	for (const auto &c : r.cpus)
+		if (lost_capacity(c))
+			capped.push_back(c.id);
+	if (!capped.empty())
 		s += fmt::format("            CPUs {} lost capacity to thermal pressure (--details)\n", cpus_text(capped));
-	}
 }
 
 void append_overhead_in_short(std::string &s, const sim::Result &r)
