@@ -14,7 +14,7 @@
 # tree outside it stops, naming docs/new-tree.md, unless
 # -DSH_SERIES_BRINGUP=ON says it is being brought up.
 set(SH_SERIES_DECLARED_LIST 5.10 6.1 6.12 7.3)
-set(SH_SERIES_BROUGHT_UP_LIST 6.1 6.12 7.3)
+set(SH_SERIES_BROUGHT_UP_LIST 5.10 6.1 6.12 7.3)
 set(SH_SERIES_BRINGUP OFF CACHE BOOL
 	"configure a kernel series outside the supported span (docs/new-tree.md)")
 
