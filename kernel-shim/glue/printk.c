@@ -188,7 +188,7 @@ asmlinkage __visible int _printk(const char *fmt, ...)
 EXPORT_SYMBOL(_printk);
 
 #if KSHIM_KERNEL_LT(5, 15, 0)
-/* printk() is the function itself before 5.15 (commit 33701557aaf2,
+/* printk() is the function itself before 5.15 (commit 337015573718,
  * "printk: Userspace format indexing support"), _printk() under a macro
  * since */
 asmlinkage __visible int printk(const char *fmt, ...) __alias(_printk);
