@@ -487,39 +487,36 @@ void kshim_trace_record(const char *name, int nr_args, const long long *args, co
 /*
  * The event a CPU's pressure is traced with: hw_pressure_update from 6.9
  * (thermal pressure renamed), thermal_pressure_update before (in 6.1, not
- * in 5.10.262; bracketed); 5.10 traces none.
+ * in 5.10.262; bracketed); 5.10 traces none. The macros take the event's
+ * name expanded (a second level, so that ## sees the name, not the macro).
  */
 #if KSHIM_KERNEL_GE(6, 9, 0)
-KSHIM_RAW_EVENT(hw_pressure_update);
-
-static void probe_pressure_update(void *data, int cpu, unsigned long pressure)
-{
-	const long long args[] = { cpu, pressure };
-
-	kshim_trace_record("hw_pressure_update", ARRAY_SIZE(args), args, NULL, NULL, NULL);
-	kshim_record_raw(hw_pressure_update, probe_pressure_update, cpu, pressure);
-}
-
-int kshim_trace_attach(void)
-{
-	kshim_raw_event_add(&raw_hw_pressure_update);
-	return register_trace_hw_pressure_update(probe_pressure_update, NULL);
-}
+#define PRESSURE_EVENT	hw_pressure_update
 #elif KSHIM_KERNEL_GE(6, 1, 0)
-KSHIM_RAW_EVENT(thermal_pressure_update);
+#define PRESSURE_EVENT	thermal_pressure_update
+#endif
+
+#ifdef PRESSURE_EVENT
+#define RAW_EVENT_OF(ev)		KSHIM_RAW_EVENT(ev)
+#define RAW_OF(ev)			__PASTE(raw_, ev)
+#define RECORD_RAW_OF(ev, ...)		kshim_record_raw(ev, __VA_ARGS__)
+#define REGISTER_TRACE_OF(ev, probe)	__PASTE(register_trace_, ev)(probe, NULL)
+#define NAME_OF(ev)			__stringify(ev)
+
+RAW_EVENT_OF(PRESSURE_EVENT);
 
 static void probe_pressure_update(void *data, int cpu, unsigned long pressure)
 {
 	const long long args[] = { cpu, pressure };
 
-	kshim_trace_record("thermal_pressure_update", ARRAY_SIZE(args), args, NULL, NULL, NULL);
-	kshim_record_raw(thermal_pressure_update, probe_pressure_update, cpu, pressure);
+	kshim_trace_record(NAME_OF(PRESSURE_EVENT), ARRAY_SIZE(args), args, NULL, NULL, NULL);
+	RECORD_RAW_OF(PRESSURE_EVENT, probe_pressure_update, cpu, pressure);
 }
 
 int kshim_trace_attach(void)
 {
-	kshim_raw_event_add(&raw_thermal_pressure_update);
-	return register_trace_thermal_pressure_update(probe_pressure_update, NULL);
+	kshim_raw_event_add(&RAW_OF(PRESSURE_EVENT));
+	return REGISTER_TRACE_OF(PRESSURE_EVENT, probe_pressure_update);
 }
 #else
 int kshim_trace_attach(void)
