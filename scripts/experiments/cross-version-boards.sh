@@ -8,6 +8,10 @@
 # energy model's power unit, power and cost per state, the states the EM
 # marks inefficient, the EAS verdict, and the sched domains (levels' names
 # and spans, as CPU 0 sees them). Each build reads its own tree's DTS.
+# "same DTS facts" compares what the EM and capacities are made of
+# (capacity-dmips-mhz, dynamic-power-coefficient, OPPs) and the cpu-map,
+# not the cache nodes: MC's span follows the last-level cache read from
+# next-level-cache, so a domain change there may be the DTS's caches.
 #
 #   scripts/experiments/cross-version-boards.sh [BUILD...]
 # (default: those of build-5.10/, build/, build-6.12/, build-7.3/ that are
