@@ -8,7 +8,7 @@
 # hrtimer starts and expiries; trace_clock=mono) for each repeat. The
 # comparison with the harness (validate.py) reads these traces.
 #
-#   scripts/guest/run-in-guest.sh [--series 6.1|6.12|7.3] [--cpus N] [--repeat N]
+#   scripts/guest/run-in-guest.sh [--series 5.10|6.1|6.12|7.3] [--cpus N] [--repeat N]
 #                                 [--timeout S] --out DIR FILE.json
 #   scripts/guest/run-in-guest.sh --series S --tree-version   (prints the tree's Debian version)
 #
@@ -54,7 +54,7 @@ while (($#)); do
 	*) [[ -z $workload ]] || die "one rt-app file, not '$workload' and '$1'"; workload=$1; shift ;;
 	esac
 done
-[[ $series == 6.1 || $series == 6.12 || $series == 7.3 ]] || die "--series is 6.1, 6.12 or 7.3, not '$series'"
+[[ $series == 5.10 || $series == 6.1 || $series == 6.12 || $series == 7.3 ]] || die "--series is 5.10, 6.1, 6.12 or 7.3, not '$series'"
 here=$(cd "$(dirname "$0")" && pwd)
 # The tree's Debian version: the installed package's, or the fetched one's
 # (its folder in the cache is linux-source-SERIES_VERSION).

@@ -4,7 +4,7 @@
 # and prints, per file, how many metrics agree and differ in each
 # harness column, then the tables themselves.
 #
-#   scripts/guest/validate-suite.sh [--series 6.1|6.12|7.3] [--build DIR] [--repeat N] [--out DIR]
+#   scripts/guest/validate-suite.sh [--series 5.10|6.1|6.12|7.3] [--build DIR] [--repeat N] [--out DIR]
 #                                   [--again DIR] [FILE.json...]
 #
 # --again DIR compares once more the guest runs an earlier suite kept in

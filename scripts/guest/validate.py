@@ -13,7 +13,7 @@ lies within the guest's own runs (their minimum to their maximum), and differs o
 (latencies, energy) are not compared: under TCG the guest's time is not
 real (docs/validation.md).
 
-  scripts/guest/validate.py [--series 6.1|6.12|7.3] [--build DIR] [--cpus N]
+  scripts/guest/validate.py [--series 5.10|6.1|6.12|7.3] [--build DIR] [--cpus N]
                             [--repeat N] [--out DIR] [--guest DIR] FILE.json
 
 Exit status: 0 when every metric agrees, 1 when some differ, 2 for bad
@@ -348,7 +348,7 @@ def read_config(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("workload")
-    ap.add_argument("--series", choices=["6.1", "6.12", "7.3"], default="6.1")
+    ap.add_argument("--series", choices=["5.10", "6.1", "6.12", "7.3"], default="6.1")
     ap.add_argument("--build", help="the harness's build directory (build/ for 6.1, build-SERIES/ for the others)")
     ap.add_argument("--cpus", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
