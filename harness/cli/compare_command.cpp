@@ -108,7 +108,9 @@ experiment::Variant variant_of(const Context &ctx, const po::variables_map &vm, 
 	} catch (const image::BadPatch &e) {
 		throw UsageError{fmt::format("--{}: {}", key, e.what())};
 	}
-	variant.image_id = image::read_manifest(variant.kernel[1]).id;
+	// the build's own kernel side (its series by name) has no manifest
+	if (std::filesystem::exists(std::filesystem::path(variant.kernel[1]) / "manifest.json"))
+		variant.image_id = image::read_manifest(variant.kernel[1]).id;
 	return variant;
 }
 

@@ -104,7 +104,8 @@ std::vector<SweepPoint> sweep_points(std::span<const Param> params, std::span<co
 		append_run_args(p.args, run_args);
 		if (options.image) {
 			const auto name = substitute(*options.image, point, used);
-			if (name != "default") {	// "default": the build's own kernel
+			// "default", or the build's own series by name: the build's own kernel
+			if (!image::names_own_kernel(name)) {
 				const auto &dir = images.resolve(name);
 				p.global = {"--kernel", dir.string()};
 				p.image_id = image::read_manifest(dir).id;
