@@ -192,8 +192,13 @@ int run(int argc, char **argv)
 	if (vm.count("kernel")) {
 		const auto what = vm["kernel"].as<std::string>();
 		const char *loaded_for = std::getenv("SCHED_HARNESS_IMAGE_FOR");
-		// the build's own series by name is the build's own kernel: no image
-		if ((!loaded_for || what != loaded_for) && !image::names_own_kernel(what)) {
+		// the build's own series by name is the build's own kernel: no
+		// image, but out of an image's environment (a run of `--kernel 6.1`
+		// started by a command running another image) this program again
+		if ((!loaded_for || what != loaded_for) && image::names_own_kernel(what)) {
+			if (const char *in_image = std::getenv("SCHED_HARNESS_IMAGE"); in_image && *in_image)
+				return run_image(image::own_kernel_dir(), what, argv);
+		} else if (!loaded_for || what != loaded_for) {
 			std::filesystem::path dir;
 			try {
 				dir = image::resolve(what, std::cerr);
