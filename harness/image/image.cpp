@@ -1450,6 +1450,11 @@ std::string own_series()
 	return std::regex_search(version, m, major_minor) ? m.str() : version;
 }
 
+std::string own_version()
+{
+	return SH_IMAGE_KERNEL_VERSION;
+}
+
 bool names_own_kernel(std::string_view what)
 {
 	return what == "default" || what == own_series();

@@ -192,6 +192,9 @@ bool is_series_name(std::string_view what);
 // The series of this build's own tree ("6.1").
 std::string own_series();
 
+// The version of this build's own tree ("6.1.192").
+std::string own_version();
+
 // Whether --kernel `what` is this build's own kernel: its series by name
 // ("6.1" in a 6.1 build), or "default". Such a kernel runs without an image.
 bool names_own_kernel(std::string_view what);
