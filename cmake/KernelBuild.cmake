@@ -20,7 +20,7 @@ set(SH_KERNEL_FLAVOURS arm64 arm)
 # Kbuild's KBUILD_CFLAGS that matter in user space; -O2 always, since the
 # kernel relies on optimisation (BUILD_BUG_ON through __compiletime_assert).
 set(KERNEL_C_FLAGS
-	-nostdinc -D__KERNEL__ ${SH_SERIES_C_DIALECT} -fPIC -O2
+	-nostdinc -D__KERNEL__ ${SH_SERIES_C_DIALECT} ${SH_SERIES_C_FLAGS} -fPIC -O2
 	-fno-strict-aliasing -fno-common -fshort-wchar -fno-delete-null-pointer-checks
 	-fno-strict-overflow -fno-stack-protector
 	# not Kbuild's: a kernel fault unwinds through kernel frames to the

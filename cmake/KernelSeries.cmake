@@ -14,7 +14,7 @@
 # tree outside it stops, naming docs/new-tree.md, unless
 # -DSH_SERIES_BRINGUP=ON says it is being brought up.
 set(SH_SERIES_DECLARED_LIST 5.10 6.1 6.12 7.3)
-set(SH_SERIES_BROUGHT_UP_LIST 6.1 6.12 7.3)
+set(SH_SERIES_BROUGHT_UP_LIST 5.10 6.1 6.12 7.3)
 set(SH_SERIES_BRINGUP OFF CACHE BOOL
 	"configure a kernel series outside the supported span (docs/new-tree.md)")
 
@@ -73,6 +73,11 @@ endif()
 
 # What each series file sets (lists of paths relative to the tree):
 #   SH_SERIES_C_DIALECT      the Makefile's -std and dialect options
+#   SH_SERIES_C_FLAGS        the Makefile's other flags that matter here (the
+#                            warnings it turns off)
+#   SH_SERIES_SCHED_DATA     vmlinux.lds.h's SCHED_DATA: the symbol before
+#                            the scheduling classes' sections, the classes
+#                            in their order, the symbol after
 #   SH_SERIES_PREINCLUDES    Kbuild's -include files, in order
 #   SH_SERIES_COMPILER_INCLUDES  ON: the compiler's own include directory
 #                            after -nostdinc (<stdarg.h>, before 5.15)
@@ -81,7 +86,11 @@ endif()
 #                            an option kernel-shim/arch/kconfig sets), beyond
 #                            that fragment, as CONFIG_X=y items
 #   SH_SERIES_SCHED_FILES    kernel/sched files of the whole scheduler (hashed
-#                            by kernel info, beside the four units compiled)
+#                            by kernel info)
+#   SH_SERIES_SCHED_UNITS    the units the whole scheduler compiles as: export
+#                            units of sched/ (export/x_export.c, which
+#                            include a file of the tree), and files of the
+#                            tree compiled as they are (kernel/sched/x.c)
 #   SH_SERIES_THERMAL_FILES  the thermal framework's files (thermal_sys-y)
 #   SH_SERIES_BASE_FILES     files every build of the series compiles (PELT
 #                            alone too) beyond the common ones
@@ -136,7 +145,18 @@ set(SH_THERMAL_FILES_COMMON
 	drivers/thermal/gov_power_allocator.c
 	drivers/thermal/cpufreq_cooling.c
 	kernel/power/qos.c)
-foreach(var C_DIALECT PREINCLUDES COMPILER_INCLUDES OFFSETS KCONFIG SCHED_FILES THERMAL_FILES BASE_FILES LIB_FILES)
+# include/asm-generic/vmlinux.lds.h's SCHED_DATA (kernel-shim/kernel.ld.in):
+# the symbol before the scheduling classes, their order, the symbol after;
+# core.c's for_each_class() walks them from the highest (since 5.18)
+set(SH_SCHED_DATA_COMMON __sched_class_highest stop dl rt fair idle __sched_class_lowest)
+# kernel/sched/Makefile since 5.18: core.o fair.o build_policy.o
+# build_utility.o, each with its export unit
+set(SH_SCHED_UNITS_COMMON
+	export/core_export.c
+	export/fair_export.c
+	export/policy_export.c
+	export/utility_export.c)
+foreach(var C_DIALECT C_FLAGS SCHED_DATA PREINCLUDES COMPILER_INCLUDES OFFSETS KCONFIG SCHED_FILES SCHED_UNITS THERMAL_FILES BASE_FILES LIB_FILES)
 	set(SH_SERIES_${var} "")
 endforeach()
 include(${CMAKE_CURRENT_LIST_DIR}/series/${SH_SERIES_DECLARED}.cmake)

@@ -25,7 +25,8 @@ done
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # Symbols the linker script defines (section bounds, as vmlinux.lds.h does).
-sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = \.;.*/\1/p' "$(dirname "$0")/kernel.ld" | sort -u > "$tmp/ld"
+# (KERNEL_LD: the build's kernel.ld, made from kernel.ld.in for its series)
+sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = \.;.*/\1/p' "${KERNEL_LD:?names the build kernel-shim/kernel.ld}" | sort -u > "$tmp/ld"
 # libc's own functions are fine to share (memcpy, strlen, snprintf, ...).
 libc=$(${CC:-cc} -print-file-name=libc.so.6)
 nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//' | sort -u > "$tmp/libc"

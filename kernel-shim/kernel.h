@@ -162,16 +162,27 @@ const std::vector<KernelWarning> &kernel_warnings();
 
 struct PerfState {
 	unsigned long frequency_khz = 0;
-	unsigned long power = 0;	// uW when PerfDomain::microwatts
+	unsigned long power = 0;	// the kernel's value, in PerfDomain::unit
 	unsigned long cost = 0;
 	bool inefficient = false;
 };
 
+// The unit of an energy model's power values (kshim_em_power_unit()).
+enum class PowerUnit { microwatts, milliwatts, abstract };
+
 // One perf domain of the kernel's energy model (struct em_perf_domain).
 struct PerfDomain {
 	std::vector<unsigned> cpus;
-	bool microwatts = true;
+	PowerUnit unit = PowerUnit::microwatts;
 	std::vector<PerfState> states;
+
+	// Whether its power is in watts at all (not a driver's own scale).
+	bool in_watts() const { return unit != PowerUnit::abstract; }
+	// A state's power in microwatts; only when in_watts().
+	std::uint64_t microwatts(const PerfState &s) const
+	{
+		return unit == PowerUnit::milliwatts ? std::uint64_t{s.power} * 1000 : s.power;
+	}
 };
 
 // One level of a CPU's sched-domain hierarchy as topology.c built it.
@@ -324,7 +335,8 @@ inline constexpr std::uint64_t boot_clock_ns = 1'000'000;
 
 struct BootOptions {
 	// Kernel command line, through the kernel's __setup()/early_param()
-	// handlers. "sched_verbose" is always given first, so that the kernel
+	// handlers. "sched_verbose" ("sched_debug" before 5.13) is always given
+	// first, so that the kernel
 	// prints its sched domains and says why EAS is off.
 	std::string cmdline;
 	// "kernel.sched_energy_aware=0": written after boot, through the

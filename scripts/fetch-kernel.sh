@@ -148,7 +148,7 @@ image=""
 series_re=${series//./\\.}
 for kind in -unsigned ""; do
 	mapfile -t candidates < <(apt-cache "${apt_opts[@]}" pkgnames "linux-image-$series" 2>/dev/null |
-		grep -E "^linux-image-$series_re[.0-9a-z+~]*-amd64$kind\$" | grep -v -e '-rt-' -e '-cloud-' || true)
+		grep -E "^linux-image-$series_re[-.0-9a-z+~]*-amd64$kind\$" | grep -v -e '-rt-' -e '-cloud-' || true)
 	[ ${#candidates[@]} -gt 0 ] || continue
 	image=$(apt-cache "${apt_opts[@]}" madison "${candidates[@]}" 2>/dev/null |
 		awk -F' *[|] *' -v v="$source_version" '$2 == v && !p { p = $1 } END { print p }')

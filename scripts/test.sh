@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds (installing what is missing) and runs the whole test suite through
-# CTest, against each supported kernel tree: Debian's linux-source-6.1 (in
-# build/), linux-source-6.12 (in build-6.12/) and linux-source-7.3 (in
-# build-7.3/; not in the machine's suites: scripts/fetch-kernel.sh fetches
-# it into the cache). Extra arguments go to
+# CTest, against each supported kernel tree: Debian's linux-source-5.10 (in
+# build-5.10/), linux-source-6.1 (in build/), linux-source-6.12 (in
+# build-6.12/) and linux-source-7.3 (in build-7.3/); 5.10 and 7.3 are not
+# in the machine's suites: scripts/fetch-kernel.sh fetches them into the
+# cache. Extra arguments go to
 # ctest, e.g. scripts/test.sh -R cli; the guest validation suite (some
 # ten minutes of QEMU per tree) runs only when asked, scripts/test.sh -L
 # guest-suite (docs/validation.md). Then, on a whole run, the fuzz
 # targets for FUZZ_SECONDS each (default 60; scripts/fuzz.sh).
-#   SH_KERNELS="6.1"           only these series (default: 6.1 6.12 7.3)
+#   SH_KERNELS="6.1"           only these series (default: 5.10 6.1 6.12 7.3)
 #   SH_SANITIZE_KERNELS="6.1"  these series' passes under ASan+UBSan, kernel
 #                              code included (scripts/sanitize.sh, in
 #                              build-asan/; a report fails the run). 6.1 by
@@ -47,7 +48,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 	run "${BUILD_DIR:-build}" KERNEL_SRC="$KERNEL_SRC"
 	exit 0
 fi
-for series in ${SH_KERNELS:-6.1 6.12 7.3}; do
+for series in ${SH_KERNELS:-5.10 6.1 6.12 7.3}; do
 	tarball=/usr/src/linux-source-$series.tar.xz
 	# a series the machine's suites do not carry: from Debian's archive
 	[ -f "$tarball" ] || tarball=$(scripts/fetch-kernel.sh "$series")

@@ -1,10 +1,11 @@
 # Linux 5.10 (Debian's linux-source-5.10, from the archive's
 # bullseye-security suite: scripts/fetch-kernel.sh 5.10), as its Makefiles
-# build it. Declared, not brought up: it configures PELT alone
-# (docs/new-tree.md; issue 56).
+# build it.
 
 # Makefile:520: KBUILD_CFLAGS += -std=gnu89
 set(SH_SERIES_C_DIALECT -std=gnu89)
+# Makefile:975-977: warnings of newer compilers the tree turns off
+set(SH_SERIES_C_FLAGS -Wno-zero-length-bounds -Wno-array-bounds -Wno-stringop-overflow)
 # Makefile:504 (USERINCLUDE: -include kconfig.h), scripts/Makefile.lib:201;
 # no compiler-version.h before 5.12
 set(SH_SERIES_PREINCLUDES
@@ -14,8 +15,35 @@ set(SH_SERIES_PREINCLUDES
 # -print-file-name=include): <stdarg.h> is the compiler's (5.15 moved it
 # into the tree)
 set(SH_SERIES_COMPILER_INCLUDES ON)
-# kernel/sched/Makefile: one object per file, no build_policy.c or
-# build_utility.c before 5.18
+# kernel/sched/Makefile:25-37: one object per file (no build_policy.c or
+# build_utility.c before 5.18), those with the harness's entries through
+# their export units; CONFIG_SCHED_AUTOGROUP, SCHEDSTATS, CGROUP_CPUACCT,
+# MEMBARRIER and PSI are off (kernel-shim/arch/kconfig)
+set(SH_SERIES_SCHED_UNITS
+	export/core_export.c
+	export/fair_export.c
+	export/idle_export.c
+	export/debug_export.c
+	export/cpufreq_schedutil_export.c
+	kernel/sched/loadavg.c
+	kernel/sched/clock.c
+	kernel/sched/cputime.c
+	kernel/sched/rt.c
+	kernel/sched/deadline.c
+	kernel/sched/wait.c
+	kernel/sched/wait_bit.c
+	kernel/sched/swait.c
+	kernel/sched/completion.c
+	kernel/sched/cpupri.c
+	kernel/sched/cpudeadline.c
+	kernel/sched/topology.c
+	kernel/sched/stop_task.c
+	kernel/sched/pelt.c
+	kernel/sched/cpufreq.c
+	kernel/sched/isolation.c)
+# include/asm-generic/vmlinux.lds.h:128-136: SCHED_DATA lowest first,
+# between __begin_sched_classes and __end_sched_classes
+set(SH_SERIES_SCHED_DATA __begin_sched_classes idle fair rt dl stop __end_sched_classes)
 set(SH_SERIES_SCHED_FILES
 	kernel/sched/core.c
 	kernel/sched/fair.c

@@ -9,6 +9,9 @@ set(SH_SERIES_PREINCLUDES
 	include/linux/compiler_types.h)
 # kernel/sched/Makefile; build_policy.c includes syscalls.c (6.10), sched.h
 # ext.h (6.12; SCHED_CLASS_EXT off)
+set(SH_SERIES_SCHED_UNITS ${SH_SCHED_UNITS_COMMON})
+# include/asm-generic/vmlinux.lds.h: SCHED_DATA
+set(SH_SERIES_SCHED_DATA ${SH_SCHED_DATA_COMMON})
 set(SH_SERIES_SCHED_FILES ${SH_SCHED_FILES_COMMON}
 	kernel/sched/syscalls.c
 	kernel/sched/ext.h)

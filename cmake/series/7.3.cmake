@@ -17,6 +17,9 @@ set(SH_SERIES_OFFSETS rq-offsets.h)
 set(SH_SERIES_KCONFIG CONFIG_TASKS_TRACE_RCU=y)
 # kernel/sched/Makefile; build_policy.c includes syscalls.c, and sched_ext
 # from kernel/sched/ext/ (7.2; SCHED_CLASS_EXT off: its headers only)
+set(SH_SERIES_SCHED_UNITS ${SH_SCHED_UNITS_COMMON})
+# include/asm-generic/vmlinux.lds.h: SCHED_DATA
+set(SH_SERIES_SCHED_DATA ${SH_SCHED_DATA_COMMON})
 set(SH_SERIES_SCHED_FILES ${SH_SCHED_FILES_COMMON}
 	kernel/sched/syscalls.c
 	kernel/sched/rq-offsets.c

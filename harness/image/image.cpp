@@ -1211,8 +1211,9 @@ void check_undefined(const Flavour &flavour, const std::vector<fs::path> &kernel
 	// the build's tree's version: a list recorded from another release of
 	// the series tolerates symbols this one no longer needs, as the build's
 	// own check does
-	std::string check = fmt::format("CC='{}' SANITIZE={} KERNEL_VERSION='{}' '{}' '{}'", SH_IMAGE_C_COMPILER,
-					SH_IMAGE_SANITIZE, SH_IMAGE_KERNEL_VERSION,
+	std::string check = fmt::format("CC='{}' SANITIZE={} KERNEL_VERSION='{}' KERNEL_LD='{}' '{}' '{}'",
+					SH_IMAGE_C_COMPILER, SH_IMAGE_SANITIZE, SH_IMAGE_KERNEL_VERSION,
+					(build_dir / "kernel-shim" / "kernel.ld").string(),
 					(source_root / "kernel-shim" / "check-undefined.sh").string(),
 					(fs::path(SH_IMAGE_SYMBOL_LISTS) / flavour.undefined_list).string());
 	for (const auto &o : kernel_objects)

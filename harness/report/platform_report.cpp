@@ -21,6 +21,20 @@ std::string cpu_list(std::span<const unsigned> cpus)
 
 namespace {
 
+// The energy model's flags as debugfs names the unit (kshim_em_power_unit())
+const char *power_unit_name(kshim::PowerUnit unit)
+{
+	switch (unit) {
+	case kshim::PowerUnit::microwatts:
+		return "microwatts";
+	case kshim::PowerUnit::milliwatts:
+		return "milliwatts";
+	case kshim::PowerUnit::abstract:
+		break;
+	}
+	return "abstract";
+}
+
 std::string or_dash(const std::optional<std::uint32_t> &v)
 {
 	return v ? fmt::format("{}", *v) : "-";
@@ -346,7 +360,7 @@ void write_kernel(fmt::memory_buffer &out, const kshim::Kernel &k)
 	for (std::size_t i = 0; i < k.perf_domains.size(); i++) {
 		const auto &pd = k.perf_domains[i];
 		fmt::format_to(std::back_inserter(out), "\nenergy_model/cpu{}  cpus: {}  flags: {}\n", pd.cpus.front(),
-			       cpu_list(pd.cpus), pd.microwatts ? "microwatts" : "milliwatts");
+			       cpu_list(pd.cpus), power_unit_name(pd.unit));
 		fmt::format_to(std::back_inserter(out), "  {:<14} {:>10} {:>10} {:>10} {:>12}\n", "state",
 			       "frequency", "power", "cost", "inefficient");
 		for (const auto &ps : pd.states)
@@ -660,7 +674,8 @@ void write_kernel_json(Writer &w, const kshim::Kernel &k)
 	array(w, "perf_domains", k.perf_domains, [&](const kshim::PerfDomain &pd) {
 		w.StartObject();
 		numbers(w, "cpus", pd.cpus);
-		key(w, "microwatts"), w.Bool(pd.microwatts);
+		key(w, "microwatts"), w.Bool(pd.unit == kshim::PowerUnit::microwatts);
+		key(w, "power_unit"), w.String(power_unit_name(pd.unit));
 		array(w, "states", pd.states, [&](const kshim::PerfState &ps) {
 			w.StartObject();
 			key(w, "frequency"), w.Uint64(ps.frequency_khz);

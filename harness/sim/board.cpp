@@ -77,13 +77,15 @@ Board::Board(const dts::Platform &platform, const kshim::Kernel &kernel, std::sp
 		domains_.push_back(std::move(dom));
 	}
 	for (const auto &pd : kernel.perf_domains) {
-		if (!pd.microwatts)
+		if (!pd.in_watts())
 			power_in_microwatts_ = false;
 		for (unsigned c : pd.cpus) {
 			if (c >= n)
 				continue;
+			// microwatts, or the driver's own scale
 			for (const auto &s : pd.states)
-				cpus_[c].em_power.emplace_back(static_cast<unsigned>(s.frequency_khz), s.power);
+				cpus_[c].em_power.emplace_back(static_cast<unsigned>(s.frequency_khz),
+							       pd.in_watts() ? pd.microwatts(s) : s.power);
 			cpus_[c].power = cpus_[c].em_power;
 			if (cpus_[c].domain >= 0)
 				domains_[static_cast<std::size_t>(cpus_[c].domain)].has_energy_model = true;

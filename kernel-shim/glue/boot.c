@@ -302,14 +302,25 @@ void kshim_em_cpus(unsigned int cpu, struct kshim_cpuset *out)
 		bitmap_to_arr64(out->bits, cpumask_bits(em_span_cpus(pd)), nr_cpu_ids);
 }
 
-int kshim_em_is_milliwatts(unsigned int cpu)
+/*
+ * The unit of an energy model's power: microwatts when registered so from
+ * 5.19 (EM_PERF_DOMAIN_MICROWATTS, else a scale of the driver's own);
+ * milliwatts when registered so from 5.11 (the milliwatts flag, commit
+ * c250d50fe2ce, "PM: EM: Add a flag indicating units of power values in
+ * Energy Model"); before, every energy model is in milliwatts
+ * (energy_model.h: "in milli-watts").
+ */
+int kshim_em_power_unit(unsigned int cpu)
 {
 	struct em_perf_domain *pd = em_cpu_get(cpu);
 
+	if (!pd)
+		return 0;
 #if KSHIM_KERNEL_GE(5, 19, 0)
-	return pd && !(pd->flags & EM_PERF_DOMAIN_MICROWATTS);
+	return pd->flags & EM_PERF_DOMAIN_MICROWATTS ? KSHIM_EM_MICROWATTS : KSHIM_EM_ABSTRACT;
+#elif KSHIM_KERNEL_GE(5, 11, 0)
+	return pd->milliwatts ? KSHIM_EM_MILLIWATTS : KSHIM_EM_ABSTRACT;
 #else
-	/* before 5.19 an energy model's power is in milliwatts (or abstract) */
-	return pd != NULL;
+	return KSHIM_EM_MILLIWATTS;
 #endif
 }

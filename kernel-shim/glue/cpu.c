@@ -52,6 +52,7 @@
 
 #include <kshim/cost.h>
 #include <kshim/sched.h>
+#include <kshim/compat/smp.h>
 #include "shim.h"
 
 /* the scheduler's tick, as update_process_times() calls it */

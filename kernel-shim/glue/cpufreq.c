@@ -6,6 +6,7 @@
  * the board's clocks and supplies below them (glue/clk.c,
  * glue/regulator.c). Nothing here decides: each function reads a policy.
  */
+#include <linux/cpu.h>
 #include <linux/cpu_cooling.h>
 #include <linux/cpufreq.h>
 #include <linux/energy_model.h>
@@ -14,6 +15,7 @@
 #include <linux/version.h>
 
 #include <kshim/sched.h>
+#include <kshim/compat/bitmap.h>
 #include <kshim/compat/cpufreq.h>
 
 #include "shim.h"
@@ -26,7 +28,10 @@ int kshim_cpufreq_cooling(int cpu, int *cdev_id, unsigned long *max_state, unsig
 	if (IS_ERR_OR_NULL(cdev))
 		return -ENODEV;
 	*cdev_id = cdev->id;
-	*max_state = cdev->max_state;
+	/* the ops: every tree has them (cdev->max_state, which caches it, is
+	 * not in 5.10.262) */
+	if (cdev->ops->get_max_state(cdev, max_state))
+		*max_state = 0;
 	if (cdev->ops->get_cur_state(cdev, cur_state))
 		*cur_state = 0;
 	return 0;

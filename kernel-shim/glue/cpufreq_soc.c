@@ -31,10 +31,13 @@
 #include <linux/energy_model.h>
 #include <linux/init.h>
 #include <linux/of.h>
+#include <linux/of_device.h>
 #include <linux/platform_device.h>
 #include <linux/pm_opp.h>
 #include <linux/regulator/consumer.h>
 #include <linux/slab.h>
+
+#include <kshim/compat/cpufreq.h>
 
 #include "shim.h"
 
@@ -105,6 +108,9 @@ static bool firmware_set(struct cpufreq_policy *policy, unsigned int khz)
 	return true;
 }
 
+/* the firmware driver's ->register_em() (scmi registers none) */
+static void (*fw_register_em)(struct cpufreq_policy *policy);
+
 static int fw_init(struct cpufreq_policy *policy)
 {
 	struct device *cpu_dev = get_cpu_device(policy->cpu);
@@ -144,6 +150,7 @@ static int fw_init(struct cpufreq_policy *policy)
 		break;
 	}
 	policy->cpuinfo.transition_latency = latency;
+	kshim_cpufreq_init_em(fw_register_em, policy);
 	return 0;
 
 out_remove:
@@ -248,6 +255,7 @@ static int mtk_init(struct cpufreq_policy *policy)
 	policy->freq_table = table;
 	policy->driver_data = m;
 	policy->clk = m->clk;
+	kshim_cpufreq_init_em(cpufreq_register_em_with_opp, policy);
 	return 0;
 
 out_free:
@@ -301,7 +309,6 @@ static struct cpufreq_driver mtk_driver = {
 	.get		= cpufreq_generic_get,
 	.init		= mtk_init,
 	.exit		= mtk_exit,
-	.register_em	= cpufreq_register_em_with_opp,
 	.name		= "mtk-cpufreq",
 };
 
@@ -338,7 +345,8 @@ static int __init soc_cpufreq_init(void)
 			sizeof(fw_driver.name));
 		fw_driver.fast_switch = soc_kind == SOC_SCPI ? NULL : fw_fast_switch;
 		/* scmi's EM needs the firmware's power, which it gives none */
-		fw_driver.register_em = soc_kind == SOC_SCMI ? NULL : cpufreq_register_em_with_opp;
+		fw_register_em = soc_kind == SOC_SCMI ? NULL : cpufreq_register_em_with_opp;
+		kshim_cpufreq_set_register_em(&fw_driver, fw_register_em);
 		return cpufreq_register_driver(&fw_driver);
 	}
 	if (!cpu0_has_opp_v2())
@@ -346,8 +354,10 @@ static int __init soc_cpufreq_init(void)
 	root = of_find_node_by_path("/");
 	mtk = root && of_match_node(mtk_machines, root);
 	of_node_put(root);
-	if (mtk)
+	if (mtk) {
+		kshim_cpufreq_set_register_em(&mtk_driver, cpufreq_register_em_with_opp);
 		return cpufreq_register_driver(&mtk_driver);
+	}
 	/* cpufreq-dt-platdev made it, and cpufreq-dt refused the board */
 	if (kshim_platform_device_registered("cpufreq-dt"))
 		return 0;

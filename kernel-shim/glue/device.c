@@ -487,6 +487,13 @@ int __class_register(struct class *cls, struct lock_class_key *key)
 	return 0;
 }
 
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/* 5.10.262's thermal_core.c unregisters its class on a failed init */
+void class_unregister(struct class *cls)
+{
+}
+#endif
+
 struct device *get_device(struct device *dev)
 {
 	if (dev)

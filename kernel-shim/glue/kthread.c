@@ -56,7 +56,7 @@ struct task_struct *kthread_create_on_node(int (*threadfn)(void *data), void *da
 	va_end(ap);
 	sched_cgroup_fork(p, &args);
 	sched_post_fork(p);
-	p->__state = TASK_UNINTERRUPTIBLE;
+	kshim_task_state(p) = TASK_UNINTERRUPTIBLE;
 	kthreads[nr_kthreads++] = (struct kshim_kthread){ p, threadfn, data };
 	return p;
 }

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/version.h>
 #include <kshim/compat/locking.h>
+#include <kshim/kernel-version.h>
 
 #include "shim.h"
 
@@ -76,6 +77,35 @@ void up_write(struct rw_semaphore *sem)
 void synchronize_rcu(void)
 {
 }
+
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/*
+ * RCU's view of idle and interrupts before context tracking took it over
+ * (ct_idle_enter(), ct_irq_enter_irqon(): in 6.1, not in 5.10.262;
+ * bracketed): nothing to track where a grace period is any moment every
+ * CPU is outside kernel code (above). rcu_read_unlock_strict() is
+ * RCU_STRICT_GRACE_PERIOD's, off.
+ */
+void rcu_idle_enter(void)
+{
+}
+
+void rcu_idle_exit(void)
+{
+}
+
+void rcu_irq_enter_irqson(void)
+{
+}
+
+void rcu_irq_exit_irqson(void)
+{
+}
+
+void rcu_read_unlock_strict(void)
+{
+}
+#endif
 
 /* SRCU: the same reasoning as RCU, per srcu_struct. */
 int init_srcu_struct_generic(struct srcu_struct *ssp)

@@ -12,6 +12,7 @@
 #include <linux/string.h>
 #include <linux/hash.h>
 #include <kshim/compat/of.h>
+#include <kshim/kernel-version.h>
 
 #include "shim.h"
 
@@ -299,6 +300,26 @@ int __of_parse_phandle_with_args(const struct device_node *np, const char *list_
 	return walk_phandles(np, list_name, cells_name, cell_count, index, out_args, NULL);
 }
 
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/* drivers/of/base.c's before they became of.h's inlines over
+ * __of_parse_phandle_with_args() (in 6.1, not in 5.10.262; bracketed) */
+struct device_node *of_parse_phandle(const struct device_node *np, const char *phandle_name,
+				     int index)
+{
+	struct of_phandle_args args;
+
+	if (index < 0 || walk_phandles(np, phandle_name, NULL, 0, index, &args, NULL))
+		return NULL;
+	return args.np;
+}
+
+int of_parse_phandle_with_args(const struct device_node *np, const char *list_name,
+			       const char *cells_name, int index, struct of_phandle_args *out_args)
+{
+	return walk_phandles(np, list_name, cells_name, cells_name ? -1 : 0, index, out_args, NULL);
+}
+#endif
+
 /* How many entries the phandle list has, or -ENOENT/-EINVAL as parsing
  * it fails. */
 int of_count_phandle_with_args(const struct device_node *np, const char *list_name,
@@ -436,6 +457,16 @@ int of_property_read_variable_u64_array(const struct device_node *np, const char
 	}
 	return sz;
 }
+
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/* drivers/of/base.c's before of.h made it an inline (bracketed as above) */
+int of_property_read_u64(const struct device_node *np, const char *propname, u64 *out_value)
+{
+	int ret = of_property_read_variable_u64_array(np, propname, out_value, 1, 0);
+
+	return ret < 0 ? ret : 0;
+}
+#endif
 
 /* drivers/of/property.c */
 int of_property_match_string(const struct device_node *np, const char *propname,

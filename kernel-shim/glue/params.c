@@ -19,6 +19,7 @@
 #include <asm/setup.h>
 
 #include <kshim/sched.h>
+#include <kshim/compat/sched_debug.h>
 #include "shim.h"
 
 extern const struct obs_kernel_param kshim_setup_start[], kshim_setup_end[];
@@ -29,6 +30,11 @@ extern const struct obs_kernel_param kshim_setup_start[], kshim_setup_end[];
 unsigned int kshim_cmdline_size(void)
 {
 	return COMMAND_LINE_SIZE;
+}
+
+const char *kshim_sched_verbose_param(void)
+{
+	return KSHIM_SCHED_VERBOSE_PARAM;
 }
 
 /* parameq(): dashes and underscores are the same in parameter names. */

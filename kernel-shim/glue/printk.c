@@ -187,6 +187,13 @@ asmlinkage __visible int _printk(const char *fmt, ...)
 }
 EXPORT_SYMBOL(_printk);
 
+#if KSHIM_KERNEL_LT(5, 15, 0)
+/* printk() is the function itself before 5.15 (commit 337015573718,
+ * "printk: Userspace format indexing support"), _printk() under a macro
+ * since */
+asmlinkage __visible int printk(const char *fmt, ...) __alias(_printk);
+#endif
+
 void warn_slowpath_fmt(const char *file, int line, unsigned int taint, const char *fmt, ...)
 {
 	char text[512] = "";
@@ -262,6 +269,15 @@ KSHIM_HW_PROTECTION_ENTRY(reason, ms_until_forced)
 	shim_fatal(text);
 }
 
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/* thermal_core.c's critical trip before hw_protection_shutdown() (in 6.1,
+ * not in 5.10.262; bracketed), after it logged the zone and temperature */
+void orderly_poweroff(bool force)
+{
+	shim_fatal("orderly_poweroff(): the board powers off (a thermal zone's critical trip)");
+}
+#endif
+
 /* dev_printk(): "cpu4: message", the device named as the kernel names CPU devices. */
 static void dev_emit(int level, const struct device *dev, const char *fmt, va_list args)
 {
@@ -294,6 +310,9 @@ DEFINE_DEV_PRINTK(_dev_info, LOGLEVEL_INFO)
 
 /* printk_deferred() is printk() here: there is no console to defer for. */
 asmlinkage __visible int _printk_deferred(const char *fmt, ...) __alias(_printk);
+#if KSHIM_KERNEL_LT(5, 15, 0)
+asmlinkage __visible int printk_deferred(const char *fmt, ...) __alias(_printk);
+#endif
 
 /* Every message counts: no rate limit hides one from the log. */
 int __printk_ratelimit(const char *func)

@@ -4,8 +4,10 @@
  * from a SplitMix64 stream started from the harness's seed, so the same
  * seed gives the same prandom states (lib/random32.c) and the same run.
  */
+#include <linux/notifier.h>
 #include <linux/random.h>
 #include <linux/string.h>
+#include <kshim/kernel-version.h>
 
 #include "shim.h"
 
@@ -56,3 +58,35 @@ u32 __get_random_u32_below(u32 ceil)
 	while (draw < reject_below);
 	return ceil ? draw % ceil : draw;
 }
+
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/*
+ * What 5.10.262's lib/random32.c asks of drivers/char/random.c (in 6.1,
+ * prandom lives on get_random_bytes() alone; bracketed):
+ *  - get_random_u64(), from the same seeded stream;
+ *  - the entropy it mixes in (add_device_randomness()) changes nothing:
+ *    the stream depends on the seed alone;
+ *  - random_get_entropy() without a cycle counter: the stream's next word;
+ *  - the pool never announces itself ready (register_random_ready_notifier()
+ *    keeps no notifier), so prandom's reseed timer never starts and its
+ *    states stay those prandom_init_early() derived from the stream.
+ */
+u64 get_random_u64(void)
+{
+	return splitmix64();
+}
+
+void add_device_randomness(const void *buf, size_t len)
+{
+}
+
+unsigned long random_get_entropy_fallback(void)
+{
+	return splitmix64();
+}
+
+int register_random_ready_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+#endif

@@ -69,10 +69,8 @@ void *kmalloc_node_trace(struct kmem_cache *s, gfp_t gfpflags, int node, size_t 
 
 #else
 /*
- * Before 6.1, without NUMA __kmalloc_node() is __kmalloc() inline. (Still
- * to do for 5.10, issue 56: without CONFIG_TRACING a constant size goes to
- * its size class's cache, kmalloc_caches[type][index], through
- * kmem_cache_alloc(), so those caches must exist.)
+ * Before 6.1, without NUMA __kmalloc_node() is __kmalloc() inline; a
+ * constant size goes to its size class's cache (kmalloc_classes, below).
  */
 void *__kmalloc(size_t size, gfp_t flags)
 {
@@ -173,9 +171,10 @@ bool slab_is_available(void)
  */
 struct kmem_cache {
 	unsigned int size;
+	bool zeroed;	/* its constructor leaves objects zeroed */
 };
 
-static struct kmem_cache radix_tree_nodes = { .size = sizeof(struct radix_tree_node) };
+static struct kmem_cache radix_tree_nodes = { .size = sizeof(struct radix_tree_node), .zeroed = true };
 struct kmem_cache *radix_tree_node_cachep = &radix_tree_nodes;
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
@@ -186,6 +185,35 @@ void *kmem_cache_alloc_lru(struct kmem_cache *s, struct list_lru *lru, gfp_t fla
 {
 	return shim_kmalloc(s->size, flags | __GFP_ZERO);
 }
+
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/*
+ * Before 6.1, without CONFIG_TRACING, kmalloc() of a constant size goes
+ * to its size class's cache, kmalloc_caches[kmalloc_type()][index],
+ * through kmem_cache_alloc(): create_kmalloc_caches() (mm/slab_common.c)
+ * made them at kmem_cache_init(), before any allocation. Here they are
+ * made when the image is loaded, each of its class's size (kmalloc_info:
+ * 96 and 192 bytes at 1 and 2, 2^index from 3 on), one per index shared
+ * by every type.
+ */
+static struct kmem_cache kmalloc_classes[KMALLOC_SHIFT_HIGH + 1];
+
+static void __attribute__((constructor)) kshim_create_kmalloc_caches(void)
+{
+	int type, index;
+
+	for (index = 1; index <= KMALLOC_SHIFT_HIGH; index++) {
+		kmalloc_classes[index].size = index == 1 ? 96 : index == 2 ? 192 : 1U << index;
+		for (type = 0; type < NR_KMALLOC_TYPES; type++)
+			kmalloc_caches[type][index] = &kmalloc_classes[index];
+	}
+}
+
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+{
+	return shim_kmalloc(s->size, s->zeroed ? flags | __GFP_ZERO : flags);
+}
+#endif
 
 void radix_tree_node_rcu_free(struct rcu_head *head)
 {

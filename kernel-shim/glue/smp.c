@@ -30,6 +30,7 @@
 
 #include <kshim/cost.h>
 #include <kshim/sched.h>
+#include <kshim/compat/sched.h>
 #include <kshim/compat/stop_machine.h>
 #include "shim.h"
 
@@ -179,7 +180,7 @@ void kshim_stopper_create(int cpu)
 	snprintf(p->comm, sizeof(p->comm), "migration/%d", cpu);
 	INIT_LIST_HEAD(&stoppers[cpu].works);
 	stoppers[cpu].thread = p;
-	p->__state = TASK_INTERRUPTIBLE;
+	kshim_task_state(p) = TASK_INTERRUPTIBLE;
 	cpumask_copy(&p->cpus_mask, cpumask_of(cpu));
 	p->nr_cpus_allowed = 1;
 	p->thread_info.cpu = cpu;
@@ -190,8 +191,8 @@ void kshim_stopper_create(int cpu)
 kshim_stop_one_cpu_nowait_t stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
 						 struct cpu_stop_work *work_buf)
 {
-	*work_buf = (struct cpu_stop_work){ .fn = fn, .arg = arg,
-					    .caller = _RET_IP_ };
+	*work_buf = (struct cpu_stop_work){ .fn = fn, .arg = arg };
+	kshim_cpu_stop_work_set_caller(work_buf, _RET_IP_);
 	list_add_tail(&work_buf->list, &stoppers[cpu].works);
 	wake_up_process(stoppers[cpu].thread);
 	return KSHIM_STOP_ONE_CPU_NOWAIT_QUEUED;

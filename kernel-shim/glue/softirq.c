@@ -18,6 +18,7 @@
 #include <linux/version.h>
 
 #include <kshim/cost.h>
+#include <kshim/compat/preempt.h>
 #include "shim.h"
 
 DEFINE_PER_CPU(struct pt_regs *, __irq_regs);

@@ -11,6 +11,7 @@
 #include <linux/ctype.h>
 #include <linux/string.h>
 #include <linux/version.h>
+#include <kshim/kernel-version.h>
 
 #include "shim.h"
 
@@ -83,6 +84,23 @@ ssize_t strscpy(char *dest, const char *src, size_t count)
 	memcpy(dest, src, len + 1);
 	return len;
 }
+
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/* lib/string.c's strlcpy(), which 5.10.262's fair.c and thermal_core.c
+ * call (6.1's strscpy() instead): the length of src, a truncated copy */
+size_t strlcpy(char *dest, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len >= size ? size - 1 : len;
+
+		memcpy(dest, src, n);
+		dest[n] = '\0';
+	}
+	return len;
+}
+#endif
 
 /* lib/string_helpers.c / lib/string.c */
 char *skip_spaces(const char *str)

@@ -7,6 +7,8 @@
  * range-check one integer, which is what every scheduler sysctl holds.
  */
 #include <linux/errno.h>
+#include <linux/init.h>
+#include <linux/slab.h>
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
 #include <linux/string.h>
@@ -18,15 +20,52 @@
 #include "shim.h"
 
 
-/* kernel/sysctl.c: the shared bounds tables point extra1/extra2 at. */
+/*
+ * kernel/sysctl.c's shared bounds, which tables' extra1/extra2 point at
+ * through SYSCTL_ZERO, SYSCTL_ONE, ... Their order is the tree's: before
+ * 5.17 (in 6.1, not in 5.10.262; bracketed) fs/proc/proc_sysctl.c's, with
+ * -1 first. sysctl_vals_check() reads every one back through the tree's
+ * macros, so that a bound never silently takes another's value.
+ */
+#if KSHIM_KERNEL_GE(6, 1, 0)
 const int sysctl_vals[] = { 0, 1, 2, 3, 4, 100, 200, 1000, 3000, INT_MAX, 65535, -1 };
+#else
+const int sysctl_vals[] = { -1, 0, 1, 2, 4, 100, 200, 1000, 3000, INT_MAX };
+#endif
 
-#define KSHIM_MAX_SYSCTL_TABLES	32
+static int __init sysctl_vals_check(void)
+{
+	static const struct {
+		const void *bound;
+		int value;
+		const char *name;
+	} bounds[] = {
+		{ SYSCTL_NEG_ONE, -1, "SYSCTL_NEG_ONE" }, { SYSCTL_ZERO, 0, "SYSCTL_ZERO" },
+		{ SYSCTL_ONE, 1, "SYSCTL_ONE" }, { SYSCTL_TWO, 2, "SYSCTL_TWO" },
+		{ SYSCTL_FOUR, 4, "SYSCTL_FOUR" }, { SYSCTL_ONE_HUNDRED, 100, "SYSCTL_ONE_HUNDRED" },
+		{ SYSCTL_TWO_HUNDRED, 200, "SYSCTL_TWO_HUNDRED" },
+		{ SYSCTL_ONE_THOUSAND, 1000, "SYSCTL_ONE_THOUSAND" },
+		{ SYSCTL_THREE_THOUSAND, 3000, "SYSCTL_THREE_THOUSAND" },
+		{ SYSCTL_INT_MAX, INT_MAX, "SYSCTL_INT_MAX" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bounds); i++)
+		WARN(*(const int *)bounds[i].bound != bounds[i].value,
+		     "glue/sysctl.c: %s reads %d, not %d: sysctl_vals[] is not this tree's\n",
+		     bounds[i].name, *(const int *)bounds[i].bound, bounds[i].value);
+	return 0;
+}
+early_initcall(sysctl_vals_check);
+
+/* kernel/sysctl.c's tables, and 5.10's sched_domain directories (below) */
+#define KSHIM_MAX_SYSCTL_TABLES	256
 
 static struct {
 	const char *path;
 	kshim_registered_ctl_table *table;
 	size_t size;
+	const void *header;	/* register_sysctl_table()'s, which unregisters it */
 } tables[KSHIM_MAX_SYSCTL_TABLES];
 static int nr_tables;
 
@@ -201,3 +240,192 @@ int proc_douintvec_minmax(kshim_ctl_table *table, int write, void *buffer, size_
 {
 	return do_uint(table, write, buffer, lenp, ppos, true);
 }
+
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/* --- before the scheduler registered its own sysctls ------------------- */
+/*
+ * Until they moved into kernel/sched/ (5.13 to 5.19, each with its
+ * register_sysctl_init(); all there in 6.1), the scheduler's sysctls were
+ * entries of kernel/sysctl.c's kern_table, which is not compiled here: it
+ * holds every subsystem's. Its scheduler entries as 5.10.262 declares them
+ * (kernel/sysctl.c:185-191 and 1791-1999, with the harness's kconfig:
+ * SCHED_DEBUG and SMP on, no SCHEDSTATS, NUMA_BALANCING, AUTOGROUP or
+ * CFS_BANDWIDTH): the tree's variables and handlers, the same bounds.
+ * Registered where sysctl_init() registers kern_table, at boot.
+ */
+#include <linux/sched/sysctl.h>
+
+static int min_sched_granularity_ns = 100000;		/* 100 usecs */
+static int max_sched_granularity_ns = NSEC_PER_SEC;	/* 1 second */
+static int min_wakeup_granularity_ns;			/* 0 usecs */
+static int max_wakeup_granularity_ns = NSEC_PER_SEC;	/* 1 second */
+static int min_sched_tunable_scaling = SCHED_TUNABLESCALING_NONE;
+static int max_sched_tunable_scaling = SCHED_TUNABLESCALING_END - 1;
+
+static struct ctl_table kern_sched_table[] = {
+	{ .procname = "sched_child_runs_first", .data = &sysctl_sched_child_runs_first,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = proc_dointvec },
+	{ .procname = "sched_min_granularity_ns", .data = &sysctl_sched_min_granularity,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = sched_proc_update_handler,
+	  .extra1 = &min_sched_granularity_ns, .extra2 = &max_sched_granularity_ns },
+	{ .procname = "sched_latency_ns", .data = &sysctl_sched_latency,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = sched_proc_update_handler,
+	  .extra1 = &min_sched_granularity_ns, .extra2 = &max_sched_granularity_ns },
+	{ .procname = "sched_wakeup_granularity_ns", .data = &sysctl_sched_wakeup_granularity,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = sched_proc_update_handler,
+	  .extra1 = &min_wakeup_granularity_ns, .extra2 = &max_wakeup_granularity_ns },
+	{ .procname = "sched_tunable_scaling", .data = &sysctl_sched_tunable_scaling,
+	  .maxlen = sizeof(enum sched_tunable_scaling), .mode = 0644,
+	  .proc_handler = sched_proc_update_handler,
+	  .extra1 = &min_sched_tunable_scaling, .extra2 = &max_sched_tunable_scaling },
+	{ .procname = "sched_migration_cost_ns", .data = &sysctl_sched_migration_cost,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = proc_dointvec },
+	{ .procname = "sched_nr_migrate", .data = &sysctl_sched_nr_migrate,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = proc_dointvec },
+	{ .procname = "sched_rt_period_us", .data = &sysctl_sched_rt_period,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = sched_rt_handler,
+	  .extra1 = SYSCTL_ONE, .extra2 = SYSCTL_INT_MAX },
+	{ .procname = "sched_rt_runtime_us", .data = &sysctl_sched_rt_runtime,
+	  .maxlen = sizeof(int), .mode = 0644, .proc_handler = sched_rt_handler,
+	  .extra1 = SYSCTL_NEG_ONE, .extra2 = SYSCTL_INT_MAX },
+	{ .procname = "sched_deadline_period_max_us", .data = &sysctl_sched_dl_period_max,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = proc_dointvec },
+	{ .procname = "sched_deadline_period_min_us", .data = &sysctl_sched_dl_period_min,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = proc_dointvec },
+	{ .procname = "sched_rr_timeslice_ms", .data = &sysctl_sched_rr_timeslice,
+	  .maxlen = sizeof(int), .mode = 0644, .proc_handler = sched_rr_handler },
+#ifdef CONFIG_UCLAMP_TASK
+	{ .procname = "sched_util_clamp_min", .data = &sysctl_sched_uclamp_util_min,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = sysctl_sched_uclamp_handler },
+	{ .procname = "sched_util_clamp_max", .data = &sysctl_sched_uclamp_util_max,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = sysctl_sched_uclamp_handler },
+	{ .procname = "sched_util_clamp_min_rt_default",
+	  .data = &sysctl_sched_uclamp_util_min_rt_default,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = sysctl_sched_uclamp_handler },
+#endif
+#if defined(CONFIG_ENERGY_MODEL) && defined(CONFIG_CPU_FREQ_GOV_SCHEDUTIL)
+	{ .procname = "sched_energy_aware", .data = &sysctl_sched_energy_aware,
+	  .maxlen = sizeof(unsigned int), .mode = 0644, .proc_handler = sched_energy_aware_handler,
+	  .extra1 = SYSCTL_ZERO, .extra2 = SYSCTL_ONE },
+#endif
+	{ }
+};
+
+static int __init kern_sched_table_init(void)
+{
+	__register_sysctl_init("kernel", kern_sched_table, "kern_table");
+	return 0;
+}
+early_initcall(kern_sched_table_init);
+
+/*
+ * fs/proc/proc_sysctl.c's register_sysctl_table() of a tree of
+ * directories (5.10's kernel/sched/debug.c registers
+ * kernel/sched_domain/cpuN/domainM/ with it): each directory's entries
+ * kept under the directory's path, until unregister_sysctl_table() of the
+ * header it returned. Returns 1 when the path is kept (by a table of the
+ * directory's files), 0 when not, or an error.
+ */
+static int register_dir(const char *path, struct ctl_table *table, const void *header)
+{
+	struct ctl_table *entry;
+	size_t leaves = 0;
+	int ret;
+
+	for (entry = table; entry->procname; entry++) {
+		char *child_path;
+
+		if (!entry->child) {
+			leaves++;
+			continue;
+		}
+		child_path = kasprintf(GFP_KERNEL, "%s%s%s", path, *path ? "/" : "", entry->procname);
+		if (!child_path)
+			return -ENOMEM;
+		ret = register_dir(child_path, entry->child, header);
+		if (ret <= 0)
+			kfree(child_path);	/* kept only by a table of files */
+		if (ret < 0)
+			return ret;
+	}
+	if (!leaves)
+		return 0;
+	/* a directory's files and subdirectories are not mixed in any table here */
+	if (WARN(leaves != (size_t)(entry - table), "%s: files beside directories\n", path))
+		return -EINVAL;
+	if (WARN(nr_tables == KSHIM_MAX_SYSCTL_TABLES, "too many sysctl tables (%s)\n", path))
+		return -ENOSPC;
+	tables[nr_tables].path = path;
+	tables[nr_tables].table = table;
+	tables[nr_tables].size = leaves;
+	tables[nr_tables].header = header;
+	nr_tables++;
+	return 1;
+}
+
+struct ctl_table_header *register_sysctl_table(struct ctl_table *table)
+{
+	struct ctl_table_header *header = kzalloc(sizeof(*header), GFP_KERNEL);
+
+	if (!header)
+		return NULL;
+	if (register_dir("", table, header) < 0) {
+		unregister_sysctl_table(header);
+		return NULL;
+	}
+	return header;
+}
+
+void unregister_sysctl_table(struct ctl_table_header *header)
+{
+	int i, kept = 0;
+
+	if (!header)
+		return;
+	for (i = 0; i < nr_tables; i++) {
+		if (tables[i].header == header) {
+			kfree(tables[i].path);
+			continue;
+		}
+		tables[kept++] = tables[i];
+	}
+	nr_tables = kept;
+	kfree(header);
+}
+
+/* one unsigned long, as the sched_domain tables hold */
+int proc_doulongvec_minmax(struct ctl_table *table, int write, void *buffer, size_t *lenp,
+			   loff_t *ppos)
+{
+	unsigned long *data = table->data, v;
+
+	if (!data || table->maxlen != sizeof(unsigned long))
+		return -EINVAL;
+	if (!write)
+		return read_value(buffer, lenp, ppos, "%llu\n", *data);
+	if (kstrtoul(strim(buffer), 0, &v))
+		return -EINVAL;
+	if ((table->extra1 && v < *(unsigned long *)table->extra1) ||
+	    (table->extra2 && v > *(unsigned long *)table->extra2))
+		return -EINVAL;
+	*data = v;
+	*ppos += *lenp;
+	return 0;
+}
+
+int proc_dostring(struct ctl_table *table, int write, void *buffer, size_t *lenp, loff_t *ppos)
+{
+	if (!write) {
+		if (*ppos) {
+			*lenp = 0;
+			return 0;
+		}
+		*lenp = scnprintf(buffer, *lenp, "%s\n", (const char *)table->data);
+		*ppos += *lenp;
+		return 0;
+	}
+	strscpy(table->data, strim(buffer), table->maxlen);
+	*ppos += *lenp;
+	return 0;
+}
+#endif

@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <kshim/compat/mm_types.h>
+#include <kshim/compat/sched.h>
 
 #include "shim.h"
 
@@ -38,7 +39,6 @@ static struct mm_struct kshim_user_mm = {
 struct task_struct init_task __aligned(L1_CACHE_BYTES) = {
 	.thread_info	= INIT_THREAD_INFO(init_task),
 	.stack_refcount	= REFCOUNT_INIT(1),
-	.__state	= 0,
 	.usage		= REFCOUNT_INIT(2),
 	.flags		= PF_KTHREAD,
 	.prio		= MAX_PRIO - 20,
@@ -46,7 +46,6 @@ struct task_struct init_task __aligned(L1_CACHE_BYTES) = {
 	.normal_prio	= MAX_PRIO - 20,
 	.policy		= SCHED_NORMAL,
 	.cpus_ptr	= &init_task.cpus_mask,
-	.user_cpus_ptr	= NULL,
 	.cpus_mask	= CPU_MASK_ALL,
 	.nr_cpus_allowed = NR_CPUS,
 	.mm		= NULL,
@@ -113,7 +112,7 @@ struct task_struct *kshim_copy_task(const char *comm, bool kthread)
 	p->cpus_ptr = &p->cpus_mask;
 	cpumask_copy(&p->cpus_mask, cpu_possible_mask);
 	p->nr_cpus_allowed = cpumask_weight(cpu_possible_mask);
-	p->user_cpus_ptr = NULL;
+	kshim_task_clear_user_cpus(p);
 	INIT_LIST_HEAD(&p->tasks);
 	INIT_LIST_HEAD(&p->se.group_node);
 	INIT_LIST_HEAD(&p->rt.run_list);

@@ -21,9 +21,10 @@
 #include <linux/trace_events.h>
 #include <linux/slab.h>
 #include <linux/version.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#include <kshim/kernel-version.h>
+#if KSHIM_KERNEL_GE(6, 9, 0)
 #include <trace/events/hw_pressure.h>
-#else
+#elif KSHIM_KERNEL_GE(6, 1, 0)
 #include <trace/events/thermal_pressure.h>
 #endif
 
@@ -81,9 +82,9 @@ void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	 * ("d..2.": interrupts off, the runqueue's lock and the tracepoint's
 	 * preempt_disable() taken), so that both formats say the same.
 	 */
-	fbuffer->trace_ctx = (TRACE_FLAG_IRQS_OFF << 16) | 2;
-	tracing_generic_entry_update(&raw_record.ent, trace_file->event_call->event.type,
-				     fbuffer->trace_ctx);
+	kshim_trace_buffer_context(fbuffer, true, 2);
+	kshim_tracing_generic_entry_update(&raw_record.ent, trace_file->event_call->event.type,
+					   fbuffer);
 	fbuffer->trace_file = trace_file;
 	fbuffer->buffer = NULL;
 	fbuffer->event = NULL;
@@ -92,6 +93,27 @@ void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	raw_record_len = len;
 	return fbuffer->entry;
 }
+
+#if KSHIM_KERNEL_LT(5, 12, 0)
+/* kernel/trace/trace.h's enum trace_flag_type, which cannot be included
+ * here (it needs CONFIG_TRACING's fields of task_struct) */
+#define TRACE_FLAG_IRQS_OFF	0x01
+
+/*
+ * kernel/trace/trace.c's, out of line before 5.12: the common fields of a
+ * record, whose flags say what the irq flags say (the harness's records
+ * are written with interrupts off, in no interrupt: what 5.12's inline
+ * writes from the same context, kshim_trace_buffer_context()).
+ */
+void tracing_generic_entry_update(struct trace_entry *entry, unsigned short type,
+				  unsigned long flags, int pc)
+{
+	entry->preempt_count = pc & 0xff;
+	entry->pid = current ? current->pid : 0;
+	entry->type = type;
+	entry->flags = irqs_disabled_flags(flags) ? TRACE_FLAG_IRQS_OFF : 0;
+}
+#endif
 
 void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
@@ -106,6 +128,21 @@ bool __trace_trigger_soft_disabled(struct trace_event_file *file)
 {
 	UNREACHABLE_FTRACE(__trace_trigger_soft_disabled);
 }
+
+#if KSHIM_KERNEL_LT(6, 1, 0)
+/* what 5.10.262's trace_trigger_soft_disabled() inline calls for a file
+ * with triggers or a pid filter, which no file here has */
+enum event_trigger_type event_triggers_call(struct trace_event_file *file, void *rec,
+					    struct ring_buffer_event *event)
+{
+	UNREACHABLE_FTRACE(event_triggers_call);
+}
+
+bool trace_event_ignore_this_pid(struct trace_event_file *trace_file)
+{
+	UNREACHABLE_FTRACE(trace_event_ignore_this_pid);
+}
+#endif
 
 int trace_event_raw_init(struct trace_event_call *call)
 {
@@ -290,6 +327,9 @@ static void format_field(struct format_buf *b, const char *type, const char *nam
 	if (!array)
 		format_add(b, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			   type, name, offset, size, !!is_signed);
+	else if (len == KSHIM_TRACE_FIELD_LEN_IN_TYPE)
+		format_add(b, "\tfield:%.*s %s%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   (int)(array - type), type, name, array, offset, size, !!is_signed);
 	else if (len)
 		format_add(b, "\tfield:%.*s %s[%d];\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			   (int)(array - type), type, name, len, offset, size, !!is_signed);
@@ -326,7 +366,7 @@ static int format_event(char *buf, unsigned long size, const char *name, int id,
 			return -EINVAL;	/* fields defined by a function: no such event here */
 		offset = ALIGN(offset, field->align);
 		format_field(&b, field->type, field->name, offset, field->size, field->is_signed,
-			     field->len);
+			     kshim_trace_field_len(field));
 		offset += field->size;
 	}
 	format_add(&b, "\nprint fmt: %s\n", print_fmt);
@@ -444,35 +484,46 @@ void kshim_trace_record(const char *name, int nr_args, const long long *args, co
 	shim_trace(&ev);
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-KSHIM_RAW_EVENT(hw_pressure_update);
-#else
-KSHIM_RAW_EVENT(thermal_pressure_update);
+/*
+ * The event a CPU's pressure is traced with: hw_pressure_update from 6.9
+ * (thermal pressure renamed), thermal_pressure_update before (in 6.1, not
+ * in 5.10.262; bracketed); 5.10 traces none. The macros take the event's
+ * name expanded (a second level, so that ## sees the name, not the macro).
+ */
+#if KSHIM_KERNEL_GE(6, 9, 0)
+#define PRESSURE_EVENT	hw_pressure_update
+#elif KSHIM_KERNEL_GE(6, 1, 0)
+#define PRESSURE_EVENT	thermal_pressure_update
 #endif
+
+#ifdef PRESSURE_EVENT
+#define RAW_EVENT_OF(ev)		KSHIM_RAW_EVENT(ev)
+#define RAW_OF(ev)			__PASTE(raw_, ev)
+#define RECORD_RAW_OF(ev, ...)		kshim_record_raw(ev, __VA_ARGS__)
+#define REGISTER_TRACE_OF(ev, probe)	__PASTE(register_trace_, ev)(probe, NULL)
+#define NAME_OF(ev)			__stringify(ev)
+
+RAW_EVENT_OF(PRESSURE_EVENT);
 
 static void probe_pressure_update(void *data, int cpu, unsigned long pressure)
 {
 	const long long args[] = { cpu, pressure };
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-	kshim_trace_record("hw_pressure_update", ARRAY_SIZE(args), args, NULL, NULL, NULL);
-	kshim_record_raw(hw_pressure_update, probe_pressure_update, cpu, pressure);
-#else
-	kshim_trace_record("thermal_pressure_update", ARRAY_SIZE(args), args, NULL, NULL, NULL);
-	kshim_record_raw(thermal_pressure_update, probe_pressure_update, cpu, pressure);
-#endif
+	kshim_trace_record(NAME_OF(PRESSURE_EVENT), ARRAY_SIZE(args), args, NULL, NULL, NULL);
+	RECORD_RAW_OF(PRESSURE_EVENT, probe_pressure_update, cpu, pressure);
 }
 
 int kshim_trace_attach(void)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-	kshim_raw_event_add(&raw_hw_pressure_update);
-	return register_trace_hw_pressure_update(probe_pressure_update, NULL);
-#else
-	kshim_raw_event_add(&raw_thermal_pressure_update);
-	return register_trace_thermal_pressure_update(probe_pressure_update, NULL);
-#endif
+	kshim_raw_event_add(&RAW_OF(PRESSURE_EVENT));
+	return REGISTER_TRACE_OF(PRESSURE_EVENT, probe_pressure_update);
 }
+#else
+int kshim_trace_attach(void)
+{
+	return 0;
+}
+#endif
 
 int trace_output_call(struct trace_iterator *iter, char *name, char *fmt, ...)
 {

@@ -79,6 +79,15 @@ static bool disarm_timer(struct timer_list *timer)
 	return true;
 }
 
+/* kernel/time/timer.c: (re)arms the timer; whether it was armed before */
+int mod_timer(struct timer_list *timer, unsigned long expires)
+{
+	const bool was_armed = disarm_timer(timer);
+
+	arm_timer(timer, expires);
+	return was_armed;
+}
+
 /* kernel/time/timer.c: round_jiffies() of a relative delay. */
 unsigned long round_jiffies_relative(unsigned long j)
 {

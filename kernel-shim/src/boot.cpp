@@ -369,7 +369,17 @@ Kernel snapshot()
 		pd.cpus = cpus_of(span);
 		if (!states || pd.cpus.empty() || pd.cpus.front() != cpu)
 			continue;	// no EM, or not the domain's first CPU
-		pd.microwatts = !kshim_em_is_milliwatts(cpu);
+		switch (kshim_em_power_unit(cpu)) {
+		case KSHIM_EM_MILLIWATTS:
+			pd.unit = PowerUnit::milliwatts;
+			break;
+		case KSHIM_EM_ABSTRACT:
+			pd.unit = PowerUnit::abstract;
+			break;
+		default:
+			pd.unit = PowerUnit::microwatts;
+			break;
+		}
 		for (int i = 0; i < states; i++) {
 			struct kshim_em_state st{};
 			kshim_em_state(cpu, i, &st);
@@ -530,11 +540,13 @@ Kernel boot(const dts::Platform &platform, const BootOptions &options)
 	// The handlers may keep pointers into the command line: it lives as
 	// long as the kernel does.
 	static std::string cmdline;
-	cmdline = SH_KERNEL_SCHEDULER ? "sched_verbose " + options.cmdline : options.cmdline;
+	const std::string verbose = SH_KERNEL_SCHEDULER ? fmt::format("{} ", kshim_sched_verbose_param()) : "";
+	cmdline = verbose + options.cmdline;
 	if (cmdline.size() >= kshim_cmdline_size())
 		throw BadParameter(fmt::format("--cmdline: {} bytes{}; the kernel's command line holds {} "
 					       "(COMMAND_LINE_SIZE, its NUL included)",
-					       cmdline.size(), SH_KERNEL_SCHEDULER ? " with the harness's 'sched_verbose '" : "",
+					       cmdline.size(),
+					       verbose.empty() ? "" : fmt::format(" with the harness's '{}'", verbose),
 					       kshim_cmdline_size()));
 	const char *unknown = nullptr;
 	kshim_set_seed(options.seed);

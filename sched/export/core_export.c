@@ -9,6 +9,8 @@
  */
 #include "core.c"
 
+#include "../glue/series.h"
+
 /*
  * do_task_dead() without its final BUG(): on hardware __schedule() never
  * returns to a dead task, because the CPU is on the next task's stack by

@@ -6,13 +6,4 @@
  */
 #include "build_policy.c"
 
-/*
- * One pass of do_idle()'s loop after arch_cpu_idle_enter(): idle.c's
- * cpuidle_idle_call(got_tick), which the harness runs on the CPU's idle
- * stack (kernel-shim/glue/cpu.c) because it waits for an interrupt inside.
- */
-void kshim_cpuidle_idle_call(bool got_tick);
-void kshim_cpuidle_idle_call(bool got_tick)
-{
-	cpuidle_idle_call(got_tick);
-}
+#include "idle_entry.h"

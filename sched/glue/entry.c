@@ -9,7 +9,7 @@
  * core.c/fair.c/...; this file enters them on the right CPU, in the right
  * context, through the CPU driver (kernel-shim/glue/cpu.c).
  */
-#include "../export/build_policy_headers.h"
+#include "internal.h"
 
 #include <linux/sched/init.h>
 #include <linux/sched/task.h>
@@ -18,6 +18,9 @@
 #include <linux/cpuidle.h>
 
 #include <kshim/sched.h>
+#include <kshim/compat/bitmap.h>
+#include <kshim/compat/preempt.h>
+#include <kshim/compat/sched.h>
 #include "../../kernel-shim/glue/shim.h"
 #include "series.h"
 

@@ -8,7 +8,7 @@
  * (trace_probes.c). Their fast-assigns read the scheduler's structures as
  * those probes do.
  */
-#include "../export/build_policy_headers.h"
+#include "internal.h"
 
 #include "series.h"
 

@@ -82,4 +82,32 @@ static inline void kshim_set_util_est(struct sched_avg *avg, unsigned long util)
 #define rcu_dereference_sched_domain(p)	rcu_dereference_check_sched_domain(p)
 #endif
 
+/* task_running() became task_on_cpu() in 6.0 (commit 0b9d46fc5ef7, "sched:
+ * Rename task_running() to task_on_cpu()") */
+#if KSHIM_KERNEL_LT(6, 0, 0)
+#define task_on_cpu(rq, p)		task_running(rq, p)
+#endif
+
+/* task_of() is sched.h's in 6.1, fair.c's own (static) in 5.10.262
+ * (bracketed); before, the glue takes the entity's task as fair.c does */
+#if KSHIM_KERNEL_LT(6, 1, 0)
+#define task_of(se)			container_of(se, struct task_struct, se)
+#endif
+
+/* select_task_rq() took the domain flag of the balance beside the wake
+ * flags until 5.11 (commit 3aef1551e942, "sched: Remove select_task_rq()'s
+ * sd_flag parameter"), which moved it into WF_TTWU, WF_FORK and WF_EXEC.
+ * Before, a wake-up is SD_BALANCE_WAKE and no wake flag. */
+#if KSHIM_KERNEL_LT(5, 11, 0)
+#define WF_TTWU				0
+#define select_task_rq_fair(p, cpu, wake_flags) \
+	(select_task_rq_fair)(p, cpu, SD_BALANCE_WAKE, wake_flags)
+#endif
+
+/* __schedule() takes a mode since 5.15 (commit b4bfa3fcfe3b, "sched/core:
+ * Rework the __schedule() preempt argument"), a bool preempt before */
+#if KSHIM_KERNEL_LT(5, 15, 0)
+#define SM_NONE				false
+#endif
+
 #endif /* _KSHIM_SCHED_SERIES_H */

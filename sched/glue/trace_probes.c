@@ -30,7 +30,7 @@
  *   sched_util_est_cfs  cpu enqueued ewma util
  *   sched_util_est_se   cpu pid enqueued ewma util
  */
-#include "../export/build_policy_headers.h"
+#include "internal.h"
 
 #include <linux/sched/clock.h>
 #include <linux/trace_events.h>
@@ -39,6 +39,8 @@
 
 #include <kshim/api.h>
 #include <kshim/sched.h>
+#include <kshim/compat/bitmap.h>
+#include <kshim/compat/sched_events.h>
 
 #include "../../kernel-shim/glue/shim.h"
 #include "series.h"
@@ -87,26 +89,24 @@ static void record_traced(const char *name, int nr_args, const long long *args,
 /* What TP_fast_assign of sched_switch stores (__trace_sched_switch_state()
  * lives under CREATE_TRACE_POINTS in core.c, so it is redone here from the
  * same inline helper). */
-static long long switch_state(bool preempt, unsigned int prev_state,
-			      const struct task_struct *prev)
+static long long switch_state(bool preempt, unsigned int state_index)
 {
-	unsigned int state;
-
 	BUILD_BUG_ON(TASK_REPORT_MAX != KSHIM_SWITCH_PREEMPTED);
 	if (preempt)
 		return TASK_REPORT_MAX;
-	state = __task_state_index(prev_state, prev->exit_state);
-	return state ? 1 << (state - 1) : 0;
+	return state_index ? 1 << (state_index - 1) : 0;
 }
 
-static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
-			       struct task_struct *next, unsigned int prev_state)
+static void probe_sched_switch(void *data, KSHIM_SCHED_SWITCH_PROTO)
 {
-	const long long args[] = { prev->pid, prev->prio, switch_state(preempt, prev_state, prev),
-				   next->pid, next->prio };
+	const long long args[] = {
+		prev->pid, prev->prio,
+		switch_state(preempt, kshim_sched_switch_state_index(prev, prev_state)),
+		next->pid, next->prio
+	};
 
 	record("sched_switch", ARRAY_SIZE(args), args, prev, next);
-	kshim_record_raw(sched_switch, probe_sched_switch, preempt, prev, next, prev_state);
+	kshim_record_raw(sched_switch, probe_sched_switch, KSHIM_SCHED_SWITCH_ARGS);
 }
 
 /* try_to_wake_up() on the waker's CPU, before the wakee's CPU is chosen */

@@ -8,6 +8,7 @@
 #include "kernel_support.h"
 #include "print_values.h"
 #include "support.h"
+#include "tree_features.h"
 
 #include "kernel-shim/kernel.h"
 
@@ -37,10 +38,12 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 	BOOST_REQUIRE(k.perf_domains.size() == 2u);
 	const auto &little = test::perf_domain_of(k, 0);
 	BOOST_TEST(little.cpus == (std::vector<unsigned>{0, 1, 2, 3}));
-	BOOST_TEST(little.microwatts);
+	BOOST_TEST((little.unit == (test::em_in_microwatts() ? kshim::PowerUnit::microwatts
+							      : kshim::PowerUnit::milliwatts)));
 	BOOST_REQUIRE(little.states.size() == 13u);
 	BOOST_TEST(little.states.front().frequency_khz == 200000u);
-	BOOST_TEST(little.states.front().power == 14580u);
+	// 90 * 900^2 * 200 / 10^6 uW, 14.58 mW
+	BOOST_TEST(little.states.front().power == (test::em_in_microwatts() ? 14580u : 14u));
 	const bool v61 = test::kernel_series() == "6.1";
 	BOOST_TEST(little.states.front().cost == (v61 ? 102060u : 2750u));
 	BOOST_TEST(little.states.front().inefficient);	// same cost as 300 MHz

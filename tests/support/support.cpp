@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "support.h"
+#include "tree_features.h"
+
+#include <cstdio>
 
 #include <vector>
 
@@ -13,6 +16,14 @@ std::filesystem::path fixture(const std::string &relative)
 std::filesystem::path kernel_tree()
 {
 	return SH_TEST_KERNEL_TREE;
+}
+
+bool tree_at_least(int major, int minor)
+{
+	int tree_major = 0, tree_minor = 0;
+
+	std::sscanf(SH_TEST_KERNEL_VERSION, "%d.%d", &tree_major, &tree_minor);
+	return tree_major != major ? tree_major > major : tree_minor >= minor;
 }
 
 std::string kernel_series()

@@ -32,6 +32,7 @@
 #endif
 
 #include <kshim/sched.h>
+#include <kshim/compat/thermal.h>
 
 /* drivers/thermal/ of the tree: thermal_zone_device_set_policy(), instances */
 #include "thermal_core.h"
@@ -50,27 +51,20 @@ struct kshim_sensor {
 static struct kshim_sensor sensors[KSHIM_MAX_SENSORS];
 static int nr_sensors;
 
-static int sensor_get_temp(struct thermal_zone_device *tz, int *temp)
+static int sensor_get_temp(struct kshim_sensor *sensor, int *temp)
 {
-	struct kshim_sensor *sensor = tz->devdata;
-
 	*temp = shim_sensor_temp(sensor - sensors);
 	return 0;
 }
 
-static int sensor_set_trips(struct thermal_zone_device *tz, int low, int high)
+static int sensor_set_trips(struct kshim_sensor *sensor, int low, int high)
 {
-	struct kshim_sensor *sensor = tz->devdata;
-
 	sensor->low = low;
 	sensor->high = high;
 	return 0;
 }
 
-static const struct thermal_zone_device_ops sensor_ops = {
-	.get_temp = sensor_get_temp,
-	.set_trips = sensor_set_trips,
-};
+KSHIM_THERMAL_SENSOR_OPS(sensor_ops, sensor_get_temp, sensor_set_trips);
 
 int kshim_thermal_add_sensor(const char *path, int id)
 {
@@ -94,7 +88,7 @@ int kshim_thermal_add_sensor(const char *path, int id)
 	sensor->low = -INT_MAX;
 	sensor->high = INT_MAX;
 	nr_sensors++;
-	tz = devm_thermal_of_zone_register(&sensor->dev, id, sensor, &sensor_ops);
+	tz = kshim_thermal_sensor_register(&sensor->dev, id, sensor, sensor_ops);
 	if (IS_ERR(tz)) {
 		nr_sensors--;
 		return PTR_ERR(tz);
@@ -141,7 +135,7 @@ int kshim_thermal_zone(int index, struct kshim_thermal_zone *out)
 	strscpy(out->governor, tz->governor ? tz->governor->name : "", sizeof(out->governor));
 	out->id = tz->id;
 	out->temperature = tz->temperature;
-	out->num_trips = tz->num_trips;
+	out->num_trips = kshim_tz_num_trips(tz);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 	{
 		const struct thermal_trip_desc *td;
@@ -153,12 +147,12 @@ int kshim_thermal_zone(int index, struct kshim_thermal_zone *out)
 	{
 		int trip;
 
-		for (trip = 0; trip < tz->num_trips; trip++)
+		for (trip = 0; trip < kshim_tz_num_trips(tz); trip++)
 			out->nr_disabled_trips += test_bit(trip, &tz->trips_disabled);
 	}
 #endif
-	out->passive_delay_ms = jiffies_to_msecs(tz->passive_delay_jiffies);
-	out->polling_delay_ms = jiffies_to_msecs(tz->polling_delay_jiffies);
+	out->passive_delay_ms = kshim_tz_passive_delay_ms(tz);
+	out->polling_delay_ms = kshim_tz_polling_delay_ms(tz);
 	out->enabled = tz->mode == THERMAL_DEVICE_ENABLED;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 	{

@@ -155,6 +155,9 @@ int kshim_boot_early(unsigned int nr_cpus, char *cmdline, const char **unknown_p
 unsigned int kshim_nr_cpus_max(void);
 /* COMMAND_LINE_SIZE: the command line's size, its final NUL included. */
 unsigned int kshim_cmdline_size(void);
+/* The boot parameter that makes the scheduler tell what it builds:
+ * "sched_verbose", or the tree's older name. */
+const char *kshim_sched_verbose_param(void);
 
 /* One cpufreq policy: the CPUs of a frequency domain, its OPPs and the
  * OPP table's clock-latency-ns (0: none given). -EINVAL: the kernel's
@@ -223,7 +226,13 @@ struct kshim_em_state {
 int kshim_em_nr_states(unsigned int cpu);	/* 0: no EM for this CPU */
 void kshim_em_state(unsigned int cpu, int index, struct kshim_em_state *out);
 void kshim_em_cpus(unsigned int cpu, struct kshim_cpuset *out);	/* the perf domain's CPUs */
-int kshim_em_is_milliwatts(unsigned int cpu);
+/* The unit of the perf domain's power values (0: no EM for this CPU). */
+enum kshim_em_power_unit {
+	KSHIM_EM_MICROWATTS = 1,	/* 5.19's EM_PERF_DOMAIN_MICROWATTS */
+	KSHIM_EM_MILLIWATTS,		/* 5.11's milliwatts flag; every EM before 5.11 */
+	KSHIM_EM_ABSTRACT,		/* a scale of the driver's own */
+};
+int kshim_em_power_unit(unsigned int cpu);
 /* dev_pm_opp_of_register_em()'s result for the CPU's policy (0: EM built). */
 int kshim_em_status(unsigned int cpu);
 

@@ -3,6 +3,7 @@
 #define __ASM_SHIM_PROCESSOR_H
 
 #include <asm/ptrace.h>
+#include <kshim/kernel-version.h>
 
 /* Nothing to save per thread: tasks never run host code of their own. */
 struct thread_struct {
@@ -32,9 +33,20 @@ do {								\
 #define KSTK_EIP(tsk)	0UL
 #define KSTK_ESP(tsk)	0UL
 
+/* Where a sleeping task waits: nowhere the harness can name. The
+ * architecture's get_wchan() until 5.16 (commit 42a20f86dc19, "sched: Add
+ * wrapper for get_wchan() to keep task blocked"), __get_wchan() under
+ * core.c's get_wchan() since. */
+#if KSHIM_KERNEL_GE(5, 16, 0)
 static inline unsigned long __get_wchan(struct task_struct *p)
 {
 	return 0;
 }
+#else
+static inline unsigned long get_wchan(struct task_struct *p)
+{
+	return 0;
+}
+#endif
 
 #endif
