@@ -101,14 +101,21 @@ experiment::Variant variant_of(const Context &ctx, const po::variables_map &vm, 
 		}
 		return variant;
 	}
+	const auto named = vm[key].as<std::string>();
+	if (image::names_own_kernel(named)) {	// the build's own series by name: no image
+		variant.kernel = {"--kernel", named};
+		return variant;
+	}
 	try {
-		variant.kernel = {"--kernel", image::resolve(vm[key].as<std::string>(), ctx.err).string()};
+		variant.kernel = {"--kernel", image::resolve(named, ctx.err).string()};
 	} catch (const std::invalid_argument &e) {
 		throw UsageError{fmt::format("--{}: {}", key, e.what())};
 	} catch (const image::BadPatch &e) {
 		throw UsageError{fmt::format("--{}: {}", key, e.what())};
 	}
-	variant.image_id = image::read_manifest(variant.kernel[1]).id;
+	// the build's own kernel side (its series by name) has no manifest
+	if (std::filesystem::exists(std::filesystem::path(variant.kernel[1]) / "manifest.json"))
+		variant.image_id = image::read_manifest(variant.kernel[1]).id;
 	return variant;
 }
 

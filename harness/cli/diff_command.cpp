@@ -81,7 +81,8 @@ Side side_of(const Context &ctx, const po::variables_map &vm, int side)
 		try {
 			const auto dir = image::resolve(vm[prefix + "kernel"].as<std::string>(), ctx.err);
 			s.global = {"--kernel", dir.string()};
-			image_id = image::read_manifest(dir).id;
+			if (std::filesystem::exists(dir / "manifest.json"))	// not the build's own (its series by name)
+				image_id = image::read_manifest(dir).id;
 		} catch (const std::invalid_argument &e) {
 			throw UsageError{e.what()};
 		} catch (const image::BadPatch &e) {

@@ -30,6 +30,10 @@ po::options_description kernel_options()
 		("tree", po::value<std::string>()->value_name("DIR"),
 		 "kernel build: the kernel tree of the image (a checkout of the same series); default: the "
 		 "tree sched-harness was built from")
+		("series", po::value<std::string>()->value_name("SERIES"),
+		 "kernel build: the image of another series' tree (6.12, 7.3), found as scripts/build.sh "
+		 "finds SH_KERNEL's and built by a build of its own in the cache (the first time, minutes); "
+		 "--kernel SERIES does the same")
 		("tarball", po::value<std::string>()->value_name("FILE"),
 		 "kernel build: the kernel tree of the image from a tar archive (.tar, .tar.xz, ...; only the "
 		 "directories the kernel side reads are extracted, once)")
@@ -48,7 +52,8 @@ po::options_description kernel_options()
 
 constexpr const char *usage =
 	"usage: sched-harness kernel info | kernel list | kernel files | kernel prune [--keep N]\n"
-	"       | kernel build [--tree DIR | --tarball FILE] [--patch FILE]... [--config NAME=VALUE]...\n\n"
+	"       | kernel build [--tree DIR | --tarball FILE] [--patch FILE]... [--config NAME=VALUE]...\n"
+	"       | kernel build --series SERIES\n\n"
 	"info:  the kernel tree sched-harness was built from (or the --kernel image), and\n"
 	"       each of its files compiled in, with the sha256 of the bytes compiled.\n"
 	"build: a kernel image of that tree (or --tree DIR, --tarball FILE) with the patches applied\n"
@@ -57,6 +62,9 @@ constexpr const char *usage =
 	"       the build's are compiled, for both flavours (arm64, arm), or only the one of the\n"
 	"       global --arch: the other is built when a board first needs it, as --kernel PATCH\n"
 	"       builds only the flavour of the boards it boots.\n"
+	"       --series SERIES: the image of another series' tree (6.12, 7.3: /usr/src's tarball or\n"
+	"       the one scripts/fetch-kernel.sh fetched), compiled by a build of its own in the cache;\n"
+	"       'sched-harness --kernel SERIES' runs it (the build's own series: the build's kernel).\n"
 	"list:  the images in the cache ($SCHED_HARNESS_CACHE, ~/.cache/sched-harness), most recently\n"
 	"       used first (built, named by --kernel or --b-kernel, or run), each with its state:\n"
 	"       ok; incomplete (a flavour is built when a board first needs it); failed (a flavour\n"
@@ -71,6 +79,20 @@ constexpr const char *usage =
 // kernel build: prints the image's id.
 void build_image(const Context &ctx, const po::variables_map &vm)
 {
+	// --arch: only that flavour's library (the other is built when a board needs it)
+	const auto wanted = ctx.arch ? std::vector<std::string>{std::string(dts::to_string(*ctx.arch))}
+				     : image::every_flavour;
+	if (vm.count("series")) {
+		if (vm.count("tree") || vm.count("tarball") || vm.count("patch") || vm.count("config"))
+			throw UsageError{"kernel build --series: the series' own tree, without --tree, --tarball, "
+					 "--patch or --config"};
+		try {
+			ctx.out << image::series_image(vm["series"].as<std::string>(), ctx.err, wanted).manifest.id << "\n";
+		} catch (const std::invalid_argument &e) {
+			throw UsageError{fmt::format("kernel build --series: {}", e.what())};
+		}
+		return;
+	}
 	image::Recipe recipe;
 	if (vm.count("tree") && vm.count("tarball"))
 		throw UsageError{"kernel build: give --tree or --tarball, not both"};
@@ -88,9 +110,7 @@ void build_image(const Context &ctx, const po::variables_map &vm)
 		if (recipe.tree.empty() && recipe.patches.empty() && recipe.config.empty())
 			throw UsageError{"kernel build: give a tree (--tree DIR, --tarball FILE), patches (--patch "
 					 "FILE...) or options (--config NAME=VALUE...)"};
-		// --arch: only that flavour's library (the other is built when a board needs it)
-		const auto image = ctx.arch ? image::build(recipe, ctx.err, {std::string(dts::to_string(*ctx.arch))})
-					    : image::build(recipe, ctx.err);
+		const auto image = image::build(recipe, ctx.err, wanted);
 		ctx.out << image.manifest.id << "\n";
 	} catch (const image::BadPatch &e) {
 		throw UsageError{e.what()};
@@ -113,11 +133,17 @@ void list_images(const Context &ctx)
 			text += fmt::format("{}  {:<10}  used {}\n", m.id, image::to_string(listed.state),
 					    utc(listed.last_used));
 		} else {
-			text += fmt::format("{}  {:<10}  used {}  built {}  {}  {} object(s) compiled again  tree {}{}{}\n",
-					    m.id, image::to_string(listed.state), utc(listed.last_used), m.created,
-					    m.flavours.empty() ? "no flavour yet" : fmt::format("{}", fmt::join(m.flavours, "+")),
-					    m.recompiled.size(), m.tree, m.patches.empty() ? "" : "  patches: ",
-					    fmt::join(m.patches, " "));
+			const auto flavours =
+				m.flavours.empty() ? std::string("no flavour yet") : fmt::format("{}", fmt::join(m.flavours, "+"));
+			if (m.of_series())	// another series' own build: nothing "compiled again"
+				text += fmt::format("{}  {:<10}  used {}  built {}  {}  Linux {} ({}), its own build {}\n",
+						    m.id, image::to_string(listed.state), utc(listed.last_used), m.created,
+						    flavours, m.version, m.package, m.build);
+			else
+				text += fmt::format("{}  {:<10}  used {}  built {}  {}  {} object(s) compiled again  tree {}{}{}\n",
+						    m.id, image::to_string(listed.state), utc(listed.last_used), m.created,
+						    flavours, m.recompiled.size(), m.tree, m.patches.empty() ? "" : "  patches: ",
+						    fmt::join(m.patches, " "));
 		}
 		if (!listed.why.empty())
 			text += fmt::format("{:18}{}\n", "", listed.why);
@@ -159,11 +185,18 @@ void show_info(const Context &ctx)
 	require_kernel(ctx);
 	auto info = kshim::build_info();
 	std::string text;
-	if (const char *image = std::getenv("SCHED_HARNESS_IMAGE"); image && *image) {
-		const auto manifest = image::read_manifest(image);
+	// the image in use; none for the build's own kernel (also when named
+	// by its series or its directory, which has no manifest)
+	const auto image = image::image_in_use();
+	if (image && image->manifest.of_series()) {
+		const auto &manifest = image->manifest;
+		text += fmt::format("Image        {} ({}): Linux {} ({}), compiled by a build of its own in {}\n",
+				    manifest.id, image->dir.string(), manifest.version, manifest.package, manifest.build);
+	} else if (image) {
+		const auto &manifest = image->manifest;
 		text += fmt::format("Image        {} ({}): the tree {}{}{}; {} file(s) read differ from the "
 				    "build's tree{}{}\n",
-				    manifest.id, image, manifest.tree, manifest.patches.empty() ? "" : " with ",
+				    manifest.id, image->dir.string(), manifest.tree, manifest.patches.empty() ? "" : " with ",
 				    fmt::join(manifest.patches, ", "), manifest.files.size(),
 				    manifest.config.empty() ? "" : "; config ", fmt::join(manifest.config, " "));
 	}
@@ -177,8 +210,8 @@ void show_info(const Context &ctx)
 			text += fmt::format("               {:<38} {} here, {} in the defconfig\n", d.option, d.harness,
 					    d.defconfig);
 	}
-	text += std::getenv("SCHED_HARNESS_IMAGE") ? "\nCompiled (the changed files' hashes are the image's bytes):\n"
-						   : "\nCompiled unchanged from the tree:\n";
+	text += image && !image->manifest.of_series() ? "\nCompiled (the changed files' hashes are the image's bytes):\n"
+						      : "\nCompiled unchanged from the tree:\n";
 	for (const auto &file : info.files)
 		text += fmt::format("  {}  {}\n", file.sha256, file.path);
 	ctx.out << text;

@@ -75,13 +75,17 @@ std::string usage(const po::options_description &global)
 	return text + "\n" + opts.str() + "\nRun 'sched-harness COMMAND --help' for a command's options.\n";
 }
 
-// --kernel-src, then $SCHED_HARNESS_KERNEL_SRC, then the tree the build used.
+// --kernel-src, then $SCHED_HARNESS_KERNEL_SRC, then the tree of the
+// image of another series (--kernel 6.12: its boards and DT includes, as
+// that series' own build reads them), then the tree the build used.
 std::filesystem::path kernel_tree(const po::variables_map &vm)
 {
 	if (vm.count("kernel-src"))
 		return vm["kernel-src"].as<std::string>();
 	if (const char *env = std::getenv("SCHED_HARNESS_KERNEL_SRC"); env && *env)
 		return env;
+	if (const auto image = image::image_in_use(); image && image->manifest.of_series())
+		return image->manifest.tree;
 	return SCHED_HARNESS_KERNEL_TREE;
 }
 
@@ -188,7 +192,13 @@ int run(int argc, char **argv)
 	if (vm.count("kernel")) {
 		const auto what = vm["kernel"].as<std::string>();
 		const char *loaded_for = std::getenv("SCHED_HARNESS_IMAGE_FOR");
-		if (!loaded_for || what != loaded_for) {
+		// the build's own series by name is the build's own kernel: no
+		// image, but out of an image's environment (a run of `--kernel 6.1`
+		// started by a command running another image) this program again
+		if ((!loaded_for || what != loaded_for) && image::names_own_kernel(what)) {
+			if (const char *in_image = std::getenv("SCHED_HARNESS_IMAGE"); in_image && *in_image)
+				return run_image(image::own_kernel_dir(), what, argv);
+		} else if (!loaded_for || what != loaded_for) {
 			std::filesystem::path dir;
 			try {
 				dir = image::resolve(what, std::cerr);

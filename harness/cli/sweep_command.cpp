@@ -302,7 +302,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 		return exit_ok;
 	const auto &vm = *parsed;
 	const auto engine = engine_of(vm);
-	const auto [plan, shown] = setup_of(ctx, vm);
+	auto [plan, shown] = setup_of(ctx, vm);
 	std::vector<rapidjson::Document> reports;
 	try {
 		auto executed = experiment::execute(local_host(ctx), plan.runs(), engine);
@@ -312,6 +312,7 @@ int sweep_command(const Context &ctx, const std::vector<std::string> &args)
 	} catch (const experiment::RunFailed &failure) {
 		return report_failure(ctx, "sweep", failure);
 	}
+	experiment::record_kernels(plan, reports);
 	const auto rows = experiment::summarise_sweep(plan, shown, reports, vm.count("metric") > 0);
 	const auto scenario = scenario_named(plan, reports);
 	if (vm.count("plot")) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/experiment/bisect.h"
 #include "harness/image/patch_subject.h"
+#include "harness/suite/suite.h"
 
 #include "support/tools.h"
 
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string_view>
 
@@ -148,7 +150,7 @@ std::string Bisection::image_of(std::size_t n)
 	if (!images_.count(n)) {
 		try {
 			// the flavours the suite's boards need are built by its runs
-			images_[n] = image::build(steps_.recipe(n), host_.err, {}).manifest.id;
+			images_[n] = steps_.kernel ? steps_.kernel(n) : image::build(steps_.recipe(n), host_.err, {}).manifest.id;
 		} catch (const image::BadPatch &e) {
 			unbuildable_[n] = first_line(e.what());
 			throw Unbuildable{unbuildable_[n]};
@@ -232,8 +234,9 @@ Verdict Bisection::checked(std::size_t n, const std::string &image)
 Verdict Bisection::compared(std::size_t n, const std::string &image)
 {
 	const unsigned repeat = predicate_.repeat();
+	// a release of the build's own series is the build's own kernel, by name
 	std::vector<std::string> args{"compare", "--json", "--suite", predicate_.suite, "--repeat",
-				      std::to_string(repeat), "--b-kernel", image};
+				      std::to_string(repeat), "--b-kernel", image.empty() ? image::own_series() : image};
 	if (const auto reference = image_of(0); !reference.empty())
 		args.insert(args.end(), {"--a-kernel", reference});
 	const auto r = support::run_tool(command(std::move(args), fmt::format("compare-{}", n)));
@@ -298,7 +301,7 @@ Steps patch_series(const std::vector<std::string> &files, const std::filesystem:
 			patches.push_back(path);
 		}
 	}
-	Steps steps{false, {"(unpatched)"}, {}};
+	Steps steps{false, false, {"(unpatched)"}, {}, {}};
 	for (const auto &p : patches)
 		steps.names.push_back(image::patch_subject(p).value_or(p.filename().string()));
 	steps.recipe = [patches](std::size_t n) {
@@ -325,7 +328,7 @@ Steps git_history(const std::filesystem::path &git, const std::string &good, con
 								"--reverse", "--format=%H %s", good + ".." + bad});
 	if (log.exit_status != 0)
 		throw BisectError(fmt::format("git log {}..{} in {}: {}", good, bad, git.string(), log.err));
-	Steps steps{true, {fmt::format("{} (good)", commits[0].substr(0, 12))}, {}};
+	Steps steps{true, false, {fmt::format("{} (good)", commits[0].substr(0, 12))}, {}, {}};
 	std::istringstream lines(log.out);
 	for (std::string line; std::getline(lines, line);) {
 		commits.push_back(line.substr(0, line.find(' ')));
@@ -341,6 +344,144 @@ Outcome bisect(const Host &host, const Steps &steps, const Predicate &predicate,
 	       const std::function<void(const StepTested &)> &tested)
 {
 	return Bisection(host, steps, predicate, tested).run();
+}
+
+namespace {
+
+// MAJOR.MINOR as numbers, for release order (6.12 after 6.9).
+std::pair<unsigned, unsigned> series_number(const std::string &series)
+{
+	const auto dot = series.find('.');
+	return {static_cast<unsigned>(std::stoul(series.substr(0, dot))),
+		static_cast<unsigned>(std::stoul(series.substr(dot + 1)))};
+}
+
+} // namespace
+
+Steps releases(const std::vector<std::string> &series, std::ostream &log)
+{
+	if (series.size() < 2)
+		throw BisectError("--trees: at least two releases, oldest first (6.1,6.12,7.3)");
+	for (std::size_t i = 0; i < series.size(); i++) {
+		if (!image::is_series_name(series[i]))
+			throw BisectError(fmt::format("--trees: \"{}\" is not a kernel series (MAJOR.MINOR: 6.1, 6.12, 7.3)",
+						      series[i]));
+		if (i > 0 && series_number(series[i]) <= series_number(series[i - 1]))
+			throw BisectError(fmt::format("--trees: {} after {}: give each release once, oldest first",
+						      series[i], series[i - 1]));
+	}
+	// what --kernel names for each release, or why it does not build
+	struct Release {
+		std::string kernel, unbuildable;
+	};
+	std::vector<Release> resolved;
+	Steps steps{true, true, {}, {}, {}};
+	for (const auto &s : series) {
+		if (image::names_own_kernel(s)) {
+			steps.names.push_back(fmt::format("Linux {} (the build's own)", image::own_version()));
+			resolved.push_back({"", ""});
+			continue;
+		}
+		try {
+			const auto image = image::series_image(s, log, {});
+			steps.names.push_back(fmt::format("Linux {} ({})", image.manifest.version, image.manifest.package));
+			resolved.push_back({image.dir.string(), ""});
+		} catch (const image::BadPatch &e) {
+			steps.names.push_back(fmt::format("Linux {}", s));
+			resolved.push_back({"", first_line(e.what())});
+		} catch (const std::invalid_argument &e) {
+			throw BisectError(fmt::format("--trees {}: {}", s, e.what()));
+		}
+	}
+	steps.kernel = [resolved](std::size_t n) {
+		if (!resolved[n].unbuildable.empty())
+			throw image::BadPatch(resolved[n].unbuildable);
+		return resolved[n].kernel;
+	};
+	return steps;
+}
+
+namespace {
+
+// The functions a run's kernel profile names (`run --kernel-profile=N`:
+// "  BLOCKS  SHARE%  FUNCTION" lines), all of those that ran.
+std::set<std::string> profiled_functions(const std::string &report)
+{
+	static const std::regex line(R"(^\s+[0-9]+\s+[0-9.]+%\s+(\S+)\s*$)");
+	std::set<std::string> functions;
+	std::istringstream lines(report);
+	bool in_profile = false;
+	for (std::string text; std::getline(lines, text);) {
+		if (text.find("functions that ran most blocks") != std::string::npos) {
+			in_profile = true;
+			continue;
+		}
+		std::smatch m;
+		if (in_profile && std::regex_match(text, m, line))
+			functions.insert(m[1].str());
+		else if (in_profile)
+			in_profile = false;
+	}
+	return functions;
+}
+
+// The compiled files of step n's kernel: the build's own, or its image's.
+image::CompiledKernel compiled_of(const Steps &steps, std::size_t n)
+{
+	const auto kernel = steps.kernel(n);
+	if (kernel.empty())
+		return image::compiled_kernel(std::nullopt);
+	return image::compiled_kernel(image::read_manifest(kernel));
+}
+
+} // namespace
+
+ReleaseInterval release_interval(const Host &host, const Steps &steps, const Predicate &predicate, std::size_t good,
+				 std::size_t bad)
+{
+	if (!steps.releases)
+		throw std::logic_error("release_interval() of steps that are not releases");
+	ReleaseInterval interval;
+	try {
+		interval.differences = image::compiled_differences(compiled_of(steps, good), compiled_of(steps, bad));
+	} catch (const std::invalid_argument &e) {
+		throw BisectError(e.what());
+	}
+	// the scenarios the predicate ran, each once more on both releases
+	// with every function it ran profiled
+	suite::Suite suite;
+	try {
+		suite = suite::load(predicate.expect.empty() ? predicate.suite : predicate.expect);
+	} catch (const std::exception &e) {
+		interval.not_profiled = fmt::format("the suite does not load here: {}", e.what());
+		return interval;
+	}
+	constexpr std::size_t most_scenarios = 12;
+	for (const auto &scenario : suite.scenarios) {
+		if (!predicate.expect.empty() && scenario.expect.empty())
+			continue;	// check runs only the scenarios with expectations
+		if (interval.scenarios_profiled == most_scenarios)
+			break;
+		bool profiled = false;
+		for (const auto n : {good, bad}) {
+			std::vector<std::string> argv = host.self;
+			if (const auto kernel = steps.kernel(n); !kernel.empty())
+				argv.insert(argv.end(), {"--kernel", kernel});
+			// every function that ran (a run's functions number hundreds)
+			argv.insert(argv.end(), {"run", "--kernel-profile=100000"});
+			argv.insert(argv.end(), scenario.run_args.begin(), scenario.run_args.end());
+			const auto r = support::run_tool(argv);
+			if (r.exit_status != 0) {
+				interval.not_profiled = fmt::format("{} did not run: {}", scenario.name, first_line(failure_message(r.err)));
+				continue;
+			}
+			const auto ran = profiled_functions(r.out);
+			interval.ran.insert(ran.begin(), ran.end());
+			profiled = true;
+		}
+		interval.scenarios_profiled += profiled;
+	}
+	return interval;
 }
 
 } // namespace sh::experiment

@@ -10,11 +10,13 @@
 
 #include "harness/experiment/runner.h"
 #include "harness/image/image.h"
+#include "harness/image/release_diff.h"
 
 #include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,11 +32,16 @@ public:
 };
 
 // The steps of a bisection: names[0] the reference, names[n] the n-th patch
-// or commit; recipe(n) the kernel of step n.
+// or commit; recipe(n) the kernel of step n. Releases (--trees) are
+// steps too: each its series' image, the reference tested as a history's.
 struct Steps {
-	bool history = false;	// commits of a git history, not patches of a series
+	bool history = false;	// commits of a git history (or releases), not patches of a series
+	bool releases = false;	// releases of the kernel, one series each (history is set too)
 	std::vector<std::string> names;
 	std::function<image::Recipe(std::size_t)> recipe;
+	// releases: what --kernel names for step n ("" the build's own
+	// kernel); throws image::BadPatch when the release does not build
+	std::function<std::string(std::size_t)> kernel;
 
 	std::size_t count() const { return names.size() - 1; }	// the reference not counted
 };
@@ -48,6 +55,14 @@ Steps patch_series(const std::vector<std::string> &files, const std::filesystem:
 // BisectError for refs git does not know or a bad that does not follow good.
 Steps git_history(const std::filesystem::path &git, const std::string &good, const std::string &bad,
 		  const std::filesystem::path &scratch);
+
+// Releases of the kernel by series (6.1, 6.12, 7.3), oldest first, the
+// first the reference; each step the series' image (series_image(),
+// configured now, its flavours compiled when its runs first need them),
+// the build's own series its own kernel. Throws BisectError for a name that
+// is not a series, one given twice or out of release order, a series not
+// brought up or whose tree is not on this machine.
+Steps releases(const std::vector<std::string> &series, std::ostream &log);
 
 // When a step is bad.
 struct Predicate {
@@ -94,5 +109,20 @@ struct Outcome {
 // hears each step as it is decided. Throws BisectError.
 Outcome bisect(const Host &host, const Steps &steps, const Predicate &predicate,
 	       const std::function<void(const StepTested &)> &tested);
+
+// Where a bisection over releases ends: two releases' tarballs, no history
+// between them. What differs in what they compile, by subsystem
+// (image::compiled_differences()), and the kernel functions the
+// predicate's scenarios ran on either release (their kernel profiles,
+// `run --kernel-profile`), to tell the changed functions the runs went
+// through from the others.
+struct ReleaseInterval {
+	std::vector<image::SubsystemDifference> differences;
+	std::set<std::string> ran;	// functions, as compiled: one inlined counts as its caller
+	std::size_t scenarios_profiled = 0;
+	std::string not_profiled;	// why no profile was taken, when none was
+};
+ReleaseInterval release_interval(const Host &host, const Steps &steps, const Predicate &predicate, std::size_t good,
+				 std::size_t bad);
 
 } // namespace sh::experiment

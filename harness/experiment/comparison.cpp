@@ -9,8 +9,8 @@ namespace sh::experiment {
 std::string Variant::described() const
 {
 	std::vector<std::string> all;
-	if (!kernel.empty())
-		all = {"--kernel", image_id};
+	if (!kernel.empty())	// an image by its id; the build's own kernel as named (its series)
+		all = {"--kernel", image_id.empty() ? kernel.back() : image_id};
 	all.insert(all.end(), args.begin(), args.end());
 	if (all.empty())
 		return "(the defaults)";

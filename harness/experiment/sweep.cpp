@@ -95,7 +95,7 @@ std::vector<SweepPoint> sweep_points(std::span<const Param> params, std::span<co
 	std::set<std::string> used;
 	Images images(err);
 	for (const auto &point : grid) {
-		SweepPoint p{point, point_label(params, point), {}, {}, {}};
+		SweepPoint p{point, point_label(params, point), {}, {}, {}, {}};
 		std::vector<std::string> run_args;
 		for (const auto &a : options.scenario)
 			run_args.push_back(substitute(a, point, used));
@@ -104,7 +104,8 @@ std::vector<SweepPoint> sweep_points(std::span<const Param> params, std::span<co
 		append_run_args(p.args, run_args);
 		if (options.image) {
 			const auto name = substitute(*options.image, point, used);
-			if (name != "default") {	// "default": the build's own kernel
+			// "default", or the build's own series by name: the build's own kernel
+			if (!image::names_own_kernel(name)) {
 				const auto &dir = images.resolve(name);
 				p.global = {"--kernel", dir.string()};
 				p.image_id = image::read_manifest(dir).id;
@@ -116,6 +117,18 @@ std::vector<SweepPoint> sweep_points(std::span<const Param> params, std::span<co
 		if (!used.count(param.name))
 			throw Error(fmt::format("--param {}: no option names {{{}}}", param.name, param.name));
 	return points;
+}
+
+void record_kernels(SweepPlan &plan, std::span<const rapidjson::Document> reports)
+{
+	for (std::size_t i = 0; i < plan.points.size(); i++)
+		plan.points[i].kernel = plan.report(reports, i, 1)["kernel"].GetString();
+}
+
+bool kernels_differ(const SweepPlan &plan)
+{
+	return std::any_of(plan.points.begin(), plan.points.end(),
+			   [&](const SweepPoint &p) { return p.kernel != plan.points.front().kernel; });
 }
 
 Plan SweepPlan::runs() const

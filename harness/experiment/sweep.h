@@ -55,6 +55,9 @@ struct SweepPoint {
 	std::vector<std::string> args;
 	std::vector<std::string> global;	// --kernel DIR
 	std::string image_id;
+	// the kernel's version its runs reported ("6.12.118"; record_kernels()):
+	// a sweep over trees shows it beside each point
+	std::string kernel;
 };
 
 struct SweepPlan {
@@ -81,6 +84,13 @@ struct SweepPlan {
 // resolve.
 std::vector<SweepPoint> sweep_points(std::span<const Param> params, std::span<const Point> grid,
 				     const SweepOptions &options, std::ostream &err);
+
+// Each point's kernel version as its first run reported it.
+void record_kernels(SweepPlan &plan, std::span<const rapidjson::Document> reports);
+
+// Whether the points ran kernels of more than one version (a sweep over
+// trees): the tables then have a column naming each point's.
+bool kernels_differ(const SweepPlan &plan);
 
 struct SweepCell {
 	std::vector<double> values;	// by seed

@@ -29,6 +29,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <optional>
+#include <regex>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -345,6 +346,13 @@ void write_manifest(const fs::path &dir, const Manifest &m)
 	strings("recompiled", m.recompiled);
 	strings("config", m.config);
 	w.Key("created"), w.String(m.created.c_str());
+	if (m.of_series()) {	// the other images' manifests stay as they were
+		w.Key("series"), w.String(m.series.c_str());
+		w.Key("version"), w.String(m.version.c_str());
+		w.Key("package"), w.String(m.package.c_str());
+		w.Key("tarball"), w.String(m.tarball.c_str());
+		w.Key("build"), w.String(m.build.c_str());
+	}
 	w.EndObject();
 	// readers never see half a manifest
 	const auto staged = dir / fmt::format("manifest.json.{}", ::getpid());
@@ -476,6 +484,10 @@ Manifest read_manifest(const fs::path &dir)
 	for (const char *key : {"id", "tree", "created"})
 		if (!doc.HasMember(key) || !doc[key].IsString())
 			throw BuildError(fmt::format("{}: a broken manifest (no \"{}\")", (dir / "manifest.json").string(), key));
+	for (const char *key : {"series", "version", "package", "tarball", "build"})
+		if (doc.HasMember(key) && !doc[key].IsString())
+			throw BuildError(fmt::format("{}: a broken manifest (\"{}\" is not a string)",
+						     (dir / "manifest.json").string(), key));
 	for (const char *key : {"patches", "files", "recompiled", "flavours", "config"})
 		if (doc.HasMember(key) && (!doc[key].IsArray() || !std::all_of(doc[key].Begin(), doc[key].End(),
 									       [](const auto &v) { return v.IsString(); })))
@@ -501,6 +513,12 @@ Manifest read_manifest(const fs::path &dir)
 				m.flavours.emplace_back(f.name);
 	m.config = strings("config");
 	m.created = doc["created"].GetString();
+	auto string = [&](const char *key) { return doc.HasMember(key) ? std::string(doc[key].GetString()) : ""; };
+	m.series = string("series");
+	m.version = string("version");
+	m.package = string("package");
+	m.tarball = string("tarball");
+	m.build = string("build");
 	return m;
 }
 
@@ -523,6 +541,8 @@ std::string describe(const Manifest &manifest)
 	}
 	if (!manifest.config.empty())
 		parts.push_back(fmt::format("config: {}", fmt::join(manifest.config, " ")));
+	if (manifest.of_series())
+		parts.insert(parts.begin(), fmt::format("Linux {}'s own build, from {}", manifest.series, manifest.package));
 	if (parts.empty())
 		return fmt::format("image {}", manifest.id);
 	return fmt::format("image {} ({})", manifest.id, fmt::join(parts, "; "));
@@ -1378,6 +1398,20 @@ Image add_flavour(const fs::path &dir, const std::string &flavour, std::ostream 
 {
 	library_of(flavour);
 	const auto manifest = read_manifest(dir);
+	if (manifest.of_series()) {
+		if (!fs::is_regular_file(manifest.tarball))
+			throw std::invalid_argument(fmt::format("image {} has no {} flavour yet, and its tree's tarball {} "
+								"is gone: name the series again (--kernel {})",
+								manifest.id, flavour, manifest.tarball, manifest.series));
+		auto image = series_image(manifest.series, log, {flavour});
+		if (image.manifest.id != manifest.id)
+			throw std::invalid_argument(fmt::format(
+				"image {} has no {} flavour yet, and what it was built from changed since (this build's "
+				"kernel side, or the Linux {} tarball found): name the series again (--kernel {}), image {}",
+				manifest.id, flavour, manifest.series, manifest.series, image.manifest.id));
+		image.dir = dir;
+		return image;
+	}
 	Recipe recipe;
 	if (manifest.tree != kernel_tree.string()) {
 		if (!is_kernel_tree(manifest.tree))
@@ -1399,6 +1433,347 @@ Image add_flavour(const fs::path &dir, const std::string &flavour, std::ostream 
 	image.dir = dir;	// the image the caller named (a symlink to it, say)
 	record_use(image.dir);
 	return image;
+}
+
+// Images of another series: a build of this source tree of their own.
+
+bool is_series_name(std::string_view what)
+{
+	static const std::regex series(R"([0-9]+\.[0-9]+)");
+	return std::regex_match(what.begin(), what.end(), series);
+}
+
+std::string own_series()
+{
+	static const std::regex major_minor(R"(^[0-9]+\.[0-9]+)");
+	const std::string version = SH_IMAGE_KERNEL_VERSION;
+	std::smatch m;
+	return std::regex_search(version, m, major_minor) ? m.str() : version;
+}
+
+std::string own_version()
+{
+	return SH_IMAGE_KERNEL_VERSION;
+}
+
+bool names_own_kernel(std::string_view what)
+{
+	return what == "default" || what == own_series();
+}
+
+namespace {
+
+// `dpkg --compare-versions a gt b`: Debian's version order, as
+// scripts/build.sh chooses among the trees scripts/fetch-kernel.sh fetched
+// (7.3.4-1~bpo13+1 after 7.3~rc7-1~exp1).
+bool debian_version_greater(const std::string &a, const std::string &b)
+{
+	return support::run_tool(std::vector<std::string>{"dpkg", "--compare-versions", a, "gt", b}).exit_status == 0;
+}
+
+// What scripts/fetch-kernel.sh names a fetched package's folder in the
+// cache: linux-source-SERIES_VERSION.
+std::string fetched_prefix(const std::string &series)
+{
+	return fmt::format("linux-source-{}_", series);
+}
+
+} // namespace
+
+fs::path series_tarball(const std::string &series)
+{
+	if (!is_series_name(series))
+		throw std::invalid_argument(fmt::format("{}: not a kernel series (MAJOR.MINOR: 6.12, 7.3)", series));
+	const auto file = fmt::format("linux-source-{}.tar.xz", series);
+	if (const auto installed = fs::path("/usr/src") / file; fs::is_regular_file(installed))
+		return installed;
+	// trees/linux-source-SERIES_VERSION/usr/src/linux-source-SERIES.tar.xz,
+	// the newest by Debian's version order (looked at in name order, so the
+	// choice does not depend on the directory's)
+	const auto trees = cache_dir() / "trees";
+	const auto prefix = fetched_prefix(series);
+	std::vector<std::pair<std::string, fs::path>> fetched;	// version, tarball
+	std::error_code ec;
+	for (const auto &entry : fs::directory_iterator(trees, ec)) {
+		const auto name = entry.path().filename().string();
+		const auto tarball = entry.path() / "usr" / "src" / file;
+		if (name.starts_with(prefix) && fs::is_regular_file(tarball))
+			fetched.emplace_back(name.substr(prefix.size()), tarball);
+	}
+	std::sort(fetched.begin(), fetched.end());
+	const std::pair<std::string, fs::path> *newest = nullptr;
+	for (const auto &candidate : fetched)
+		if (!newest || debian_version_greater(candidate.first, newest->first))
+			newest = &candidate;
+	if (newest)
+		return newest->second;
+	throw std::invalid_argument(fmt::format(
+		"no Linux {0} tree on this machine: /usr/src/{1} is not installed and scripts/fetch-kernel.sh has "
+		"not fetched it into {2}; get it with scripts/fetch-kernel.sh {0} (or apt-get install "
+		"linux-source-{0} where the machine's suites carry it)",
+		series, file, trees.string()));
+}
+
+namespace {
+
+// The options a series' build takes from this build's CMakeCache.txt, as
+// NAME:TYPE=VALUE: the same compilers, build type, flags, sanitizers,
+// defconfigs and symbol lists, so that its libraries are built as this
+// build's are and load into this harness.
+std::vector<std::string> inherited_cache_options()
+{
+	static const std::set<std::string> inherited{
+		"CMAKE_BUILD_TYPE",	    "CMAKE_C_COMPILER",		  "CMAKE_CXX_COMPILER",
+		"CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_C_FLAGS",
+		"CMAKE_CXX_FLAGS",	    "CMAKE_SHARED_LINKER_FLAGS",   "SH_SANITIZE",
+		"SH_ARM_DEFCONFIG",	    "SH_ARM64_DEFCONFIG",	  "SH_SYMBOL_LISTS",
+		"SH_SCHED_FULL"};
+	std::vector<std::string> options;
+	std::ifstream in(build_dir / "CMakeCache.txt");
+	for (std::string line; std::getline(in, line);) {
+		const auto colon = line.find(':'), eq = line.find('=');
+		if (colon == std::string::npos || eq == std::string::npos || eq < colon)
+			continue;
+		if (inherited.count(line.substr(0, colon)))
+			options.push_back(line);
+	}
+	std::sort(options.begin(), options.end());
+	return options;
+}
+
+// A file's size and modification time: how KernelTree.cmake tells that a
+// tarball changed (it extracts again), without reading 150 MB.
+std::string file_stamp(const fs::path &path)
+{
+	struct stat st {};
+	if (::stat(path.c_str(), &st) != 0)
+		throw std::invalid_argument(fmt::format("{}: {}", path.string(), std::strerror(errno)));
+	return fmt::format("{}@{}.{:09}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+// The build directory of a series' tree in the cache: one per source tree,
+// tarball and inherited options, reused (incrementally) by every image of
+// it, whatever this build's kernel side is at.
+fs::path series_build_dir(const std::string &series, const fs::path &tarball)
+{
+	auto hash = fnv1a("series-build");
+	hash = fnv1a(source_root.string() + '\0', hash);
+	hash = fnv1a(fs::absolute(tarball).string() + '\0', hash);
+	hash = fnv1a(file_stamp(tarball) + '\0', hash);
+	for (const auto &option : inherited_cache_options())
+		hash = fnv1a(option + '\0', hash);
+	return cache_dir() / "builds" / fmt::format("linux-{}-{:016x}", series, hash);
+}
+
+// The image's id: its build directory (series, tarball, options) and this
+// build's kernel libraries, whose API the harness calls: a change to the
+// kernel side makes a new image, compiled from the same build directory.
+std::string series_image_id(const fs::path &build)
+{
+	auto hash = fnv1a("series-image");
+	hash = fnv1a(build.string() + '\0', hash);
+	for (const auto &f : flavours)
+		hash = fnv1a(library_identity(build_dir / "kernel-shim" / library_file(f)), hash);
+	return fmt::format("{:016x}", hash);
+}
+
+// Where the series' build extracts its tree (cmake/KernelTree.cmake: the
+// tarball's name without .tar.*, under kernel/).
+fs::path series_tree(const fs::path &build, const fs::path &tarball)
+{
+	auto name = tarball.filename().string();
+	return build / "kernel" / name.substr(0, name.find(".tar"));
+}
+
+// VERSION.PATCHLEVEL.SUBLEVEL EXTRAVERSION of a tree's Makefile, as
+// cmake/KernelTree.cmake reads them.
+std::string tree_version(const fs::path &tree)
+{
+	std::ifstream in(tree / "Makefile");
+	std::map<std::string, std::string> fields;
+	std::string line;
+	for (int n = 0; n < 10 && std::getline(in, line); n++) {
+		static const std::regex field(R"(^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) = *(.*)$)");
+		if (std::smatch m; std::regex_match(line, m, field))
+			fields[m[1].str()] = m[2].str();
+	}
+	if (fields["VERSION"].empty() || fields["PATCHLEVEL"].empty())
+		throw BuildError(fmt::format("{}: no VERSION and PATCHLEVEL", (tree / "Makefile").string()));
+	auto version = fields["VERSION"] + "." + fields["PATCHLEVEL"];
+	if (!fields["SUBLEVEL"].empty())
+		version += "." + fields["SUBLEVEL"];
+	return version + fields["EXTRAVERSION"];
+}
+
+// The Debian package a tarball is of, with its version: a fetched one's
+// from its folder, an installed one's from dpkg; else the tarball.
+std::string package_of(const std::string &series, const fs::path &tarball)
+{
+	const auto folder = tarball.parent_path().parent_path().parent_path().filename().string();
+	if (folder.starts_with(fetched_prefix(series))) {
+		auto package = folder;
+		package[package.find('_')] = ' ';
+		return package;
+	}
+	const auto name = fmt::format("linux-source-{}", series);
+	const auto r = support::run_tool(std::vector<std::string>{"dpkg-query", "-W", "-f", "${Version}", name});
+	if (r.exit_status == 0 && !r.out.empty())
+		return fmt::format("{} {}", name, r.out);
+	return tarball.string();
+}
+
+// The last lines of a build's log, for the error that names it.
+std::string log_tail(const fs::path &log, std::size_t lines)
+{
+	std::ifstream in(log);
+	std::vector<std::string> last;
+	for (std::string line; std::getline(in, line);) {
+		last.push_back(std::move(line));
+		if (last.size() > lines)
+			last.erase(last.begin());
+	}
+	return fmt::format("{}", fmt::join(last, "\n"));
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start)
+{
+	return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Configures the series' build directory once (extracting the tree), as
+// scripts/build.sh would with SH_KERNEL=SERIES: this source tree, the
+// tarball, no test programs.
+void configure_series_build(const std::string &series, const fs::path &tarball, const fs::path &build,
+			    std::ostream &log)
+{
+	const auto configured = build / ".sched-harness-configured";
+	if (fs::exists(configured))
+		return;
+	fs::create_directories(build);
+	const auto start = std::chrono::steady_clock::now();
+	log << fmt::format("kernel build: Linux {}: configuring a build of its own in {} from {} (once)\n", series,
+			   build.string(), tarball.string())
+	    << std::flush;
+	std::string command = fmt::format("cmake -S '{}' -B '{}' -DBUILD_TESTING=OFF -DKERNEL_SRC= -DKERNEL_TARBALL='{}'",
+					  source_root.string(), build.string(), fs::absolute(tarball).string());
+	for (const auto &option : inherited_cache_options())
+		command += fmt::format(" '-D{}'", option);
+	const auto log_file = build / "configure.log";
+	if (shell(build, fmt::format("{} > '{}' 2>&1", command, log_file.string())).exit_status != 0)
+		throw BadPatch(fmt::format("configuring Linux {}'s build in {} failed (its log: {}):\n{}", series,
+					   build.string(), log_file.string(), log_tail(log_file, 15)));
+	write_file(configured, tarball.string() + "\n");
+	log << fmt::format("kernel build: Linux {}: configured in {:.0f} s\n", series, seconds_since(start)) << std::flush;
+}
+
+// Compiles the flavours' kernel libraries in the series' build (make's
+// own dependencies: what changed since, or everything the first time),
+// as many compilers at once as $CMAKE_BUILD_PARALLEL_LEVEL says, else
+// the machine's cores.
+void compile_series_flavours(const std::string &series, const fs::path &build,
+			     const std::vector<const Flavour *> &todo, std::ostream &log)
+{
+	std::vector<std::string> targets, names;
+	for (const auto *f : todo) {
+		targets.emplace_back(f->library);
+		names.emplace_back(f->name);
+	}
+	const char *level = std::getenv("CMAKE_BUILD_PARALLEL_LEVEL");
+	const auto jobs = level && *level ? std::string(level)
+					  : std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+	const auto log_file = build / fmt::format("build-{}.log", fmt::join(names, "-"));
+	const auto start = std::chrono::steady_clock::now();
+	log << fmt::format("kernel build: Linux {}: compiling the {} flavour{} in {} (-j{}; log: {})\n", series,
+			   fmt::join(names, " and "), names.size() == 1 ? "" : "s", build.string(), jobs,
+			   log_file.string())
+	    << std::flush;
+	const auto command = fmt::format("cmake --build '{}' -j {} --target {} > '{}' 2>&1", build.string(), jobs,
+					 fmt::join(targets, " "), log_file.string());
+	if (shell(build, command).exit_status != 0)
+		throw BadPatch(fmt::format("Linux {}'s kernel side does not build in {} (its log: {}):\n{}", series,
+					   build.string(), log_file.string(), log_tail(log_file, 15)));
+	log << fmt::format("kernel build: Linux {}: compiled in {:.0f} s\n", series, seconds_since(start)) << std::flush;
+}
+
+// A series' image may be made: a series the build brings up (a PELT-only
+// build's kernel side has another API: this harness cannot load it), not
+// the build's own.
+void check_series_wanted(const std::string &series)
+{
+	if (!is_series_name(series))
+		throw std::invalid_argument(fmt::format("{}: not a kernel series (MAJOR.MINOR: 6.12, 7.3)", series));
+	if (series == own_series())
+		throw std::invalid_argument(fmt::format("Linux {} is this build's own series: its kernel is the build's "
+							"own (no image)",
+							series));
+	const std::string brought_up = " " SH_IMAGE_BROUGHT_UP " ";
+	if (brought_up.find(" " + series + " ") == std::string::npos)
+		throw std::invalid_argument(fmt::format(
+			"Linux {} is not brought up (brought up: {}): its build compiles PELT alone, whose kernel "
+			"side this harness cannot load; build it on its own (SH_KERNEL={} scripts/build.sh, "
+			"docs/new-tree.md)",
+			series, SH_IMAGE_BROUGHT_UP, series));
+}
+
+} // namespace
+
+Image series_image(const std::string &series, std::ostream &log, const std::vector<std::string> &wanted)
+{
+	for (const auto &name : wanted)
+		library_of(name);	// a flavour this build has
+	check_series_wanted(series);
+	const auto tarball = series_tarball(series);
+	const auto build = series_build_dir(series, tarball);
+	const auto id = series_image_id(build);
+	const auto images = cache_dir() / "images";
+	const auto dir = images / id;
+	if (fs::exists(dir / "manifest.json") && missing_flavours(dir, wanted).empty()) {
+		record_use(dir);
+		return {dir, read_manifest(dir), true};
+	}
+	fs::create_directories(images);
+	const FileLock lock(images / fmt::format(".lock-{}", id));
+	const auto todo = missing_flavours(dir, wanted);
+	const bool stored = fs::exists(dir / "manifest.json");
+	if (stored && todo.empty()) {
+		record_use(dir);
+		return {dir, read_manifest(dir), true};
+	}
+	// the images of every revision of this build share the build directory
+	fs::create_directories(build.parent_path());
+	const FileLock build_lock(build.parent_path() / (build.filename().string() + ".lock"));
+	configure_series_build(series, tarball, build, log);
+	const auto tree = series_tree(build, tarball);
+	if (!is_kernel_tree(tree))
+		throw BuildError(fmt::format("{}: the tree {} configured against is not there", build.string(),
+					     tree.string()));
+	Manifest manifest;
+	if (stored) {
+		manifest = read_manifest(dir);
+	} else {
+		manifest.id = id;
+		manifest.tree = tree.string();
+		manifest.series = series;
+		manifest.version = tree_version(tree);
+		manifest.package = package_of(series, tarball);
+		manifest.tarball = fs::absolute(tarball).string();
+		manifest.build = build.string();
+	}
+	if (!todo.empty())
+		compile_series_flavours(series, build, todo, log);
+	const auto work = images / fmt::format("tmp.{}", ::getpid());
+	fs::remove_all(work);
+	fs::create_directories(work);
+	const support::TempDir cleanup(work);
+	for (const auto *f : todo)
+		fs::copy_file(build / "kernel-shim" / library_file(*f), work / library_file(*f));
+	if (!stored) {
+		log << fmt::format("kernel build: image {}: Linux {} ({})\n", id, manifest.version, manifest.package);
+		store_image(images, id, manifest);
+	}
+	install_libraries(todo, work, dir, manifest);
+	record_use(dir);
+	return {dir, read_manifest(dir), false};
 }
 
 std::string library_of(const std::string &flavour)
@@ -1480,8 +1855,13 @@ Listed assess(const fs::path &dir)
 	}
 	// what a flavour is built from, as add_flavour() asks for it
 	std::vector<std::string> gone;
-	if (m.tree != kernel_tree.string() && !is_kernel_tree(m.tree))
+	if (m.of_series()) {
+		// its build directory (and the tree in it) is made again from the tarball
+		if (!fs::is_regular_file(m.tarball))
+			gone.push_back(fmt::format("its tree's tarball {}", m.tarball));
+	} else if (m.tree != kernel_tree.string() && !is_kernel_tree(m.tree)) {
 		gone.push_back(fmt::format("its tree {}", m.tree));
+	}
 	for (const auto &p : m.patches)
 		if (!fs::is_regular_file(p))
 			gone.push_back(fmt::format("its patch {}", p));
@@ -1527,19 +1907,21 @@ std::vector<Listed> list()
 Pruned prune(std::size_t keep)
 {
 	Pruned pruned;
-	std::set<fs::path> trees_kept;
+	std::set<fs::path> trees_kept, builds_kept;
 	for (const auto &listed : list()) {
 		if (listed.loadable() && pruned.kept < keep) {
 			pruned.kept++;
 			std::error_code ec;
 			trees_kept.insert(fs::weakly_canonical(listed.image.manifest.tree, ec));
+			if (listed.image.manifest.of_series())
+				builds_kept.insert(fs::weakly_canonical(listed.image.manifest.build, ec));
 			continue;
 		}
 		fs::remove_all(listed.image.dir);
 		(listed.loadable() ? pruned.unused : pruned.unloadable)++;
 	}
 	// scratch of builds no longer running (their pid is gone)
-	for (const auto &root : {cache_dir() / "images", cache_dir() / "bisect", cache_dir() / "trees"}) {
+	for (const auto &root : {cache_dir() / "images", cache_dir() / "bisect", cache_dir() / "trees", cache_dir() / "builds"}) {
 		std::error_code ec;
 		for (const auto &entry : fs::directory_iterator(root, ec)) {
 			const auto name = entry.path().filename().string();
@@ -1558,15 +1940,28 @@ Pruned prune(std::size_t keep)
 		if (name.starts_with(".lock-") && !fs::exists(entry.path().parent_path() / name.substr(6)))
 			fs::remove(entry.path(), ec);
 	}
-	// the extracted tarballs (tarball_tree()) no kept image is of: one
-	// that is would then be stale, and pruned first next time
+	// the extracted tarballs (tarball_tree(): tarball-HASH) no kept image
+	// is of: one that is would then be stale, and pruned first next time.
+	// Not the packages scripts/fetch-kernel.sh fetched beside them
+	// (linux-source-SERIES_VERSION): a tree is fetched, never rebuilt.
 	for (const auto &entry : fs::directory_iterator(cache_dir() / "trees", ec)) {
 		const auto name = entry.path().filename().string();
-		if (name.find(".tmp.") != std::string::npos)
+		if (!name.starts_with("tarball-") || name.find(".tmp.") != std::string::npos)
 			continue;	// being extracted (or left by a process gone: above)
 		std::error_code canonical_ec;
 		if (!trees_kept.count(fs::weakly_canonical(entry.path(), canonical_ec)))
 			fs::remove_all(entry.path());
+	}
+	// the builds of another series (series_image()) no kept image was
+	// built by, with their locks: each is a tree extracted and compiled
+	for (const auto &entry : fs::directory_iterator(cache_dir() / "builds", ec)) {
+		if (!entry.is_directory() || entry.path().filename().string().find(".tmp.") != std::string::npos)
+			continue;
+		std::error_code canonical_ec;
+		if (builds_kept.count(fs::weakly_canonical(entry.path(), canonical_ec)))
+			continue;
+		fs::remove_all(entry.path());
+		fs::remove(entry.path().string() + ".lock", canonical_ec);
 	}
 	return pruned;
 }
@@ -1595,13 +1990,18 @@ fs::path resolve(const std::string &what, std::ostream &log)
 		record_use(matches.front());
 		return matches.front();
 	}
+	// a series by name (unless a file of that name is meant): its image,
+	// or for the build's own series the build's own kernel side
+	if (is_series_name(what) && !fs::exists(what))
+		return names_own_kernel(what) ? own_kernel_dir() : series_image(what, log, {}).dir;
 	// the flavours are built by the process that boots a board
 	if (is_kernel_tree(what))
 		return build({fs::path(what), {}, {}}, log, {}).dir;
 	if (fs::is_regular_file(what))
 		return build({{}, {fs::path(what)}, {}}, log, {}).dir;
 	throw std::invalid_argument(fmt::format("--kernel {}: no such image in {} ('sched-harness kernel list'), "
-						"no image directory (with a manifest.json), kernel tree or patch file",
+						"no image directory (with a manifest.json), kernel series (6.12), kernel "
+						"tree or patch file",
 						what, (cache_dir() / "images").string()));
 }
 

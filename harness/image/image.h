@@ -21,6 +21,16 @@
 // needed: a patch run on an arm64 board compiles nothing for the arm
 // flavour. The id names the kernel (tree, patches, options), not the
 // flavours built so far.
+//
+// An image of another series (--kernel 6.12 in a 6.1 build) cannot reuse
+// this build's commands: the series' files, flags and glue differ
+// (cmake/series/). It is built by a build of its own in the cache: this
+// source tree configured against the series' tree (as scripts/build.sh
+// with SH_KERNEL=SERIES would), only the kernel libraries compiled. The
+// harness loads it as it loads any image: the extern "C"/C++ API between
+// harness and kernel side is the same source, and nothing the harness
+// compiles in depends on the tree's series but SH_KERNEL_SCHEDULER, which
+// every brought-up series has.
 #pragma once
 
 #include <chrono>
@@ -59,6 +69,14 @@ struct Manifest {
 	std::vector<std::string> recompiled;	// objects compiled again ("arm64: kernel/sched/fair.c.o")
 	std::vector<std::string> config;	// --config NAME=VALUE, in order
 	std::string created;			// UTC, ISO 8601
+	// An image of another series (series_image()); all empty otherwise.
+	std::string series;			// "6.12"
+	std::string version;			// its tree's, from the Makefile: "6.12.118"
+	std::string package;			// where the tree came from: "linux-source-6.12 6.12.118-1"
+	std::string tarball;			// the tarball its tree was extracted from
+	std::string build;			// the build directory that compiles it (tree is its kernel/...)
+
+	bool of_series() const { return !series.empty(); }
 };
 
 struct Image {
@@ -168,10 +186,43 @@ struct Pruned {
 // stale).
 Pruned prune(std::size_t keep);
 
+// Whether `what` is spelled as a kernel series: MAJOR.MINOR ("6.12", "7.3").
+bool is_series_name(std::string_view what);
+
+// The series of this build's own tree ("6.1").
+std::string own_series();
+
+// The version of this build's own tree ("6.1.192").
+std::string own_version();
+
+// Whether --kernel `what` is this build's own kernel: its series by name
+// ("6.1" in a 6.1 build), or "default". Such a kernel runs without an image.
+bool names_own_kernel(std::string_view what);
+
+// The tarball of the Linux `series` tree, found as scripts/build.sh finds
+// it: /usr/src/linux-source-SERIES.tar.xz, else the newest (by Debian's
+// version order) that scripts/fetch-kernel.sh fetched into the cache's
+// trees/. Throws std::invalid_argument naming scripts/fetch-kernel.sh
+// SERIES when there is none.
+std::filesystem::path series_tarball(const std::string &series);
+
+// The image of the Linux `series` tree (another series than the build's),
+// with the libraries of `flavours` (none: the image is recorded, its
+// flavours built when a board needs them, by add_flavour()). The first
+// image of a series configures a build of it in the cache
+// (builds/linux-SERIES-...: the tree extracted, this source tree
+// configured against it) and compiles the flavours' kernel libraries
+// there; later ones find the image, or, when this build's kernel side
+// changed since, compile only what changed. Throws std::invalid_argument
+// for a series not brought up or whose tree is absent, BadPatch when the
+// build fails (the build's log named).
+Image series_image(const std::string &series, std::ostream &log, const std::vector<std::string> &flavours = {});
+
 // What --kernel names: an image by its id (or a unique prefix) or its
 // directory, or a kernel tree or a patch to build one from (BadPatch when
-// it does not apply; its flavours are built when a board needs them).
-// Throws std::invalid_argument when it is none of these. Records the
+// it does not apply; its flavours are built when a board needs them), or a
+// kernel series (series_image(); the build's own series is
+// own_kernel_dir()). Throws std::invalid_argument when it is none of these. Records the
 // image's use (list(), prune()), as build() and add_flavour() do.
 std::filesystem::path resolve(const std::string &what, std::ostream &log);
 
@@ -182,7 +233,8 @@ Manifest read_manifest(const std::filesystem::path &dir);
 // for the build's own kernel.
 std::optional<Image> image_in_use();
 // An image as a report's heading names it: "image ID (patches: a.patch,
-// b.patch; config: HZ=1000)".
+// b.patch; config: HZ=1000)", "image ID (Linux 6.12's own build, from
+// linux-source-6.12 6.12.118-1)".
 std::string describe(const Manifest &manifest);
 
 // Where this build's own kernel side is (an image directory for --kernel:

@@ -59,6 +59,7 @@ void write_point(JsonWriter &w, const SweepPlan &plan, std::span<const SweepRow>
 	for (const auto &p : plan.params)
 		w.Key(p.name.c_str()), write_string(w, point.values.at(p.name));
 	w.EndObject();
+	w.Key("kernel"), write_string(w, point.kernel);
 	w.Key("image");
 	if (point.image_id.empty())
 		w.Null();
@@ -82,16 +83,25 @@ void write_point(JsonWriter &w, const SweepPlan &plan, std::span<const SweepRow>
 std::string metric_table(const SweepPlan &plan, const SweepRow &row, std::span<const std::size_t> widths)
 {
 	const auto &params = plan.params;
+	// a sweep over trees: each point's kernel version, as its runs reported it
+	const bool kernel_column = experiment::kernels_differ(plan);
+	std::size_t kernel_width = 6;
+	for (const auto &p : plan.points)
+		kernel_width = std::max(kernel_width, p.kernel.size() + 6);
 	std::string text = fmt::format("\n{}\n", row.metric->name);
 	std::string head = "  ";
 	for (std::size_t k = 0; k < params.size(); k++)
 		head += fmt::format("{:<{}}  ", params[k].name, widths[k]);
+	if (kernel_column)
+		head += fmt::format("{:<{}}  ", "kernel", kernel_width);
 	text += head + fmt::format("{:>28} {:>9} {:>8}  {}\n", "mean ± sd (RSD)", "delta", "p", "verdict");
 	for (std::size_t i = 0; i < plan.points.size(); i++) {
 		const auto &c = row.cells[i];
 		std::string line = "  ";
 		for (std::size_t k = 0; k < params.size(); k++)
 			line += fmt::format("{:<{}}  ", plan.points[i].values.at(params[k].name), widths[k]);
+		if (kernel_column)
+			line += fmt::format("{:<{}}  ", "Linux " + plan.points[i].kernel, kernel_width);
 		const auto cell = fmt::format("{} ± {} ({:.1f}%)", format_value(c.summary.mean),
 					      format_value(c.summary.sd), c.summary.rsd_percent());
 		if (i == plan.baseline)
@@ -175,6 +185,30 @@ std::string sweep_text(const SweepPlan &plan, const SweepScenario &scenario, std
 	return text;
 }
 
+namespace {
+
+// A sweep over trees along the x axis (--param tree=6.1,6.12,7.3 --kernel
+// {tree}): each x value labelled with the kernel version its points ran,
+// which also keeps "6.1" and "6.12" from being drawn as the numbers 6.1
+// and 6.12 (or 6.9 after 6.12). `per_x` points share an x value.
+void label_kernels_along_x(SweepPlot &plot, const SweepPlan &plan, std::size_t per_x)
+{
+	if (!experiment::kernels_differ(plan))
+		return;
+	std::vector<std::string> kernels(plot.x_values.size());
+	for (std::size_t i = 0; i < plan.points.size(); i++) {
+		auto &kernel = kernels[i / per_x];
+		if (i % per_x == 0)
+			kernel = plan.points[i].kernel;
+		else if (kernel != plan.points[i].kernel)
+			return;	// the kernel varies with another parameter too
+	}
+	for (std::size_t x = 0; x < kernels.size(); x++)
+		plot.x_values[x] = fmt::format("{} (Linux {})", plot.x_values[x], kernels[x]);
+}
+
+} // namespace
+
 SweepPlot sweep_plot(const SweepPlan &plan, const SweepScenario &scenario, std::span<const SweepRow> rows)
 {
 	const auto &params = plan.params;
@@ -191,6 +225,7 @@ SweepPlot sweep_plot(const SweepPlan &plan, const SweepScenario &scenario, std::
 	for (std::size_t k = 2; k < params.size(); k++)
 		after_series *= params[k].values.size();
 	const std::size_t series_count = params.size() > 1 ? params[1].values.size() : 1;
+	label_kernels_along_x(plot, plan, series_count * after_series);
 	for (const auto &row : rows) {
 		SweepPlot::Panel panel{row.metric->unit[0] ? fmt::format("{} ({})", row.metric->name, row.metric->unit)
 							   : std::string(row.metric->name),

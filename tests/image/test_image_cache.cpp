@@ -210,6 +210,28 @@ BOOST_AUTO_TEST_CASE(prune_removes_images_that_cannot_load_first_then_keeps_the_
 	BOOST_TEST(!exists("00000000000000b2"));	// built last, used 2 days ago
 }
 
+// prune removes the extracted tarballs (trees/tarball-HASH) and the
+// builds of another series (builds/linux-SERIES-HASH) no kept image was
+// made from, never the packages scripts/fetch-kernel.sh fetched into
+// trees/ (linux-source-SERIES_VERSION: a tree is fetched, not rebuilt).
+BOOST_AUTO_TEST_CASE(prune_keeps_fetched_trees_and_removes_unused_series_builds)
+{
+	const Cache cache;
+	const auto fetched = cache.dir / "trees" / "linux-source-7.3_7.3.4-1~bpo13+1" / "usr" / "src";
+	const auto extracted = cache.dir / "trees" / "tarball-00000000000000aa";
+	const auto build = cache.dir / "builds" / "linux-6.12-00000000000000bb";
+	for (const auto &dir : {fetched, extracted, build})
+		fs::create_directories(dir);
+	std::ofstream(fetched / "linux-source-7.3.tar.xz") << "a tarball";
+	std::ofstream(build.string() + ".lock") << "";
+	const auto pruned = test::run_cli({"kernel", "prune"});
+	BOOST_REQUIRE_MESSAGE(pruned.exit_status == 0, pruned.err);
+	BOOST_TEST(fs::exists(fetched / "linux-source-7.3.tar.xz"));
+	BOOST_TEST(!fs::exists(extracted));
+	BOOST_TEST(!fs::exists(build));
+	BOOST_TEST(!fs::exists(build.string() + ".lock"));
+}
+
 // Naming an image runs it (--kernel ID), and stamps it: it is listed first
 // now. A stamp that cannot be written (a link to nowhere, as a read-only
 // cache would refuse it) does not fail the run.
