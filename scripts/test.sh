@@ -40,6 +40,9 @@ done_in() {	# what was done, since phase_start
 }
 
 ctest_args=("$@")
+# the other series' kernel sides the image tests build (--kernel SERIES):
+# one cache for every tree's suite, so each series compiles once a run
+export SH_TEST_SERIES_CACHE=${SH_TEST_SERIES_CACHE:-$PWD/build/test-series-cache}
 # the test programs, and what the tests use besides building and running
 # (Slurm, trace-cmd, KernelShark's library, QEMU...: scripts/setup.sh --tests)
 export SH_TESTS=1

@@ -47,13 +47,16 @@ std::vector<std::string> brought_up()
 	return series;
 }
 
-// The cache these tests build series in: kept in the build directory, with
-// the trees scripts/fetch-kernel.sh fetched into the user's cache (7.3)
-// reachable from it.
+// The cache these tests build series in: kept in the build directory, or
+// where $SH_TEST_SERIES_CACHE says (scripts/test.sh: one for every tree's
+// suite, so that a series is compiled once per run, not once per suite),
+// with the trees scripts/fetch-kernel.sh fetched into the user's cache
+// (5.10, 7.3) reachable from it.
 void use_series_cache()
 {
 	const auto user_trees = support::cache_dir() / "trees";
-	const fs::path cache = SH_TEST_SERIES_CACHE;
+	const char *shared = std::getenv("SH_TEST_SERIES_CACHE");
+	const fs::path cache = shared && *shared ? fs::path(shared) : fs::path(SH_TEST_SERIES_CACHE);
 	fs::create_directories(cache);
 	std::error_code made_meanwhile;	// by a test case running beside this one
 	if (fs::is_directory(user_trees) && !fs::exists(fs::symlink_status(cache / "trees")))
