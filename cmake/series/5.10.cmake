@@ -19,12 +19,7 @@ set(SH_SERIES_COMPILER_INCLUDES ON)
 # build_utility.c before 5.18), those with the harness's entries through
 # their export units; CONFIG_SCHED_AUTOGROUP, SCHEDSTATS, CGROUP_CPUACCT,
 # MEMBARRIER and PSI are off (kernel-shim/arch/kconfig)
-set(SH_SERIES_SCHED_UNITS
-	export/core_export.c
-	export/fair_export.c
-	export/idle_export.c
-	export/debug_export.c
-	export/cpufreq_schedutil_export.c
+set(sched_tree_units
 	kernel/sched/loadavg.c
 	kernel/sched/clock.c
 	kernel/sched/cputime.c
@@ -41,31 +36,24 @@ set(SH_SERIES_SCHED_UNITS
 	kernel/sched/pelt.c
 	kernel/sched/cpufreq.c
 	kernel/sched/isolation.c)
+set(SH_SERIES_SCHED_UNITS
+	export/core_export.c
+	export/fair_export.c
+	export/idle_export.c
+	export/debug_export.c
+	export/cpufreq_schedutil_export.c
+	${sched_tree_units})
 # include/asm-generic/vmlinux.lds.h:128-136: SCHED_DATA lowest first,
 # between __begin_sched_classes and __end_sched_classes
 set(SH_SERIES_SCHED_DATA __begin_sched_classes idle fair rt dl stop __end_sched_classes)
+# what kernel info hashes: the files the units compile, and the headers
 set(SH_SERIES_SCHED_FILES
 	kernel/sched/core.c
 	kernel/sched/fair.c
 	kernel/sched/idle.c
-	kernel/sched/rt.c
-	kernel/sched/deadline.c
-	kernel/sched/loadavg.c
-	kernel/sched/clock.c
-	kernel/sched/cputime.c
-	kernel/sched/wait.c
-	kernel/sched/wait_bit.c
-	kernel/sched/swait.c
-	kernel/sched/completion.c
-	kernel/sched/cpupri.c
-	kernel/sched/cpudeadline.c
-	kernel/sched/topology.c
-	kernel/sched/stop_task.c
-	kernel/sched/pelt.c
 	kernel/sched/debug.c
-	kernel/sched/cpufreq.c
 	kernel/sched/cpufreq_schedutil.c
-	kernel/sched/isolation.c
+	${sched_tree_units}
 	kernel/sched/sched.h
 	kernel/sched/stats.h
 	kernel/sched/features.h
