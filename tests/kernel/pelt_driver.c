@@ -15,6 +15,16 @@
 
 #include "build_policy_headers.h"
 
+/*
+ * Before 5.18 (kernel/sched/build_policy.c) the headers above are empty:
+ * each unit of kernel/sched includes sched.h itself, as one with no file
+ * of the tree, like this one, must (build_policy_headers.h).
+ */
+#if !KSHIM_KERNEL_GE(5, 18, 0)
+#include "sched.h"
+#include "pelt.h"
+#endif
+
 #include "pelt_driver.h"
 #include "series.h"
 
