@@ -25,9 +25,13 @@ BOOST_AUTO_TEST_SUITE(boot)
 // Expected values worked out by hand from exynos5422-cpus.dtsi and
 // exynos5800.dtsi: cpu_scale = 539 * 1400 MHz / (1024 * 2000 MHz) * 1024
 // = 377; power = coefficient * mV^2 * MHz / 10^6 uW (e.g. A7 at 200 MHz,
-// 900 mV: 90 * 810000 * 200 / 10^6 = 14580). The cost is the tree's:
-// 6.1: fmax * power / f; from 6.9: 10 * power / performance, performance
-// being cpu_scale * f / fmax (A7 at 200 MHz: 145800 / 53 = 2750).
+// 900 mV: 90 * 810000 * 200 / 10^6 = 14580), in milliwatts before 5.19
+// (_get_power() divides by 10^9: 14). The cost is the tree's
+// (test::em_cost_per_performance()): fmax * power / f before 6.9 (A7 at
+// 200 MHz: 7 x 14580 = 102060; 7 x 14 = 98 in milliwatts, which 5.10's
+// em_scale_power() leaves as they are on 32-bit arm); from 6.9
+// 10 * power / performance, performance being cpu_scale * f / fmax
+// (145800 / 53 = 2750).
 BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 {
 	auto k = kshim::boot(test::load_board("odroid-xu3"));
@@ -44,19 +48,22 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 	BOOST_TEST(little.states.front().frequency_khz == 200000u);
 	// 90 * 900^2 * 200 / 10^6 uW, 14.58 mW
 	BOOST_TEST(little.states.front().power == (test::em_in_microwatts() ? 14580u : 14u));
-	const bool v61 = test::kernel_series() == "6.1";
-	BOOST_TEST(little.states.front().cost == (v61 ? 102060u : 2750u));
-	BOOST_TEST(little.states.front().inefficient);	// same cost as 300 MHz
+	const bool uw = test::em_in_microwatts();
+	BOOST_TEST(little.states.front().cost ==
+		   (test::em_cost_per_performance() ? 2750u : uw ? 102060u : 98u));
+	// same cost as 300 MHz: marked where the tree marks inefficient OPPs
+	BOOST_TEST(little.states.front().inefficient == test::em_inefficient_opps());
 	BOOST_TEST(little.states.back().frequency_khz == 1400000u);
-	BOOST_TEST(little.states.back().power == 204828u);	// 90 * 1275^2 * 1400 / 10^6
+	BOOST_TEST(little.states.back().power == (uw ? 204828u : 204u));	// 90 * 1275^2 * 1400 / 10^6
 	BOOST_TEST(!little.states.back().inefficient);
 
 	const auto &big = test::perf_domain_of(k, 7);
 	BOOST_REQUIRE(big.states.size() == 19u);
-	BOOST_TEST(big.states.back().power == 1067233u);	// 310 * 1312^2 * 2000 / 10^6
-	BOOST_TEST(big.states.back().cost == (v61 ? 1067233u : 10422u));	// 10672330 / 1024
+	BOOST_TEST(big.states.back().power == (uw ? 1067233u : 1067u));	// 310 * 1312^2 * 2000 / 10^6
+	// at fmax the cost is the power; from 6.9 10672330 / 1024
+	BOOST_TEST(big.states.back().cost == (test::em_cost_per_performance() ? 10422u : uw ? 1067233u : 1067u));
 	BOOST_TEST(big.states[6].frequency_khz == 800000u);
-	BOOST_TEST(big.states[6].power == 200880u);		// 310 * 900^2 * 800 / 10^6
+	BOOST_TEST(big.states[6].power == (uw ? 200880u : 200u));	// 310 * 900^2 * 800 / 10^6
 	BOOST_TEST(k.eas);
 	BOOST_TEST(kshim::kernel_warnings().empty());
 #if !SH_KERNEL_SCHEDULER
@@ -97,7 +104,9 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_topology_from_mpidr)
 // (dev_pm_opp_get_max_transition_latency()): the s2mps11 bucks ramp at
 // their driver's 25 mV/us (the DT gives no regulator-ramp-delay), over
 // 0.9-1.275 V on the A7s (15 us) and 0.9-1.5 V on the A15s (24 us), after
-// clock-latency-ns' 140 us. On 6.12 the rate limit is 1.5 x that.
+// clock-latency-ns' 140 us. The rate limit is min(latency x 1000, 10 ms)
+// before 6.9 (5.10, 6.1), 1.5 x the latency after
+// (test::transition_delay_latency_and_a_half()).
 BOOST_AUTO_TEST_CASE(odroid_xu3_transition_latency_has_the_voltage_ramp)
 {
 	auto k = kshim::boot(test::load_board("odroid-xu3"));
@@ -109,14 +118,14 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_transition_latency_has_the_voltage_ramp)
 	BOOST_TEST(little.transition_latency_ns == 155000u);
 	BOOST_TEST(big.voltage_latency_ns == 24000u);
 	BOOST_TEST(big.transition_latency_ns == 164000u);
-	const bool v61 = test::kernel_series() == "6.1";
-	// 6.1: min(latency x 1000, 10 ms); 6.12: latency + latency / 2. cpufreq-dt
+	const bool capped = !test::transition_delay_latency_and_a_half();
+	// min(latency x 1000, 10 ms), or latency + latency / 2. cpufreq-dt
 	// has no governor per policy, so schedutil's tunables are the first
 	// policy's (the A7s'): the A15s' own 246 us is not the one in use.
 	BOOST_TEST(!big.governor_per_policy);
-	BOOST_TEST(big.policy_rate_limit_us == (v61 ? 10000u : 246u));
-	BOOST_TEST(big.rate_limit_us == (v61 ? 10000u : 232u));
-	BOOST_TEST(little.rate_limit_us == (v61 ? 10000u : 232u));
+	BOOST_TEST(big.policy_rate_limit_us == (capped ? 10000u : 246u));
+	BOOST_TEST(big.rate_limit_us == (capped ? 10000u : 232u));
+	BOOST_TEST(little.rate_limit_us == (capped ? 10000u : 232u));
 }
 #endif
 
@@ -163,14 +172,15 @@ BOOST_AUTO_TEST_CASE(hikey960_capacities)
 // 1.6 and 1.7 GHz as turbo; its A53s (535) 1.2 GHz: A53 capacity =
 // 535 * 1200 / 1500 = 428. Counting the turbo OPPs would give
 // 535 * 1200 / 1700 = 377. (6.12's r8a77951.dtsi keeps only 1.7 GHz as
-// turbo: 535 * 1200 / 1600 = 401.)
+// turbo: 535 * 1200 / 1600 = 401; 5.10's is 6.1's:
+// test::r8a77951_a57_max_khz().)
 BOOST_AUTO_TEST_CASE(turbo_opps_are_left_out_of_max_freq)
 {
 	const auto dts = test::kernel_tree() / "arch/arm64/boot/dts/renesas/r8a77951-salvator-x.dts";
 	auto k = kshim::boot(test::load_board(dts.string()));
 	BOOST_REQUIRE(k.cpus.size() == 8u);
 	BOOST_TEST(k.cpus[0].capacity == 1024u);
-	BOOST_TEST(k.cpus[4].capacity == (test::kernel_series() == "6.1" ? 428u : 401u));
+	BOOST_TEST(k.cpus[4].capacity == 535u * 1200000u / test::r8a77951_a57_max_khz());	// 428 or 401
 }
 
 BOOST_AUTO_TEST_CASE(thermal_pressure_goes_through_the_kernel)
@@ -187,8 +197,13 @@ BOOST_AUTO_TEST_CASE(thermal_pressure_goes_through_the_kernel)
 
 	// arch_topology.c's own tracepoint saw both updates: one event per
 	// call, naming the first CPU of the mask (TP_PROTO(cpu, pressure)).
-	// (6.9 renamed it hw_pressure_update)
-	const char *event = test::kernel_series() == "6.1" ? "thermal_pressure_update" : "hw_pressure_update";
+	// (6.9 renamed it hw_pressure_update; 5.10 has none, and none is traced)
+	const char *event = test::pressure_tracepoint();
+	if (!event) {
+		for (const auto &ev : kshim::trace_events())
+			BOOST_TEST((ev.name != "thermal_pressure_update" && ev.name != "hw_pressure_update"), ev.name);
+		return;
+	}
 	std::vector<std::vector<long long>> seen;
 	for (const auto &ev : kshim::trace_events())
 		if (ev.name == event)
@@ -206,7 +221,7 @@ BOOST_AUTO_TEST_CASE(symmetric_board_has_no_eas)
 	BOOST_TEST(!k.eas);
 	// With the scheduler, build_perf_domains() says it for the root domain.
 	// build_perf_domains()'s words; 6.10 added "Checking EAS, "
-	const std::string rd = test::kernel_series() == "6.1" ? "rd 0-7: " : "rd 0-7: Checking EAS, ";
+	const std::string rd = test::eas_checks_say_why() ? "rd 0-7: Checking EAS, " : "rd 0-7: ";
 	BOOST_TEST(k.eas_reason == (SH_KERNEL_SCHEDULER ? rd + "CPUs do not have asymmetric capacities"
 							: "CPUs do not have asymmetric capacities"));
 }
@@ -226,9 +241,18 @@ BOOST_AUTO_TEST_CASE(board_without_coefficient_has_no_energy_model)
 
 // dev_pm_opp_of_register_em() takes opp-microwatt first (_get_dt_power()):
 // the same board as no-coefficient.dts, with the OPPs' power in the DT.
+// 5.10's reads the coefficient alone (test::em_from_opp_microwatt()): no
+// energy model, for no-coefficient.dts's reason.
 BOOST_AUTO_TEST_CASE(opp_microwatt_gives_the_energy_model)
 {
 	auto k = kshim::boot(test::load(test::fixture("kernel/opp-microwatt.dts")));
+	if (!test::em_from_opp_microwatt()) {
+		BOOST_TEST(k.perf_domains.empty());
+		BOOST_TEST(!k.eas);
+		BOOST_TEST(k.eas_reason.find("pd_init: no EM found for CPU0") == 0u, k.eas_reason);
+		BOOST_TEST(k.eas_reason.find("dynamic-power-coefficient") != std::string::npos, k.eas_reason);
+		return;
+	}
 	BOOST_REQUIRE(k.perf_domains.size() == 2u);
 	const auto &little = test::perf_domain_of(k, 0);
 	BOOST_REQUIRE(little.states.size() == 2u);
@@ -248,24 +272,25 @@ BOOST_AUTO_TEST_CASE(firmware_board_without_opps_has_no_energy_model)
 	// normalised dmips/MHz alone (A57 1024, A53 578).
 	BOOST_TEST(k.cpus[0].capacity == 1024u);
 	BOOST_TEST(k.cpus[2].capacity == 578u);
-	// 6.1's build_perf_domains() stops silently at a CPU without a policy
-	// (the harness says why). 6.12's sched_is_eas_possible() checks
+	// 5.10's and 6.1's build_perf_domains() stop silently at a CPU without
+	// a policy (the harness says why). 6.12's sched_is_eas_possible() checks
 	// frequency invariance first: with no cpufreq driver registered,
 	// cpufreq.c's cpufreq_supports_freq_invariance() is false (the glue's
 	// stand-in said true before the cpufreq core was compiled).
 	const char *reason = !SH_KERNEL_SCHEDULER ? "no EM found for CPU0"
-			     : test::kernel_series() == "6.1"
+			     : !test::eas_checks_say_why()
 				     ? "CPU0 has no cpufreq policy"
 				     : "rd 0-5: Checking EAS: frequency-invariant load tracking not yet supported";
 	BOOST_TEST(k.eas_reason.find(reason) == 0u, k.eas_reason);
 }
 
-// 6.1 takes capacity-dmips-mhz = 0 as it is. 6.12 divides by the CPU's
-// performance in em_compute_costs(), which is 0 there: the kernel oopses,
+// 5.10 and 6.1 take capacity-dmips-mhz = 0 as it is. From 6.9 the EM
+// divides by the CPU's performance in em_compute_costs()
+// (test::em_cost_per_performance()), which is 0 there: the kernel oopses,
 // and sched-harness says so (in a process of its own: the CLI).
 BOOST_AUTO_TEST_CASE(zero_capacity_is_taken_as_the_kernel_takes_it)
 {
-	if (test::kernel_series() != "6.1") {
+	if (test::em_cost_per_performance()) {
 		auto r = test::run_cli({"platform", "show", test::fixture("kernel/zero-capacity.dts").string()});
 		BOOST_TEST(r.exit_status == 3);
 		BOOST_TEST(r.out.empty());
@@ -294,21 +319,22 @@ BOOST_AUTO_TEST_CASE(zero_capacity_is_taken_as_the_kernel_takes_it)
 #if SH_KERNEL_SCHEDULER
 // The frequency path is the tree's (cpufreq.c, cpufreq-dt.c, drivers/opp):
 // a CPU whose OPPs give no clock-latency-ns gets cpufreq-dt's default of
-// that tree: 6.1 CPUFREQ_ETERNAL, which cpufreq_policy_transition_delay_us()
-// turns into 10 ms; 6.12 1 ms (CPUFREQ_DEFAULT_TRANSITION_LATENCY_NS), so
-// 1.5 ms. Before, the glue gave 6.12 CPUFREQ_ETERNAL too: a ~6.4 s rate
+// that tree: 5.10 and 6.1 CPUFREQ_ETERNAL, which
+// cpufreq_policy_transition_delay_us() turns into 10 ms; 6.12 1 ms
+// (CPUFREQ_DEFAULT_TRANSITION_LATENCY_NS), so 1.5 ms. Before, the glue gave 6.12 CPUFREQ_ETERNAL too: a ~6.4 s rate
 // limit, under which schedutil never changed frequency.
 BOOST_AUTO_TEST_CASE(a_cpu_without_clock_latency_gets_its_trees_default)
 {
 	auto k = kshim::boot(test::load_board(test::fixture("kernel/no-coefficient.dts").string()));
 	BOOST_REQUIRE(k.cpufreq_policies.size() == 2u);
-	const bool v61 = test::kernel_series() == "6.1";
+	const bool eternal = !test::cpufreq_dt_default_latency_1ms();
 	for (const auto &p : k.cpufreq_policies) {
 		BOOST_TEST(p.driver == "cpufreq-dt");
 		BOOST_TEST(p.clock_latency_ns == 0u);
-		BOOST_TEST(p.eternal == v61);
-		BOOST_TEST(p.transition_latency_ns == (v61 ? 0u : 1000000u));
-		BOOST_TEST(p.rate_limit_us == (v61 ? 10000u : 1500u));
+		BOOST_TEST(p.eternal == eternal);
+		BOOST_TEST(p.transition_latency_ns == (eternal ? 0u : 1000000u));
+		// min(~4.3 s x 1000, 10 ms), or 1 ms + 0.5 ms
+		BOOST_TEST(p.rate_limit_us == (test::transition_delay_latency_and_a_half() ? 1500u : 10000u));
 		BOOST_TEST(!p.governor_per_policy);
 		BOOST_TEST(!p.fast_switch);
 	}

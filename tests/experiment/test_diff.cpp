@@ -34,12 +34,17 @@ BOOST_AUTO_TEST_CASE(diff_finds_the_first_difference)
 	BOOST_TEST(event_a != event_b);
 	// each side's event with the kernel functions it fired in, as its kind
 	// says: a switch under __schedule(), a wake-up or a migration under
-	// try_to_wake_up() or the queued wake-up's ttwu_do_activate(). Which
-	// event differs first is the tree's (6.1 and 6.12: a wake-up on both
-	// sides; 7.3: a switch in A, a queued wake-up in B).
+	// try_to_wake_up() or the queued wake-up's ttwu_do_activate(), a
+	// migration also under load_balance(). Which event differs first is the
+	// tree's (6.1 and 6.12: a wake-up on both sides; 7.3: a switch in A, a
+	// queued wake-up in B; 5.10: a switch in A, a newly idle balance's
+	// migration in B).
 	const auto fired_in_its_kind = [](const std::string &side, const std::string &event) {
 		if (event.find(": sched_switch: ") != std::string::npos)
 			return side.find("\n       => __schedule\n") != std::string::npos;
+		if (event.find(": sched_migrate_task: ") != std::string::npos &&
+		    side.find("\n       => load_balance\n") != std::string::npos)
+			return true;
 		return side.find("\n       => try_to_wake_up\n") != std::string::npos ||
 		       side.find("\n       => ttwu_do_activate\n") != std::string::npos;
 	};

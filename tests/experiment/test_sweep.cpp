@@ -7,6 +7,7 @@
 #include "run_json.h"
 #include "support.h"
 #include "temp_files.h"
+#include "tree_features.h"
 
 #include "support/tools.h"
 
@@ -60,6 +61,12 @@ BOOST_AUTO_TEST_CASE(sweep_compares_each_point_with_the_baseline)
 	// (energy no longer: with kernel time, EAS's saving on 2 s of the
 	// default scenario is within the seeds' noise; docs/kernel-time.md)
 	for (const auto *name : {"kernel_blocks_per_wakeup", "overutilized_percent"}) {
+		// 5.10 raises the overutilized flag with EAS off too: the time
+		// overutilized is EAS's only where the flag is (compare's test)
+		if (std::string(name) == "overutilized_percent" && !test::overutilized_only_with_eas()) {
+			BOOST_TEST(metric(points[1], name)["values"][0].GetDouble() > 0.0);
+			continue;
+		}
 		const auto &m = metric(points[1], name);
 		BOOST_TEST(m["verdict"].GetString() == std::string("changed"), name);
 		BOOST_TEST(m["p"].GetDouble() < 0.01, name);

@@ -4,6 +4,7 @@
 // file, drawn as a plot, without changing the run; and their bad input.
 #include "support.h"
 #include "temp_files.h"
+#include "tree_features.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -81,10 +82,10 @@ BOOST_AUTO_TEST_CASE(run_series_and_plot_observe_without_changing_the_run)
 			sum += r[column];
 		return sum / static_cast<double>(rows.size());
 	};
-	// 6.1's cooling device sets the thermal pressure, which the scheduler
-	// averages (rq->avg_thermal); 6.12's policy limit is the pressure itself
-	// (cpufreq_get_pressure()), not averaged
-	const bool thermal_pressure = test::kernel_series() == "6.1";
+	// Before 6.9 (5.10, 6.1) the cooling device sets the thermal pressure,
+	// which the scheduler averages (rq->avg_thermal); from 6.9 the policy
+	// limit is the pressure itself (cpufreq_get_pressure()), not averaged
+	const bool thermal_pressure = test::pressure_from_cooling_device();
 	for (const unsigned cpu : {0u, 4u}) {
 		const auto &c = report["cpus"][cpu];
 		const std::size_t base = 1 + 6 * cpu;

@@ -14,6 +14,7 @@
 #include "kernel_support.h"
 #include "print_values.h"
 #include "support.h"
+#include "tree_features.h"
 
 #include "kernel-shim/kernel.h"
 
@@ -225,11 +226,11 @@ void without_em_takes_non_eas_path(const std::string &board)
 
 } // namespace
 
-// The level above MC: "DIE" in 6.1, "PKG" since 6.9 (topology.c's
-// default_topology[]).
+// The level above MC: "DIE", then "PKG" (topology.c's default_topology[];
+// test::package_level_name()).
 std::string package_level()
 {
-	return test::kernel_series() == "6.1" ? "DIE" : "PKG";
+	return test::package_level_name();
 }
 
 BOOST_AUTO_TEST_SUITE(sched)
@@ -266,8 +267,7 @@ BOOST_AUTO_TEST_CASE(hikey960_domains_mc_and_die)
 	BOOST_TEST(domains[0].name == "MC");
 	BOOST_TEST(domains[0].span == (std::vector<unsigned>{0, 1, 2, 3}));
 	// 6.10 renamed SD_SHARE_PKG_RESOURCES to SD_SHARE_LLC
-	BOOST_TEST(std::count(domains[0].flags.begin(), domains[0].flags.end(),
-			      test::kernel_series() == "6.1" ? "SD_SHARE_PKG_RESOURCES" : "SD_SHARE_LLC") == 1);
+	BOOST_TEST(std::count(domains[0].flags.begin(), domains[0].flags.end(), test::llc_flag_name()) == 1);
 	BOOST_TEST(domains[1].name == package_level());
 	BOOST_TEST(domains[1].span.size() == 8u);
 	BOOST_TEST(std::count(domains[1].flags.begin(), domains[1].flags.end(), "SD_ASYM_CPUCAPACITY") == 1);
@@ -458,13 +458,13 @@ BOOST_AUTO_TEST_CASE(hikey960_wakeup_preemption_by_tree)
 	BOOST_REQUIRE_EQUAL(kshim_task_wake(sleeper, 0), 1);
 	kshim_settle();
 	BOOST_TEST(b.task(sleeper).cpu == 1);
-	if (test::kernel_series() == "6.1") {
-		BOOST_TEST(b.task(sleeper).running, "6.1: the woken task preempts at once");
+	if (!test::eevdf()) {
+		BOOST_TEST(b.task(sleeper).running, "CFS: the woken task preempts at once");
 	} else {
-		BOOST_TEST(!b.task(sleeper).running, "6.12: the running task keeps its slice");
+		BOOST_TEST(!b.task(sleeper).running, "EEVDF: the running task keeps its slice");
 		BOOST_TEST(b.task(hog).running);
 		b.run_for(tick);
-		BOOST_TEST(b.task(sleeper).running, "6.12: the woken task runs at the next tick");
+		BOOST_TEST(b.task(sleeper).running, "EEVDF: the woken task runs at the next tick");
 	}
 	no_kernel_warnings();
 }
@@ -559,12 +559,13 @@ BOOST_AUTO_TEST_CASE(schedutil_requests_1_25_util_of_max_freq)
 	BOOST_TEST(cpu.clock_pelt < cpu.clock_task);
 	// The idle LITTLE cluster went down to its lowest efficient OPP: the
 	// A7's 200 MHz costs more energy per instruction than 300 MHz (same
-	// voltage), so the EM marks it inefficient and cpufreq skips it.
+	// voltage), so the EM marks it inefficient and cpufreq skips it (from
+	// 5.16, test::em_inefficient_opps(); before, to its lowest OPP).
 	const auto &little_pd = test::perf_domain_of(b.kernel, 0);
 	BOOST_TEST(little_pd.states.front().frequency_khz == 200000u);
-	BOOST_TEST(little_pd.states.front().inefficient);
+	BOOST_TEST(little_pd.states.front().inefficient == test::em_inefficient_opps());
 	BOOST_TEST(kshim_cpufreq_cur(0) == lowest_efficient_at_or_above(little_pd, 0));
-	BOOST_TEST(kshim_cpufreq_cur(0) == 300000u);
+	BOOST_TEST(kshim_cpufreq_cur(0) == (test::em_inefficient_opps() ? 300000u : 200000u));
 	no_kernel_warnings();
 }
 
@@ -648,7 +649,7 @@ BOOST_AUTO_TEST_CASE(cmdline_thermal_decay_shift_3)
 	options.cmdline = "sched_thermal_decay_shift=3";
 	const unsigned long load = thermal_load_after_100ms(options);
 	BOOST_TEST_MESSAGE("thermal load, shift 3: " << load);
-	if (test::kernel_series() != "6.1") {
+	if (!test::thermal_decay_shift()) {
 		// 6.9 dropped the shift: fair.c's handler only says so
 		BOOST_TEST(load > 400u);
 		const auto &log = kshim::kernel_log();

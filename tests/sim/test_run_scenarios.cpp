@@ -10,6 +10,7 @@
 #include "run_json.h"
 #include "support.h"
 #include "temp_files.h"
+#include "tree_features.h"
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -139,7 +140,7 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_default_scenario_with_and_without_eas)
 	BOOST_TEST_MESSAGE("wake-ups EAS placed: " << eas.json["eas_wakeups"].GetUint64() << ", others "
 						   << eas.json["non_eas_wakeups"].GetUint64() << "; overutilized "
 						   << eas.json["overutilized_ns"].GetInt64() / 1e9 << " s");
-	if (test::kernel_series() == "6.1") {
+	if (!test::eas_wakeups_stack_on_remote_lists()) {	// 5.10, 6.1
 		BOOST_TEST(eas.json["eas_wakeups"].GetUint64() > eas.json["non_eas_wakeups"].GetUint64());
 	} else {
 		// 6.12: the sleepers of a CPU wake in one interrupt and EAS stacks
@@ -387,12 +388,12 @@ BOOST_AUTO_TEST_CASE(fingerprint_changes_when_a_decision_changes)
 	BOOST_TEST(fp != no_util_est.json["fingerprint"].GetString());
 }
 
-// The features of each tree's features.h: 6.12's EEVDF ones each change
-// decisions on the default scenario; 6.1 has none of them and says which
-// it has.
+// The features of each tree's features.h: EEVDF's (6.6; DELAY_DEQUEUE
+// 6.12) each change decisions on the default scenario; a CFS tree (5.10,
+// 6.1) has none of them and says which it has.
 BOOST_AUTO_TEST_CASE(eevdf_features_by_tree)
 {
-	if (test::kernel_series() == "6.1") {
+	if (!test::eevdf()) {
 		auto r = test::run_cli({"run", "--duration", "1s", "--feature", "DELAY_DEQUEUE=off"});
 		BOOST_TEST(r.exit_status == 2);
 		BOOST_TEST(r.err.find("--feature DELAY_DEQUEUE: no such scheduler feature; features.h has: "
@@ -582,7 +583,7 @@ BOOST_AUTO_TEST_CASE(synthetic_64_and_128_cpu_boards_run)
 	}
 	const auto complex = make(128, 4);
 	auto refused = test::run_cli({"run", "--board", complex.string(), "--duration", "10ms"});
-	if (test::kernel_series() == "6.1") {
+	if (test::em_complexity_limit()) {
 		BOOST_TEST(refused.exit_status == 3, refused.err);
 		BOOST_TEST(refused.err.find("EM complexity is too high") != std::string::npos, refused.err);
 		BOOST_TEST(refused.err.find("(partition_sched_domains_locked)") != std::string::npos, refused.err);
@@ -649,7 +650,7 @@ BOOST_AUTO_TEST_CASE(thermal_cap_throttles_and_sets_thermal_pressure)
 	BOOST_TEST_MESSAGE("thermal pressure 474.75, PELT-averaged " << pelt << ", with decay shift 4 " << pelt_slow);
 	BOOST_TEST(pelt > 0.0);
 	BOOST_TEST(pelt < 474.75);
-	if (test::kernel_series() == "6.1")
+	if (test::thermal_decay_shift())
 		BOOST_TEST(pelt_slow < pelt);
 	else	// 6.9 dropped sched_thermal_decay_shift (the option is ignored)
 		BOOST_TEST(pelt_slow == pelt);
