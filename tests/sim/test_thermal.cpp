@@ -7,14 +7,17 @@
 // trip; the kernel's thermal pressure lowers capacity_of(); a light load
 // never reaches a trip; bad model parameters are bad input.
 //
-// Where the trees differ: 6.1's cpufreq_cooling sets the thermal pressure
-// (arch_update_thermal_pressure()), which the scheduler averages with PELT
-// (rq->avg_thermal, sched_thermal_decay_shift); 6.12's leaves the hardware
-// pressure alone and the policy limit itself is the pressure
-// (cpufreq_get_pressure(), 6.9), and sched_thermal_decay_shift is ignored.
+// Where the trees differ (tests/support/tree_features.h): before 6.9
+// cpufreq_cooling sets the thermal pressure (5.10's
+// arch_set_thermal_pressure(), 6.1's arch_update_thermal_pressure()),
+// which the scheduler averages with PELT (rq->avg_thermal,
+// sched_thermal_decay_shift); from 6.9 it leaves the hardware pressure
+// alone and the policy limit itself is the pressure
+// (cpufreq_get_pressure()), and sched_thermal_decay_shift is ignored.
 #include "run_json.h"
 #include "support.h"
 #include "temp_files.h"
+#include "tree_features.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -28,14 +31,19 @@ using test::run_json;
 
 namespace {
 
-bool thermal_pressure_from_cooling() { return test::kernel_series() == "6.1"; }
+bool thermal_pressure_from_cooling() { return test::pressure_from_cooling_device(); }
+
+// The report's name of the tree's own signal of a cooling device's cap.
+const char *cooling_pressure_name()
+{
+	return thermal_pressure_from_cooling() ? "thermal_pressure_avg" : "cpufreq_pressure_avg";
+}
 
 // The capacity a cooling device took from cpu, averaged over the run, as
 // the tree's scheduler sees it.
 double cooling_pressure(const rapidjson::Value &cpu)
 {
-	return thermal_pressure_from_cooling() ? cpu["thermal_pressure_avg"].GetDouble()
-					       : cpu["cpufreq_pressure_avg"].GetDouble();
+	return cpu[cooling_pressure_name()].GetDouble();
 }
 
 // Eight CPU-bound threads that never finish: every CPU busy at the OPP
@@ -102,7 +110,7 @@ double seconds_to(const rapidjson::Value &zone, double c)
 
 BOOST_AUTO_TEST_SUITE(thermal)
 
-// HiKey960 (cls0-thermal: passive 65 C, 75 C mapped to both clusters,
+// HiKey960 (cls0-thermal, 5.10's cls0: passive 65 C, 75 C mapped to both clusters,
 // polling 1000 ms / 100 ms) under full load: the model reaches 75 C within
 // tens of seconds, step_wise raises the big cluster's cooling state, its
 // policy is limited and the kernel's thermal pressure follows; capacity_of()
@@ -111,12 +119,12 @@ BOOST_AUTO_TEST_CASE(hikey960_full_load_reaches_the_trip_and_caps_the_big_cluste
 {
 	const auto r = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "60s"});
 	BOOST_TEST(r.json["thermal_model"].GetString() == std::string("RC"));
-	const auto &z = zone(r, "cls0-thermal");
+	const auto &z = zone(r, test::hikey960_zone());
 	BOOST_TEST(z["governor"].GetString() == std::string("step_wise"));
 	const double reached = seconds_to(z, 75.0);
-	BOOST_TEST_MESSAGE("cls0-thermal reached 75 C after " << reached << " s");
+	BOOST_TEST_MESSAGE(test::hikey960_zone() << " reached 75 C after " << reached << " s");
 	BOOST_TEST((reached > 5 && reached < 40));
-	BOOST_TEST(trip(z, "trip-point0")["above_ns"].GetInt64() > 20'000'000'000LL);
+	BOOST_TEST(trip(z, test::hikey960_trip(0))["above_ns"].GetInt64() > 20'000'000'000LL);
 	// step_wise holds it about the trip: never far above
 	BOOST_TEST(z["max_c"].GetDouble() < 80.0);
 	BOOST_TEST(z["kernel_reads"].GetUint64() > 60u);	// polled, 1 s then 100 ms once passive
@@ -132,7 +140,7 @@ BOOST_AUTO_TEST_CASE(hikey960_full_load_reaches_the_trip_and_caps_the_big_cluste
 		BOOST_TEST(cooling_pressure(cpu) > 0.0);
 		BOOST_TEST(cpu["capped_ns"].GetInt64() == 0);	// the kernel capped it, not the board
 		// update_cpu_capacity(): the original capacity less the pressure
-		// (6.1: its PELT average; 6.12: the larger of the hardware
+		// (before 6.9: its PELT average; from 6.9: the larger of the hardware
 		// pressure's average and the cpufreq pressure) and the sugov
 		// kthread's DL share
 		const auto capacity = cpu["capacity_end"].GetUint64();
@@ -160,6 +168,46 @@ BOOST_AUTO_TEST_CASE(hikey960_full_load_reaches_the_trip_and_caps_the_big_cluste
 		if (o["khz"].GetUint() == 2362000)
 			top = o["ns"].GetInt64();
 	BOOST_TEST(top < 50'000'000'000LL);
+}
+
+// A cooling device that caps a policy must reach the scheduler through the
+// tree's own signal on every tree: the thermal pressure the cooling device
+// sets before 6.9 (5.10's arch_set_thermal_pressure(), which the fake arch
+// must route to arch_topology.c: linux/sched/topology.h's empty inline
+// would swallow it), averaged into rq->avg_thermal; the cpufreq pressure
+// of the policy limit from 6.9. A signal that silently reads 0 while the
+// big cluster is capped for tens of seconds fails here, naming it, on
+// both flavours (hikey960 arm64, odroid-xu3 arm). The other signal
+// carries nothing: before 6.9 there is no cpufreq pressure, from 6.9 the
+// cooling device leaves the hardware pressure alone.
+BOOST_AUTO_TEST_CASE(cooling_pressure_reaches_the_scheduler_on_every_tree)
+{
+	struct Case {
+		const char *board;
+		const char *duration;
+		unsigned big_first;
+	};
+	for (const Case &c : {Case{"hikey960", "60s", 4}, Case{"odroid-xu3", "90s", 4}}) {
+		const auto r = run_json({"--board", c.board, "--workload", full_load, "--duration", c.duration});
+		const std::string own = cooling_pressure_name();
+		const std::string other = thermal_pressure_from_cooling() ? "cpufreq_pressure_avg" : "thermal_pressure_avg";
+		for (unsigned cpu = c.big_first; cpu < c.big_first + 4; cpu++) {
+			BOOST_TEST_CONTEXT(c.board << " cpu" << cpu << ", the tree's signal " << own)
+			{
+				const auto &j = r.json["cpus"][cpu];
+				const auto limited = j["limited_ns"].GetInt64();
+				BOOST_REQUIRE_MESSAGE(time_cooled(r, cpu) > 5'000'000'000LL,
+						      "the cooling device never capped the policy: nothing to check");
+				BOOST_TEST(limited > 5'000'000'000LL);
+				BOOST_TEST(j[own.c_str()].GetDouble() > 1.0,
+					   own << " read " << j[own.c_str()].GetDouble() << " while the policy was limited for "
+					       << limited / 1e9 << " s");
+				BOOST_TEST(j[other.c_str()].GetDouble() == 0.0);
+				if (thermal_pressure_from_cooling())	// and the scheduler's PELT average of it
+					BOOST_TEST(j["thermal_load_avg"].GetDouble() > 1.0);
+			}
+		}
+	}
 }
 
 // Kernel code taking no time (the model before kernel time), the policy is
@@ -200,7 +248,7 @@ BOOST_AUTO_TEST_CASE(power_allocator_holds_the_control_temperature)
 {
 	const auto r = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "90s",
 				 "--thermal-governor", "power_allocator"});
-	const auto &z = zone(r, "cls0-thermal");
+	const auto &z = zone(r, test::hikey960_zone());
 	BOOST_TEST(z["governor"].GetString() == std::string("power_allocator"));
 	const auto samples = z["temperature_c"].GetArray();
 	for (rapidjson::SizeType i = 45; i < samples.Size(); i++)
@@ -232,14 +280,15 @@ BOOST_AUTO_TEST_CASE(light_load_never_reaches_a_trip)
 }
 
 // sched_thermal_decay_shift: the same capping, a slower PELT average of it
-// (6.1); ignored by 6.12, whose cooling pressure is not PELT-averaged.
+// (5.7 to 6.8: 5.10, 6.1); ignored from 6.9, whose cooling pressure is not
+// PELT-averaged.
 BOOST_AUTO_TEST_CASE(decay_shift_slows_the_scheduler_average)
 {
 	const auto fast = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "40s",
 				    "--thermal-model", "initial=74"});
 	const auto slow = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "40s",
 				    "--thermal-model", "initial=74", "--cmdline", "sched_thermal_decay_shift=4"});
-	if (!thermal_pressure_from_cooling()) {
+	if (!test::thermal_decay_shift()) {
 		BOOST_TEST(fast.json["fingerprint"].GetString() == std::string(slow.json["fingerprint"].GetString()));
 		BOOST_TEST(cooling_pressure(fast.json["cpus"][4]) > 0.0);
 		return;
@@ -257,14 +306,14 @@ BOOST_AUTO_TEST_CASE(decay_shift_slows_the_scheduler_average)
 BOOST_AUTO_TEST_CASE(model_parameters_and_off)
 {
 	const auto hot = run_json({"--board", "hikey960", "--duration", "2s", "--thermal-model",
-				   "cls0-thermal:initial=70,ambient=40"});
-	const auto &z = zone(hot, "cls0-thermal");
+				   test::hikey960_zone() + ":initial=70,ambient=40"});
+	const auto &z = zone(hot, test::hikey960_zone());
 	BOOST_TEST(z["model"]["initial_c"].GetDouble() == 70.0);
 	BOOST_TEST(z["model"]["ambient_c"].GetDouble() == 40.0);
 	BOOST_TEST(z["model"]["resistance_k_per_w"].GetDouble() == 10.0);
 	BOOST_TEST(z["temperature_c"][0].GetDouble() == 70.0);
 	BOOST_TEST(z["end_c"].GetDouble() < 70.0);	// light load: cooling towards 40 C
-	BOOST_TEST(trip(z, "trip-point0")["above_ns"].GetInt64() == 2'000'000'000LL);
+	BOOST_TEST(trip(z, test::hikey960_trip(0))["above_ns"].GetInt64() == 2'000'000'000LL);
 
 	const auto off = run_json({"--board", "hikey960", "--workload", full_load, "--duration", "30s",
 				   "--thermal-model", "off"});
@@ -278,9 +327,9 @@ BOOST_AUTO_TEST_CASE(model_parameters_and_off)
 	BOOST_TEST(juno.json["thermal_zones"].GetArray().Size() == 0u);
 
 	const auto file = test::temp_path("board-thermal.json");
-	std::ofstream(file) << R"({"zones": {"cls0-thermal": {"r": 20}}})";
+	std::ofstream(file) << R"({"zones": {")" << test::hikey960_zone() << R"(": {"r": 20}}})";
 	const auto from_file = run_json({"--board", "hikey960", "--duration", "1s", "--thermal-file", file.string()});
-	BOOST_TEST(zone(from_file, "cls0-thermal")["model"]["resistance_k_per_w"].GetDouble() == 20.0);
+	BOOST_TEST(zone(from_file, test::hikey960_zone())["model"]["resistance_k_per_w"].GetDouble() == 20.0);
 	std::filesystem::remove(file);
 
 	for (const std::initializer_list<std::string> bad :
@@ -315,13 +364,20 @@ BOOST_AUTO_TEST_CASE(trace_has_the_thermal_tracepoints)
 	BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
 	std::ifstream in(trace);
 	const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-	for (const char *line : {"thermal_temperature: thermal_zone=cls0-thermal id=0 temp_prev=",
-				 "cdev_update: type=cpufreq-cpu4 target=", "thermal_power_allocator: thermal_zone_id=0",
-				 "cpu_frequency_limits: min="})
+	// the zone's and the cooling device's names are the tree's
+	// (test::hikey960_zone(), test::cpufreq_cooling_device_name())
+	for (const std::string line :
+	     {"thermal_temperature: thermal_zone=" + test::hikey960_zone() + " id=0 temp_prev=",
+	      "cdev_update: type=" + test::cpufreq_cooling_device_name(4, 1) + " target=",
+	      std::string("thermal_power_allocator: thermal_zone_id=0"), std::string("cpu_frequency_limits: min=")})
 		BOOST_TEST(text.find(line) != std::string::npos, line);
-	// 6.1's cooling device sets the thermal pressure (6.12's does not)
-	if (thermal_pressure_from_cooling())
-		BOOST_TEST(text.find("thermal_pressure_update: cpu=4 thermal_pressure=") != std::string::npos);
+	// the cooling device sets the thermal pressure before 6.9, traced from
+	// 5.19 (thermal_pressure_update; 5.10 has no such tracepoint); from 6.9
+	// it leaves the hardware pressure alone: no hw_pressure_update
+	const char *tracepoint = test::pressure_tracepoint();
+	if (thermal_pressure_from_cooling() && tracepoint)
+		BOOST_TEST(text.find(std::string(tracepoint) + ": cpu=4 thermal_pressure=") != std::string::npos);
+	BOOST_TEST(text.find("hw_pressure_update:") == std::string::npos);
 	std::filesystem::remove(trace);
 }
 
@@ -331,7 +387,7 @@ BOOST_AUTO_TEST_CASE(platform_show_lists_the_registered_zones)
 	const auto r = test::run_cli({"platform", "show", "hikey960"});
 	BOOST_REQUIRE(r.exit_status == 0);
 	BOOST_TEST(r.out.find("Thermal zones the kernel registered (thermal_of.c)") != std::string::npos, r.out);
-	BOOST_TEST(r.out.find("cls0-thermal") != std::string::npos);
+	BOOST_TEST(r.out.find(test::hikey960_zone()) != std::string::npos);
 	BOOST_TEST(r.out.find("governor step_wise, polling 1000 ms, passive 100 ms, 2 trips, 2 cooling bindings") !=
 		   std::string::npos, r.out);
 }
