@@ -25,7 +25,7 @@ case $case in
 bad-arguments)
 	expect 2 "cannot read the rt-app file '$work/none.json'" "$script" --out "$work/o" "$work/none.json"
 	echo '{}' > "$work/w.json"
-	expect 2 "--series is 6.1, 6.12 or 7.3, not '5.10'" "$script" --series 5.10 --out "$work/o" "$work/w.json"
+	expect 2 "--series is 5.10, 6.1, 6.12 or 7.3, not '4.19'" "$script" --series 4.19 --out "$work/o" "$work/w.json"
 	expect 2 "positive integers" "$script" --cpus 0 --out "$work/o" "$work/w.json"
 	expect 2 "unknown option --bogus" "$script" --bogus --out "$work/o" "$work/w.json"
 	expect 2 "one rt-app file" "$script" --out "$work/o" "$work/w.json" "$work/w.json"
