@@ -30,6 +30,10 @@ struct tick_state {
 	bool got_idle_tick;
 	int idle_policy;	/* KSHIM_IDLE_TICK_*: an experiment's override */
 	unsigned long idle_calls;
+	/* tick-sched.c's idle accounting (get_cpu_idle_time_us()) */
+	bool idle_active;
+	ktime_t idle_entrytime;
+	ktime_t idle_sleeptime;
 };
 
 static DEFINE_PER_CPU(struct tick_state, tick_state);
@@ -46,7 +50,12 @@ int kshim_tick_stopped(int cpu)
 
 void tick_nohz_idle_enter(void)
 {
-	__this_cpu_write(tick_state.inidle, true);
+	struct tick_state *ts = this_cpu_ptr(&tick_state);
+
+	ts->inidle = true;
+	/* tick_nohz_start_idle() */
+	ts->idle_entrytime = ktime_get();
+	ts->idle_active = true;
 }
 
 /*
@@ -164,8 +173,13 @@ void tick_nohz_idle_restart_tick(void)
 void tick_nohz_idle_exit(void)
 {
 	struct tick_state *ts = this_cpu_ptr(&tick_state);
+	ktime_t now = ktime_get();
 
 	ts->inidle = false;
+	/* tick_nohz_stop_idle() */
+	if (ts->idle_active && now > ts->idle_entrytime)
+		ts->idle_sleeptime += now - ts->idle_entrytime;
+	ts->idle_active = false;
 	restart_tick(ts);
 }
 
@@ -196,20 +210,34 @@ unsigned long tick_nohz_get_idle_calls_cpu(int cpu)
 }
 
 /*
- * kernel/time/tick-sched.c: the idle time the tick accounts. Only the
- * ondemand and conservative governors read it (cpufreq.c's
- * get_cpu_idle_time()), neither of which is built: -1 sends such a caller
- * to its jiffy-based fallback, as a kernel without NO_HZ does.
+ * kernel/time/tick-sched.c: the idle time NO_HZ accounts, from the idle
+ * loop's entry (tick_nohz_idle_enter()) to its exit, and the current
+ * stretch of a CPU idle now, in microseconds at now. cpufreq.c's
+ * get_cpu_idle_time() reads it for 5.10's cpufreq_cooling.c (the power
+ * allocator's load of each CPU; 6.1 reads sched_cpu_util() instead) and
+ * for the ondemand and conservative governors. Differs from tick-sched.c:
+ * interrupts taken in the idle loop count as idle (tick_nohz_irq_enter()
+ * stops the idle stretch for them), and "now" is the reading CPU's clock.
+ * No task waits for I/O here: the iowait time is 0.
  */
 #if !KSHIM_CPU_IDLE_TIME_IN_SCHED
 u64 get_cpu_idle_time_us(int cpu, u64 *last_update_time)
 {
-	return -1;
+	struct tick_state *ts = &per_cpu(tick_state, cpu);
+	ktime_t now = ktime_get(), idle = ts->idle_sleeptime;
+
+	if (last_update_time)
+		*last_update_time = ktime_to_us(now);
+	if (ts->idle_active && now > ts->idle_entrytime)
+		idle += now - ts->idle_entrytime;
+	return ktime_to_us(idle);
 }
 
 u64 get_cpu_iowait_time_us(int cpu, u64 *last_update_time)
 {
-	return -1;
+	if (last_update_time)
+		*last_update_time = ktime_to_us(ktime_get());
+	return 0;
 }
 #endif
 
