@@ -29,9 +29,11 @@ BOOST_AUTO_TEST_SUITE(boot)
 // (_get_power() divides by 10^9: 14). The cost is the tree's
 // (test::em_cost_per_performance()): fmax * power / f before 6.9 (A7 at
 // 200 MHz: 7 x 14580 = 102060; 7 x 14 = 98 in milliwatts, which 5.10's
-// em_scale_power() leaves as they are on 32-bit arm); from 6.9
-// 10 * power / performance, performance being cpu_scale * f / fmax
-// (145800 / 53 = 2750).
+// em_scale_power() multiplies by 1000 on 64-bit, test::em_cost_scaled_on_64bit():
+// 98000 here, since the arm flavour is compiled with CONFIG_64BIT=y,
+// docs/architecture.md's "`64BIT` on for the arm flavour"; a 32-bit arm
+// 5.10 kernel holds 98); from 6.9 10 * power / performance, performance
+// being cpu_scale * f / fmax (145800 / 53 = 2750).
 BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 {
 	auto k = kshim::boot(test::load_board("odroid-xu3"));
@@ -49,8 +51,9 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 	// 90 * 900^2 * 200 / 10^6 uW, 14.58 mW
 	BOOST_TEST(little.states.front().power == (test::em_in_microwatts() ? 14580u : 14u));
 	const bool uw = test::em_in_microwatts();
+	const unsigned cost_scale = test::em_cost_scaled_on_64bit() ? 1000u : 1u;
 	BOOST_TEST(little.states.front().cost ==
-		   (test::em_cost_per_performance() ? 2750u : uw ? 102060u : 98u));
+		   (test::em_cost_per_performance() ? 2750u : uw ? 102060u : 98u * cost_scale));
 	// same cost as 300 MHz: marked where the tree marks inefficient OPPs
 	BOOST_TEST(little.states.front().inefficient == test::em_inefficient_opps());
 	BOOST_TEST(little.states.back().frequency_khz == 1400000u);
@@ -60,8 +63,9 @@ BOOST_AUTO_TEST_CASE(odroid_xu3_capacities_and_energy_model)
 	const auto &big = test::perf_domain_of(k, 7);
 	BOOST_REQUIRE(big.states.size() == 19u);
 	BOOST_TEST(big.states.back().power == (uw ? 1067233u : 1067u));	// 310 * 1312^2 * 2000 / 10^6
-	// at fmax the cost is the power; from 6.9 10672330 / 1024
-	BOOST_TEST(big.states.back().cost == (test::em_cost_per_performance() ? 10422u : uw ? 1067233u : 1067u));
+	// at fmax the cost is the (scaled) power; from 6.9 10672330 / 1024
+	BOOST_TEST(big.states.back().cost ==
+		   (test::em_cost_per_performance() ? 10422u : uw ? 1067233u : 1067u * cost_scale));
 	BOOST_TEST(big.states[6].frequency_khz == 800000u);
 	BOOST_TEST(big.states[6].power == (uw ? 200880u : 200u));	// 310 * 900^2 * 800 / 10^6
 	BOOST_TEST(k.eas);

@@ -36,6 +36,16 @@ inline bool em_inefficient_opps() { return tree_at_least(5, 16); }
 // 6.1.192). Before, fmax * power / f, with 5.10's power scaled by
 // em_scale_power() (x 1000 on 64-bit, as is on 32-bit arm).
 inline bool em_cost_per_performance() { return tree_at_least(6, 9); }
+// Before 5.19, energy_model.h's em_scale_power() multiplies the power in
+// each state's cost by 1000 on CONFIG_64BIT kernels only (7fcc17d0cb12,
+// "PM: EM: Increase energy calculation precision", upstream 5.11, in
+// Debian's 5.10.262 as a stable backport); the microwatt EM (5.19) removed
+// it (absent from 6.1.192). The harness compiles every flavour, arm too,
+// with CONFIG_64BIT=y (docs/architecture.md, "`64BIT` on for the arm
+// flavour"), so its 5.10 kernel holds odroid-xu3's costs x 1000 (98000,
+// not the 98 a 32-bit arm kernel holds). Placed at 5.10, the oldest tree
+// here: a tree before 5.11 without the backport would not scale.
+inline bool em_cost_scaled_on_64bit() { return !tree_at_least(5, 19); }
 // build_perf_domains() refuses an energy model whose
 // nr_pd * (nr_ps + nr_cpus) exceeds EM_MAX_COMPLEXITY, 2048, with a WARN
 // until 6.10 ("sched/topology: Remove EM_MAX_COMPLEXITY limit"; bracketed:
