@@ -16,6 +16,7 @@
  * that active balancing preempts the task it wants to move, as on hardware.
  * Its body runs when the settle loop finds it current.
  */
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/interrupt.h>
 #include <linux/llist.h>
@@ -198,11 +199,38 @@ kshim_stop_one_cpu_nowait_t stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t 
 	return KSHIM_STOP_ONE_CPU_NOWAIT_QUEUED;
 }
 
-/* Only reached through sched_setaffinity() of a running task and
- * migrate_swap(), neither of which the harness does. */
+/*
+ * stop_one_cpu(): fn on cpu's stopper while the caller waits for it, as
+ * kernel/stop_machine.c's does (its cpu_stop_done in the completion and
+ * fn's return below). 5.10's __set_cpus_allowed_ptr() moves a running task
+ * with it (sched_init_smp() moving init off isolcpus=); later trees queue
+ * without waiting there (affine_move_task()).
+ */
+struct sync_stop {
+	cpu_stop_fn_t fn;
+	void *arg;
+	int ret;
+	struct completion done;
+};
+
+static int sync_stop_fn(void *data)
+{
+	struct sync_stop *stop = data;
+
+	stop->ret = stop->fn(stop->arg);
+	complete(&stop->done);
+	return 0;
+}
+
 int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg)
 {
-	BUG();
+	struct sync_stop stop = { .fn = fn, .arg = arg };
+	struct cpu_stop_work work;
+
+	init_completion(&stop.done);
+	stop_one_cpu_nowait(cpu, sync_stop_fn, &stop, &work);
+	wait_for_completion(&stop.done);
+	return stop.ret;
 }
 
 void print_stop_info(const char *log_lvl, struct task_struct *task)
