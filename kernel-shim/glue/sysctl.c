@@ -59,15 +59,35 @@ static int __init sysctl_vals_check(void)
 early_initcall(sysctl_vals_check);
 
 /* kernel/sysctl.c's tables, and 5.10's sched_domain directories (below) */
-#define KSHIM_MAX_SYSCTL_TABLES	256
-
-static struct {
+struct registered_table {
 	const char *path;
 	kshim_registered_ctl_table *table;
 	size_t size;
 	const void *header;	/* register_sysctl_table()'s, which unregisters it */
-} tables[KSHIM_MAX_SYSCTL_TABLES];
-static int nr_tables;
+};
+
+static struct registered_table *tables;
+static int nr_tables, max_tables;
+
+/* Room for one more table: the registry grows as tables come (5.10's
+ * debug.c registers one for every domain of every CPU). */
+static struct registered_table *new_table(const char *path)
+{
+	if (nr_tables == max_tables) {
+		int n = max_tables ? 2 * max_tables : 32;
+		struct registered_table *grown = kmalloc_array(n, sizeof(*grown), GFP_KERNEL);
+
+		if (WARN(!grown, "no memory for the sysctl table %s\n", path))
+			return NULL;
+		if (nr_tables)
+			memcpy(grown, tables, nr_tables * sizeof(*grown));
+		kfree(tables);
+		tables = grown;
+		max_tables = n;
+	}
+	memset(&tables[nr_tables], 0, sizeof(tables[nr_tables]));
+	return &tables[nr_tables++];
+}
 
 #if KSHIM_SYSCTL_TABLE_SIZED
 void __register_sysctl_init(const char *path, kshim_registered_ctl_table *table,
@@ -77,17 +97,18 @@ void __register_sysctl_init(const char *path, kshim_registered_ctl_table *table,
 			    const char *table_name)
 #endif
 {
-	if (WARN(nr_tables == KSHIM_MAX_SYSCTL_TABLES, "too many sysctl tables (%s)\n", table_name))
+	struct registered_table *t = new_table(table_name);
+
+	if (!t)
 		return;
-	tables[nr_tables].path = path;
-	tables[nr_tables].table = table;
+	t->path = path;
+	t->table = table;
 #if KSHIM_SYSCTL_TABLE_SIZED
-	tables[nr_tables].size = table_size;
+	t->size = table_size;
 #else
-	for (tables[nr_tables].size = 0; table[tables[nr_tables].size].procname; tables[nr_tables].size++)
+	for (t->size = 0; table[t->size].procname; t->size++)
 		;
 #endif
-	nr_tables++;
 }
 
 /* "kernel.sched_energy_aware" or "kernel/sched_energy_aware". */
@@ -328,6 +349,7 @@ early_initcall(kern_sched_table_init);
  */
 static int register_dir(const char *path, struct ctl_table *table, const void *header)
 {
+	struct registered_table *t;
 	struct ctl_table *entry;
 	size_t leaves = 0;
 	int ret;
@@ -353,13 +375,13 @@ static int register_dir(const char *path, struct ctl_table *table, const void *h
 	/* a directory's files and subdirectories are not mixed in any table here */
 	if (WARN(leaves != (size_t)(entry - table), "%s: files beside directories\n", path))
 		return -EINVAL;
-	if (WARN(nr_tables == KSHIM_MAX_SYSCTL_TABLES, "too many sysctl tables (%s)\n", path))
-		return -ENOSPC;
-	tables[nr_tables].path = path;
-	tables[nr_tables].table = table;
-	tables[nr_tables].size = leaves;
-	tables[nr_tables].header = header;
-	nr_tables++;
+	t = new_table(path);
+	if (!t)
+		return -ENOMEM;
+	t->path = path;
+	t->table = table;
+	t->size = leaves;
+	t->header = header;
 	return 1;
 }
 
