@@ -17,6 +17,7 @@
 #include <kshim/sched.h>
 #include <kshim/compat/bitmap.h>
 #include <kshim/compat/cpufreq.h>
+#include <kshim/kernel-version.h>
 
 #include "shim.h"
 
@@ -37,9 +38,12 @@ int kshim_cpufreq_cooling(int cpu, int *cdev_id, unsigned long *max_state, unsig
 	return 0;
 }
 
+/* the cpufreq pressure the scheduler reads from 6.9 ("cpufreq: Add a
+ * cpufreq pressure feedback for the scheduler"); before, a cooling
+ * device's cap reached it as thermal pressure, and this reads none */
 unsigned long kshim_cpu_cpufreq_pressure(int cpu)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#if KSHIM_KERNEL_GE(6, 9, 0)
 	return cpufreq_get_pressure(cpu);
 #else
 	return 0;
