@@ -11,6 +11,7 @@
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <ostream>
 
 namespace po = boost::program_options;
@@ -19,14 +20,22 @@ namespace sh::cli {
 
 namespace {
 
+// The short names whose file the tree has, then, apart, those it has none
+// for (juno-r2-scmi before the tree had the Juno's SCMI variants): a name
+// is never listed as a board of a tree that cannot load it.
 int list_boards(const Context &ctx)
 {
 	std::string text = fmt::format("Boards of the kernel tree {}\n\n", ctx.kernel_tree.string());
+	std::string absent;
 	for (const auto &board : dts::known_boards()) {
-		auto path = dts::board_path(board, ctx.kernel_tree);
-		text += fmt::format("  {:<14} {}\n  {:<14} {}\n", board.name, board.description, "",
-				    path ? path->string() : "(not in this tree)");
+		if (auto path = dts::board_path(board, ctx.kernel_tree))
+			text += fmt::format("  {:<14} {}\n  {:<14} {}\n", board.name, board.description, "",
+					    path->string());
+		else
+			absent += fmt::format("  {:<14} {}\n", board.name, fmt::join(board.candidates, ", "));
 	}
+	if (!absent.empty())
+		text += "\nKnown boards this tree has no file for:\n" + absent;
 	text += "\nAny other board: sched-harness platform show path/to/board.dts (or .dtb)\n";
 	ctx.out << text;
 	return exit_ok;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace sh::test {
 
@@ -195,5 +196,16 @@ inline std::string hikey960_trip(int i)
 // topology.c reads the MPIDR either way.
 inline bool odroid_xu3_cpu_map() { return tree_at_least(6, 1); }
 inline std::string hikey960_little_opp_table() { return hi3660_schema_node_names() ? "/opp-table-0" : "/opp_table0"; }
+// arch/arm64/boot/dts/arm/ has the Juno's SCMI variants, juno-scmi.dtsi
+// and juno{,-r1,-r2}-scmi.dts (bracketed: in 6.1.192, not in 5.10.262,
+// whose Junos are SCPI's alone and which has no arm,scmi board at all;
+// placed at 6.1). dts/boards.cpp's juno-r2-scmi names one.
+inline bool juno_scmi_variants() { return tree_at_least(6, 1); }
+// Whether the build's tree has the file of a short name of dts/boards.cpp:
+// every one but juno-r2-scmi on every tree, that one with the variants.
+inline bool board_in_tree(std::string_view short_name)
+{
+	return short_name != "juno-r2-scmi" || juno_scmi_variants();
+}
 
 } // namespace sh::test
