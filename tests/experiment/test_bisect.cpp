@@ -7,6 +7,7 @@
 #include "patches.h"
 #include "support.h"
 #include "temp_files.h"
+#include "tree_features.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -147,13 +148,14 @@ BOOST_AUTO_TEST_CASE(bisect_over_git_history)
 	git({"init", "-q"});
 	git({"add", "-A"});
 	git({"commit", "-q", "-m", "base"});
-	const std::string eas = "static unsigned int sysctl_sched_energy_aware = 1;";
-	commit("kernel/sched/topology.c", eas, "static unsigned int sysctl_sched_energy_aware = 1", "a typo");
-	commit("kernel/sched/topology.c", "static unsigned int sysctl_sched_energy_aware = 1", eas, "the fix");
+	// the tree's definition of the sysctl (static from 6.1, global in 5.10:
+	// test::sched_energy_aware_definition()); the typo drops its ';'
+	const std::string eas = test::sched_energy_aware_definition(1), typo = eas.substr(0, eas.size() - 1);
+	commit("kernel/sched/topology.c", eas, typo, "a typo");
+	commit("kernel/sched/topology.c", typo, eas, "the fix");
 	commit("kernel/sched/fair.c", " * CFS operations on generic schedulable entities:",
 	       " * CFS operations on generic schedulable entities (a comment):", "a comment");
-	commit("kernel/sched/topology.c", eas, "static unsigned int sysctl_sched_energy_aware = 0;",
-	       "EAS off by default");
+	commit("kernel/sched/topology.c", eas, test::sched_energy_aware_definition(0), "EAS off by default");
 	commit("kernel/sched/fair.c", " * CFS operations on tasks:",
 	       " * CFS operations on tasks (another):", "another comment");
 	const auto culprit = git({"rev-parse", "HEAD~1"}).substr(0, 12);

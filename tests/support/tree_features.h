@@ -88,6 +88,19 @@ inline bool overutilized_only_with_eas() { return tree_at_least(6, 1); }
 // harness adds it to every command line).
 inline const char *sched_verbose_parameter() { return tree_at_least(5, 13) ? "sched_verbose" : "sched_debug"; }
 
+// kernel/sched/topology.c defines EAS's sysctl static, registering its
+// own table for it (the energy_aware sysctl moved out of kernel/sysctl.c;
+// bracketed: in 6.1.192, not in 5.10.262; placed at 6.1). 5.10's is
+// global, declared in linux/sched/sysctl.h for kernel/sysctl.c's table.
+// Both default to 1 in topology.c: sched_energy_aware_definition(1) is the
+// tree's line, whole.
+inline bool energy_aware_sysctl_static() { return tree_at_least(6, 1); }
+inline std::string sched_energy_aware_definition(unsigned value)
+{
+	return std::string(energy_aware_sysctl_static() ? "static " : "") +
+	       "unsigned int sysctl_sched_energy_aware = " + std::to_string(value) + ";";
+}
+
 // ---- The fair class (kernel/sched/fair.c, features.h) ----
 
 // EEVDF replaced CFS's wakeup_gran() preemption (6.6, "sched/fair:
