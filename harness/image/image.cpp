@@ -1232,8 +1232,18 @@ void link_library(const Flavour &flavour, const std::map<std::string, std::strin
 	while (!link.empty() && link.back() == '\r')
 		link.pop_back();
 	link += " ";
-	for (const auto &[from, to] : replaced)
-		replace_all(link, " " + from + " ", " " + to + " ");
+	// link.txt quotes the objects of the tree's files
+	// ("CMakeFiles/x.dir/__/kernel/linux-source-5.10/kernel/sched/topology.c.o"),
+	// not the glue's: an object found in neither form would link the
+	// build's own, unchanged, in silence
+	for (const auto &[from, to] : replaced) {
+		const auto bare = " " + from + " ", quoted = " \"" + from + "\" ";
+		if (link.find(bare) == std::string::npos && link.find(quoted) == std::string::npos)
+			throw BuildError(fmt::format("linking the {} image: the build's link command has no object {}",
+						     flavour.name, from));
+		replace_all(link, bare, " '" + to + "' ");
+		replace_all(link, quoted, " '" + to + "' ");
+	}
 	const auto so = library_file(flavour);
 	replace_all(link, " -o " + so + " ", " -o " + (work / so).string() + " ");
 	if (const auto r = shell(build_dir / "kernel-shim", link); r.exit_status != 0)
