@@ -182,6 +182,14 @@ inline bool transition_delay_latency_and_a_half() { return tree_at_least(6, 9); 
 // before (5.10.262 as 6.1.192).
 inline bool cpufreq_dt_default_latency_1ms() { return tree_at_least(6, 9); }
 
+// drivers/base/arch_topology.c reads socket nodes in /cpu-map
+// ("arch_topology: Add support for parsing sockets in /cpu-map", merged for
+// 6.0; in 6.1.192, not in 5.10.262). Before, a cpu-map whose children are
+// not clusters is not understood ("cpu-map children should be
+// clusters"): the topology comes from the MPIDR, and a synthetic server's
+// SMT threads (socket0/cluster0/coreN/threadM) are not threads to it.
+inline bool cpu_map_sockets() { return tree_at_least(6, 1); }
+
 // ---- Device trees (facts of the tree's arch/arm{,64}/boot/dts) ----
 
 // exynos5422-odroidxu3-common.dtsi's CPU zones poll every 250 ms while
