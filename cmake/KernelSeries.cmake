@@ -103,6 +103,17 @@ endif()
 # (drivers/thermal/Makefile: thermal_sys-y with the OF, step_wise,
 # power_allocator and cpufreq cooling options) and the freq QoS its CPU
 # cooling caps policies through.
+# the scheduler's own headers, which every series since 5.10 has
+set(SH_SCHED_HEADERS_COMMON
+	kernel/sched/sched.h
+	kernel/sched/stats.h
+	kernel/sched/features.h
+	kernel/sched/autogroup.h
+	kernel/sched/cpupri.h
+	kernel/sched/cpudeadline.h
+	kernel/sched/pelt.h
+	kernel/sched/sched-pelt.h
+	kernel/sched/smp.h)
 set(SH_SCHED_FILES_COMMON
 	kernel/sched/core.c
 	kernel/sched/fair.c
@@ -127,15 +138,7 @@ set(SH_SCHED_FILES_COMMON
 	kernel/sched/stop_task.c
 	kernel/sched/topology.c
 	kernel/sched/isolation.c
-	kernel/sched/sched.h
-	kernel/sched/stats.h
-	kernel/sched/features.h
-	kernel/sched/autogroup.h
-	kernel/sched/cpupri.h
-	kernel/sched/cpudeadline.h
-	kernel/sched/pelt.h
-	kernel/sched/sched-pelt.h
-	kernel/sched/smp.h)
+	${SH_SCHED_HEADERS_COMMON})
 set(SH_THERMAL_FILES_COMMON
 	drivers/thermal/thermal_core.c
 	drivers/thermal/thermal_sysfs.c

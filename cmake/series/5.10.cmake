@@ -54,15 +54,7 @@ set(SH_SERIES_SCHED_FILES
 	kernel/sched/debug.c
 	kernel/sched/cpufreq_schedutil.c
 	${sched_tree_units}
-	kernel/sched/sched.h
-	kernel/sched/stats.h
-	kernel/sched/features.h
-	kernel/sched/autogroup.h
-	kernel/sched/cpupri.h
-	kernel/sched/cpudeadline.h
-	kernel/sched/pelt.h
-	kernel/sched/sched-pelt.h
-	kernel/sched/smp.h)
+	${SH_SCHED_HEADERS_COMMON})
 # drivers/thermal/Makefile:7-25: thermal_sys-y
 set(SH_SERIES_THERMAL_FILES ${SH_THERMAL_FILES_COMMON})
 set(SH_SERIES_LIB_FILES "")
