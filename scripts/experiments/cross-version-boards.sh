@@ -18,14 +18,7 @@
 # built, oldest first; needs python3 for the JSON)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ $# -gt 0 ]; then
-	builds=("$@")
-else
-	builds=()
-	for b in build-5.10 build build-6.12 build-7.3; do
-		[ -x "$b/harness/sched-harness" ] && builds+=("$b")
-	done
-fi
+. scripts/experiments/cross-version-builds.sh
 [ ${#builds[@]} -ge 2 ] || { echo "give two builds or more (scripts/test.sh makes them)" >&2; exit 1; }
 tree_of() {	# KERNEL_SRC, or the tarball extracted into the build
 	local src

@@ -14,14 +14,7 @@
 # (needs python3 for the JSON)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ $# -gt 0 ]; then
-	builds=("$@")
-else
-	builds=()
-	for b in build-5.10 build build-6.12 build-7.3; do
-		[ -x "$b/harness/sched-harness" ] && builds+=("$b")
-	done
-fi
+. scripts/experiments/cross-version-builds.sh
 scenarios=(
 	"default (odroid-xu3, 24 x 10 %, 10 s)|"
 	"same, DELAY_DEQUEUE off|--feature DELAY_DEQUEUE=off"
