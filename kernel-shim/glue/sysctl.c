@@ -22,9 +22,9 @@
 
 /*
  * kernel/sysctl.c's shared bounds, which tables' extra1/extra2 point at
- * through SYSCTL_ZERO, SYSCTL_ONE, ... Their order is the tree's: before
- * 5.17 (in 6.1, not in 5.10.262; bracketed) fs/proc/proc_sysctl.c's, with
- * -1 first. sysctl_vals_check() reads every one back through the tree's
+ * through SYSCTL_ZERO, SYSCTL_ONE, ... Their order is the tree's: 5.10's
+ * are fs/proc/proc_sysctl.c's, -1 first; 6.1's kernel/sysctl.c's, 0 first
+ * (bracketed: in 6.1, not in 5.10.262). sysctl_vals_check() reads every one back through the tree's
  * macros, so that a bound never silently takes another's value.
  */
 #if KSHIM_KERNEL_GE(6, 1, 0)
@@ -35,19 +35,18 @@ const int sysctl_vals[] = { -1, 0, 1, 2, 4, 100, 200, 1000, 3000, INT_MAX };
 
 static int __init sysctl_vals_check(void)
 {
+#define BOUND(macro, v)	{ macro, v, #macro }
 	static const struct {
 		const void *bound;
 		int value;
 		const char *name;
 	} bounds[] = {
-		{ SYSCTL_NEG_ONE, -1, "SYSCTL_NEG_ONE" }, { SYSCTL_ZERO, 0, "SYSCTL_ZERO" },
-		{ SYSCTL_ONE, 1, "SYSCTL_ONE" }, { SYSCTL_TWO, 2, "SYSCTL_TWO" },
-		{ SYSCTL_FOUR, 4, "SYSCTL_FOUR" }, { SYSCTL_ONE_HUNDRED, 100, "SYSCTL_ONE_HUNDRED" },
-		{ SYSCTL_TWO_HUNDRED, 200, "SYSCTL_TWO_HUNDRED" },
-		{ SYSCTL_ONE_THOUSAND, 1000, "SYSCTL_ONE_THOUSAND" },
-		{ SYSCTL_THREE_THOUSAND, 3000, "SYSCTL_THREE_THOUSAND" },
-		{ SYSCTL_INT_MAX, INT_MAX, "SYSCTL_INT_MAX" },
+		BOUND(SYSCTL_NEG_ONE, -1), BOUND(SYSCTL_ZERO, 0), BOUND(SYSCTL_ONE, 1),
+		BOUND(SYSCTL_TWO, 2), BOUND(SYSCTL_FOUR, 4), BOUND(SYSCTL_ONE_HUNDRED, 100),
+		BOUND(SYSCTL_TWO_HUNDRED, 200), BOUND(SYSCTL_ONE_THOUSAND, 1000),
+		BOUND(SYSCTL_THREE_THOUSAND, 3000), BOUND(SYSCTL_INT_MAX, INT_MAX),
 	};
+#undef BOUND
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bounds); i++)
