@@ -412,6 +412,7 @@ sim::Options simulation_options(const po::variables_map &vm, const dts::Platform
 	const auto kernel_time = vm["kernel-time"].as<std::string>();
 	if (kernel_time != "on" && kernel_time != "off")
 		throw UsageError{fmt::format("--kernel-time {}: say on or off", kernel_time)};
+	// checked here; the board's figures fill those not given (simulate())
 	options.ipi_latency_ns = latency_option(vm, "ipi-latency");
 	options.irq_entry_ns = latency_option(vm, "irq-entry-latency");
 	options.wfi_exit_ns = latency_option(vm, "wfi-exit-latency");
@@ -423,6 +424,8 @@ sim::Options simulation_options(const po::variables_map &vm, const dts::Platform
 							     name)};
 		options.kernel_cycles_per_block = 0;
 		options.ipi_latency_ns = 0;
+		options.irq_entry_ns = 0;
+		options.wfi_exit_ns = 0;
 	}
 	if (vm.count("kernel-cycles-per-block")) {
 		options.kernel_cycles_per_block = vm["kernel-cycles-per-block"].as<double>();
@@ -533,6 +536,32 @@ TraceFile open_trace(const po::variables_map &vm, RunSettings &settings)
 	return trace;
 }
 
+// The hardware latencies a run charges: each option given, else the
+// board file's figure (0 where it has none), and where each came from;
+// --kernel-time off charges none.
+sim::HardwareLatencies hardware_latencies(const po::variables_map &vm, const sim::PowerModelChoice &power,
+					  sim::Options &options)
+{
+	sim::HardwareLatencies out;
+	const bool timed = vm["kernel-time"].as<std::string>() == "on";
+	for (auto [name, board, charged, source] :
+	     {std::tuple{"ipi-latency", &power.latencies.ipi, &options.ipi_latency_ns, &out.ipi},
+	      std::tuple{"irq-entry-latency", &power.latencies.irq_entry, &options.irq_entry_ns, &out.irq_entry},
+	      std::tuple{"wfi-exit-latency", &power.latencies.wfi_exit, &options.wfi_exit_ns, &out.wfi_exit}}) {
+		if (!timed) {
+			*source = {0, "--kernel-time off"};
+		} else if (vm.count(name)) {
+			*source = {*charged, fmt::format("--{}", name)};
+		} else {
+			*charged = board->ns.value_or(0);
+			*source = {board->ns, power.latencies_file.empty()
+						      ? board->source
+						      : fmt::format("{}: {}", power.latencies_file, board->source)};
+		}
+	}
+	return out;
+}
+
 // Boots the kernel and runs the workload on it.
 sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 {
@@ -550,6 +579,7 @@ sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 		throw UsageError{fmt::format("--board-power {}", e.what())};	// "FILE: why"
 	}
 	settings.options.power_model = std::move(power.model);
+	const auto latencies = hardware_latencies(vm, power, settings.options);
 	sim::Result result;
 	try {
 		result = sim::simulate(settings.platform, kernel, settings.workload, settings.options,
@@ -557,6 +587,7 @@ sim::Result simulate(const po::variables_map &vm, RunSettings &settings)
 	} catch (const sim::PowerModelError &e) {
 		throw UsageError{fmt::format("--board-power {}: {}", power.file, e.what())};
 	}
+	result.latency_sources = latencies;
 	if (settings.options.power_model)
 		result.power_model_file = power.file;
 	result.power_model_skipped = power.skipped;

@@ -320,6 +320,12 @@ void append_kernel_time(std::string &s, const sim::Result &r)
 			 "{} joined a group of an earlier instant\n",
 			 r.ipi_latency_ns, r.irq_entry_ns, r.wfi_exit_ns, r.ipis_taken_at_locks, r.interleavings,
 			 r.joined_interrupts);
+	for (auto [what, given] : {std::pair{"IPI delivery", &r.latency_sources.ipi},
+				   std::pair{"interrupt entry", &r.latency_sources.irq_entry},
+				   std::pair{"WFI exit", &r.latency_sources.wfi_exit}})
+		if (!given->source.empty())
+			s += wrapped(fmt::format("  {}: ", what), given->ns ? given->source
+									  : "unsourced: " + given->source);
 	std::string per;
 	for (const auto &o : sim::kernel_overhead(r))
 		if (o.blocks)
@@ -542,6 +548,23 @@ void append_thermal_in_short(std::string &s, const sim::Result &r)
 		s += fmt::format("            CPUs {} lost capacity to thermal pressure (--details)\n", cpus_text(capped));
 }
 
+// "IPI 1.5 us", or "IPI unsourced (0)" where no figure was given or found.
+std::string latency_text(std::string_view what, std::int64_t charged_ns, const sim::HardwareLatency &given)
+{
+	if (!charged_ns && !given.ns && !given.source.empty())
+		return fmt::format("{} unsourced (0)", what);
+	return fmt::format("{} {:g} us", what, static_cast<double>(charged_ns) / 1e3);
+}
+
+void append_latencies_in_short(std::string &s, const sim::Result &r)
+{
+	const auto &given = r.latency_sources;
+	s += fmt::format("Hardware:   {}, {}, {} (--details: sources)\n",
+			 latency_text("IPI", r.ipi_latency_ns, given.ipi),
+			 latency_text("interrupt entry", r.irq_entry_ns, given.irq_entry),
+			 latency_text("WFI exit", r.wfi_exit_ns, given.wfi_exit));
+}
+
 void append_overhead_in_short(std::string &s, const sim::Result &r)
 {
 	const auto [blocks, ns] = kernel_totals(r);
@@ -583,6 +606,7 @@ std::string run_text(const sim::Result &r)
 	append_scheduler_in_short(s, r);
 	append_thermal_in_short(s, r);
 	append_overhead_in_short(s, r);
+	append_latencies_in_short(s, r);
 	append_kernel_profile(s, r);
 	append_fingerprint(s, r);
 	s += "More:       --details (power model, thermal zones, idle states, kernel time, tasks), --json\n";
@@ -857,6 +881,18 @@ void json_kernel_time(Writer &w, const sim::Result &r)
 	w.Int64(r.irq_entry_ns);
 	key(w, "wfi_exit_ns");
 	w.Int64(r.wfi_exit_ns);
+	key(w, "latency_sources");
+	w.StartObject();
+	for (auto [name, given] : {std::pair{"ipi", &r.latency_sources.ipi},
+				   std::pair{"irq_entry", &r.latency_sources.irq_entry},
+				   std::pair{"wfi_exit", &r.latency_sources.wfi_exit}}) {
+		key(w, name);
+		if (given->source.empty())
+			w.Null();
+		else
+			w.String(((given->ns ? "" : "unsourced: ") + given->source).c_str());
+	}
+	w.EndObject();
 	key(w, "ipis_taken_at_locks");
 	w.Uint64(r.ipis_taken_at_locks);
 	key(w, "interleavings");

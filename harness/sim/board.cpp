@@ -805,8 +805,32 @@ BoardPowerFigures board_power_figures(const dts::Platform &platform, const kshim
 	return *board.power_figures();
 }
 
-PowerModelChoice choose_power_model(const std::optional<std::string> &option, const dts::Platform &platform,
-				    const kshim::Kernel &kernel)
+namespace {
+
+// The latencies of the file a run charges, else of the file shipped for
+// the board, else none.
+void choose_latencies(PowerModelChoice &choice, const dts::Platform &platform, const std::string &model_file)
+{
+	if (choice.model && choice.model->latencies) {
+		choice.latencies = *choice.model->latencies;
+		choice.latencies_file = model_file;
+		return;
+	}
+	for (const auto &c : platform.compatible)
+		for (const auto &file : shipped_power_models()) {
+			const auto model = parse_power_model(file.text, fmt::format("{} (built in)", file.name));
+			if (model.latencies && std::ranges::find(model.compatible, c) != model.compatible.end()) {
+				choice.latencies = *model.latencies;
+				choice.latencies_file = std::string(file.name);
+				return;
+			}
+		}
+	const std::string none = "no board file gives this board's figures (docs/power.md, \"Hardware latencies\")";
+	choice.latencies = {{std::nullopt, none}, {std::nullopt, none}, {std::nullopt, none}};
+}
+
+PowerModelChoice choose_model(const std::optional<std::string> &option, const dts::Platform &platform,
+			      const kshim::Kernel &kernel)
 {
 	PowerModelChoice choice;
 	if (option) {
@@ -834,6 +858,18 @@ PowerModelChoice choose_power_model(const std::optional<std::string> &option, co
 	}
 	choice.model = std::move(shipped->second);
 	choice.file = fmt::format("{} (built in; --board-power none for busy power only)", shipped->first);
+	return choice;
+}
+
+} // namespace
+
+PowerModelChoice choose_power_model(const std::optional<std::string> &option, const dts::Platform &platform,
+				    const kshim::Kernel &kernel)
+{
+	auto choice = choose_model(option, platform, kernel);
+	choose_latencies(choice, platform,
+			 option ? std::filesystem::path(*option).filename().string()
+				: choice.file.substr(0, choice.file.find(" (built in")));
 	return choice;
 }
 

@@ -4,6 +4,7 @@
 #include "harness/workload/workload.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
@@ -174,6 +175,54 @@ PowerModel::Domain domain(const rapidjson::Value &d, const std::string &where)
 	return dom;
 }
 
+// {"us": 1.5, "source": "..."} or {"unsourced": "..."}: a figure without
+// its source is refused, and so is a source without its figure.
+HardwareLatency hardware_latency(const rapidjson::Value &v, const std::string &where)
+{
+	const auto text = [&](const char *key) {
+		if (!v[key].IsString() || v[key].GetStringLength() == 0)
+			throw PowerModelError(fmt::format("{}.{}: expected a non-empty string", where, key));
+		return std::string(v[key].GetString());
+	};
+	if (v.IsObject() && v.MemberCount() == 1 && v.HasMember("unsourced"))
+		return {std::nullopt, text("unsourced")};
+	if (!v.IsObject() || v.MemberCount() != 2 || !v.HasMember("us") || !v.HasMember("source"))
+		throw PowerModelError(fmt::format("{}: expected {{\"us\": microseconds, \"source\": \"the "
+						  "publication and its conditions\"}} or {{\"unsourced\": \"what was "
+						  "looked for\"}}",
+						  where));
+	const auto &us = v["us"];
+	// the same bound as --ipi-latency's
+	if (!us.IsNumber() || !std::isfinite(us.GetDouble()) || us.GetDouble() < 0 || us.GetDouble() > 10000)
+		throw PowerModelError(fmt::format("{}.us: expected microseconds, from 0 to 10000", where));
+	return {std::llround(us.GetDouble() * 1000), text("source")};
+}
+
+HardwareLatencies hardware_latencies(const rapidjson::Value &v, const std::string &where)
+{
+	if (!v.IsObject())
+		throw PowerModelError(fmt::format("{}: expected {{\"ipi\": ..., \"irq_entry\": ..., "
+						  "\"wfi_exit\": ...}}",
+						  where));
+	HardwareLatencies out;
+	std::vector<std::string> missing;
+	for (auto [key, latency] : {std::pair{"ipi", &out.ipi}, std::pair{"irq_entry", &out.irq_entry},
+				    std::pair{"wfi_exit", &out.wfi_exit}}) {
+		if (!v.HasMember(key)) {
+			missing.emplace_back(key);
+			continue;
+		}
+		*latency = hardware_latency(v[key], fmt::format("{}.{}", where, key));
+	}
+	if (!missing.empty())
+		throw PowerModelError(fmt::format("{}: no {} (give each its figure and source, or say "
+						  "{{\"unsourced\": \"...\"}})",
+						  where, fmt::join(missing, ", ")));
+	if (v.MemberCount() != 3)
+		throw PowerModelError(fmt::format("{}: unknown member (ipi, irq_entry, wfi_exit)", where));
+	return out;
+}
+
 PowerModel::BogoUnits bogo_units(const rapidjson::Value &v, const std::string &where)
 {
 	PowerModel::BogoUnits b;
@@ -268,11 +317,13 @@ PowerModel parse_power_model(std::string_view text, const std::string &name)
 									  name, i));
 				model.smt_speed.push_back(s.GetDouble());
 			}
+		} else if (key == "latencies") {
+			model.latencies = hardware_latencies(m.value, fmt::format("{}: latencies", name));
 		} else {
 			throw PowerModelError(fmt::format("{}: \"{}\": unknown or mistyped (source: a string, compatible: "
 							  "an array of strings, bogo_units: an object, domains: an "
 							  "array, package_budget_mw: a number, smt_speed: an array of "
-							  "1 to 64 speeds)",
+							  "1 to 64 speeds, latencies: an object)",
 							  name, key));
 		}
 	}

@@ -13,6 +13,7 @@
 // with published figures (board-power/, docs/power.md) are used by default.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -34,6 +35,23 @@ struct OppFigure {
 	std::map<unsigned, double> per_khz_mw;
 	std::optional<double> per_volt_cubed_mw;
 	bool empty() const { return !all_mw && per_khz_mw.empty() && !per_volt_cubed_mw; }
+};
+
+// A hardware latency the kernel's code waits for (docs/kernel-time.md):
+// a figure published for the board's SoC and the source that gives it, or
+// none (charged 0, printed "unsourced", `source` saying what was looked
+// for). No DT property describes these but each idle state's
+// exit-latency-us: a board power file gives them (docs/power.md).
+struct HardwareLatency {
+	std::optional<std::int64_t> ns;
+	std::string source;
+};
+
+// IPI delivery (sender's clock to the target's handler), interrupt entry
+// (arrival to handler) and WFI exit (an idle CPU's wake-up from the
+// architectural idle state).
+struct HardwareLatencies {
+	HardwareLatency ipi, irq_entry, wfi_exit;
 };
 
 struct PowerModel {
@@ -85,6 +103,8 @@ struct PowerModel {
 	// core are busy, index k - 1 (the last for more); empty: threads do
 	// not slow each other.
 	std::vector<double> smt_speed;
+	// The board's hardware latencies; none: the file says nothing of them.
+	std::optional<HardwareLatencies> latencies;
 };
 
 // A power model as a board applied it, in mW (the file's units converted):
@@ -124,7 +144,9 @@ struct PowerModelError : std::runtime_error {
 //     "cluster_mw": (the same), "idle_mw": {"WFI": 8, "cpu-sleep": 0.5},
 //     "cluster_idle_mw": {"WFI": 40}, "cluster_off": ["cluster-sleep"],
 //     "core_off": ["cpu-sleep", "cluster-sleep"]}],
-//    "package_budget_mw": 10000, "smt_speed": [1, 0.6, 0.45, 0.36]}
+//    "package_budget_mw": 10000, "smt_speed": [1, 0.6, 0.45, 0.36],
+//    "latencies": {"ipi": {"us": 1.5, "source": "..."},
+//     "irq_entry": {"unsourced": "what was searched"}, "wfi_exit": ...}}
 PowerModel load_power_model(const std::filesystem::path &file);
 // The same from text; `name` names it in messages.
 PowerModel parse_power_model(std::string_view text, const std::string &name);

@@ -381,6 +381,9 @@ struct Result {
 	std::int64_t ipi_latency_ns = 0;
 	std::int64_t irq_entry_ns = 0;
 	std::int64_t wfi_exit_ns = 0;
+	// Where the three figures above came from (the caller fills it: the
+	// board file's source, an option, or "unsourced").
+	HardwareLatencies latency_sources;
 	std::int64_t lock_spin_ns = 0;		// CPUs waiting for spinlocks others held
 	std::uint64_t ipis_taken_at_locks = 0;	// call queues run at another CPU's lock acquisition
 	// Times a CPU's entry, concurrent with others (the timer interrupts of
@@ -413,6 +416,11 @@ struct PowerModelChoice {
 	std::optional<PowerModel> model;
 	std::string file;	// the model's name, as the reports give it
 	std::string skipped;	// a shipped file that did not apply: its name and why
+	// The board's hardware latencies: the model's, else those of the file
+	// shipped for the board (latencies do not depend on which power
+	// model a run charges), else unsourced.
+	HardwareLatencies latencies;
+	std::string latencies_file;	// the file that gave them; empty: none did
 };
 PowerModelChoice choose_power_model(const std::optional<std::string> &option, const dts::Platform &platform,
 				    const kshim::Kernel &kernel);

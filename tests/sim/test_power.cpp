@@ -519,6 +519,18 @@ BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 		 "temperature_scale gives 6.10352e+39 at 25 C: the polynomial does not hold there"},
 		{R"({"bogo_units": {"cpu": 4, "busy_cost": 0.001}, "domains": [{"cpus": "0-3", "static_mw": 1000000}]})",
 		 "is not a power from 0 to 1 MW"},
+		// a figure without its source, or a source without its figure
+		{R"({"latencies": {"ipi": {"us": 1}, "irq_entry": {"unsourced": "x"}, "wfi_exit": {"unsourced": "x"}}})",
+		 "latencies.ipi: expected {\"us\": microseconds, \"source\""},
+		{R"({"latencies": {"ipi": {"us": 1, "source": ""}, "irq_entry": {"unsourced": "x"}, "wfi_exit": {"unsourced": "x"}}})",
+		 "latencies.ipi.source: expected a non-empty string"},
+		{R"({"latencies": {"ipi": {"source": "a paper"}, "irq_entry": {"unsourced": "x"}, "wfi_exit": {"unsourced": "x"}}})",
+		 "latencies.ipi: expected"},
+		{R"({"latencies": {"ipi": {"us": -1, "source": "a"}, "irq_entry": {"unsourced": "x"}, "wfi_exit": {"unsourced": "x"}}})",
+		 "latencies.ipi.us: expected microseconds, from 0 to 10000"},
+		{R"({"latencies": {"ipi": {"unsourced": "x"}}})", "latencies: no irq_entry, wfi_exit"},
+		{R"({"latencies": {"ipi": {"unsourced": "x"}, "irq_entry": {"unsourced": "x"}, "wfi_exit": {"unsourced": "x"}, "smc": {"unsourced": "x"}}})",
+		 "latencies: unknown member (ipi, irq_entry, wfi_exit)"},
 	};
 	// HiKey960's zone is written cls0-thermal above; 5.10's is cls0
 	const auto in_tree = [](std::string text) {
@@ -537,6 +549,72 @@ BOOST_AUTO_TEST_CASE(board_power_file_bad_input_is_status_2)
 		BOOST_TEST(r.exit_status == 2, c.message << ": " << r.err);
 		BOOST_TEST(r.err.find(c.message) != std::string::npos, c.message << " not in: " << r.err);
 		BOOST_TEST(r.err.find(file.string()) != std::string::npos, r.err);
+	}
+}
+
+// A board file's hardware latencies are what a run charges where no option
+// gives one, with their sources in the report; an option replaces its
+// figure, a figure the file does not have is 0 and reported unsourced,
+// and --kernel-time off charges none. A --board-power file without
+// latencies leaves the board's own (the shipped file's).
+BOOST_AUTO_TEST_CASE(board_files_give_the_hardware_latencies)
+{
+	const auto file = write("latencies.json", R"({"latencies": {
+		"ipi": {"us": 1.5, "source": "a paper, table 2"},
+		"irq_entry": {"unsourced": "nothing found"},
+		"wfi_exit": {"us": 0.25, "source": "a thread"}}})");
+	const std::vector<std::string> base{"--board", "hikey960", "--duration", "200ms", "--board-power",
+					    file.string()};
+	const auto with = [&](std::vector<std::string> extra) {
+		extra.insert(extra.begin(), base.begin(), base.end());
+		return test::run_json(extra);
+	};
+	const auto board = with({});
+	const auto &kt = board.json["kernel_time"];
+	BOOST_TEST(kt["ipi_latency_ns"].GetInt64() == 1500);
+	BOOST_TEST(kt["irq_entry_ns"].GetInt64() == 0);
+	BOOST_TEST(kt["wfi_exit_ns"].GetInt64() == 250);
+	BOOST_TEST(kt["latency_sources"]["ipi"].GetString() == file.filename().string() + ": a paper, table 2");
+	BOOST_TEST(kt["latency_sources"]["irq_entry"].GetString() ==
+		   "unsourced: " + file.filename().string() + ": nothing found");
+
+	const auto text = test::run_cli({"run", "--board", "hikey960", "--duration", "200ms", "--board-power",
+					 file.string()});
+	BOOST_TEST(text.out.find("Hardware:   IPI 1.5 us, interrupt entry unsourced (0), WFI exit 0.25 us") !=
+			   std::string::npos,
+		   text.out);
+
+	const auto given = with({"--ipi-latency", "0"});
+	BOOST_TEST(given.json["kernel_time"]["ipi_latency_ns"].GetInt64() == 0);
+	BOOST_TEST(given.json["kernel_time"]["latency_sources"]["ipi"].GetString() == std::string("--ipi-latency"));
+	BOOST_TEST(given.json["kernel_time"]["wfi_exit_ns"].GetInt64() == 250);
+	BOOST_TEST(given.json["fingerprint"].GetString() != std::string(board.json["fingerprint"].GetString()));
+
+	const auto off = with({"--kernel-time", "off"});
+	for (const char *k : {"ipi_latency_ns", "irq_entry_ns", "wfi_exit_ns"})
+		BOOST_TEST(off.json["kernel_time"][k].GetInt64() == 0);
+
+	// the same latencies whichever power the run charges
+	const auto busy_only = test::run_json({"--board", "hikey960", "--duration", "200ms", "--board-power", "none"});
+	const auto shipped = test::run_json({"--board", "hikey960", "--duration", "200ms"});
+	for (const char *k : {"ipi_latency_ns", "irq_entry_ns", "wfi_exit_ns"})
+		BOOST_TEST(busy_only.json["kernel_time"][k].GetInt64() == shipped.json["kernel_time"][k].GetInt64());
+	std::filesystem::remove(file);
+}
+
+// Each shipped board file's latencies cite a source or say what was looked
+// for (the parser refuses a figure without its source): a board's run
+// reports where each figure comes from.
+BOOST_AUTO_TEST_CASE(shipped_boards_say_where_their_latencies_come_from)
+{
+	for (const char *board : {"odroid-xu3", "hikey960", "juno", "rk3399"}) {
+		const auto r = test::run_json({"--board", board, "--duration", "100ms"});
+		const auto &sources = r.json["kernel_time"]["latency_sources"];
+		for (const char *k : {"ipi", "irq_entry", "wfi_exit"}) {
+			BOOST_TEST_REQUIRE(sources[k].IsString(), board << " " << k);
+			const std::string source = sources[k].GetString();
+			BOOST_TEST(source.find(".json: ") != std::string::npos, board << " " << k << ": " << source);
+		}
 	}
 }
 
