@@ -42,8 +42,9 @@ test_packages=(
 	# (tests/experiment/slurm-cluster.sh)
 	parallel slurm-wlm munge
 	# the docs' example outputs are checked against the binary
-	# (scripts/doc-examples.py, CTest docs.examples)
-	python3
+	# (scripts/doc-examples.py, CTest docs.examples); the experiments'
+	# statistics (scripts/experiments/factors.py: Student's t)
+	python3 python3-scipy
 	# what the guest tests boot (tests/guest, docs/validation.md)
 	qemu-system-x86 busybox-static cpio
 	# the second tree of the machine's suites (7.3 comes from
