@@ -17,15 +17,22 @@ on a first line after "$ ", then its standard output and error. Markers:
     <!-- example 6.12: CMD -->     checked against the 6.12 tree only
     <!-- example varies: CMD -->   written by --update, never compared (the
                                    text beside it says why it varies)
+    <!-- example experiments: CMD -->  a published experiment re-run on the
+                                   trees' builds the command names (minutes
+                                   each): only with --experiments, which
+                                   runs these alone (scripts/experiments/
+                                   regenerate.sh)
 
-    scripts/doc-examples.py --update [--binary B] [FILE...]   write the outputs
-    scripts/doc-examples.py --check [--binary B] [FILE...]    exit 1 naming each
+    scripts/doc-examples.py --update [--binary B] [--experiments] [--only TEXT] [FILE...]
+                                                              write the outputs
+    scripts/doc-examples.py --check [--binary B] [--experiments] [--only TEXT] [FILE...]
+                                                              exit 1 naming each
                                                               example that differs
 
 FILEs default to README.md and docs/*.md. Paths of the checkout, of its
 build folders and of the image cache are written as `build/` and
 `~/.cache/sched-harness/`, so that the outputs do not depend on where the
-repository lies, and an image's id (which hashes the build's own kernel
+repository lies (and temporary folders as `$tmp`), and an image's id (which hashes the build's own kernel
 libraries, so differs between builds) as IMAGE. Every run uses a cache of its own (images built for one
 example are reused by the next, as a user's would be).
 """
@@ -39,7 +46,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MARKER = re.compile(r"^<!-- example(?: (?P<kind>[0-9]+\.[0-9]+|varies))?: (?P<command>.*) -->$")
+MARKER = re.compile(r"^<!-- example(?: (?P<kind>[0-9]+\.[0-9]+|varies|experiments))?: (?P<command>.*) -->$")
 FENCE = re.compile(r"^```")
 
 
@@ -89,6 +96,8 @@ def normalise(text, cache):
     text = text.replace(cache, "~/.cache/sched-harness")
     text = re.sub(re.escape(ROOT) + r"/build[A-Za-z0-9_.-]*/", "build/", text)
     text = text.replace(ROOT + "/", "")
+    # mktemp's and Python's temporary folders
+    text = re.sub(r"/tmp/tmp[.A-Za-z0-9_]+", "$tmp", text)
     return text
 
 
@@ -111,6 +120,9 @@ def main():
     mode.add_argument("--check", action="store_true")
     mode.add_argument("--update", action="store_true")
     parser.add_argument("--binary", default=os.path.join(ROOT, "build", "harness", "sched-harness"))
+    parser.add_argument("--experiments", action="store_true",
+                        help="run the experiments' examples, and only them")
+    parser.add_argument("--only", help="run only the examples whose command contains TEXT")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     files = [os.path.abspath(f) for f in args.files] or \
@@ -122,7 +134,13 @@ def main():
             lines, examples = examples_of(path)
             for ex in reversed(examples):	# replacing from the end keeps earlier indices
                 wanted = ex.kind or "6.1"
-                if ex.kind == "varies":
+                if args.only and args.only not in ex.command:
+                    continue
+                if (ex.kind == "experiments") != args.experiments:
+                    continue
+                if ex.kind == "experiments":
+                    pass
+                elif ex.kind == "varies":
                     if not args.update:
                         continue
                 elif wanted != series:
@@ -141,7 +159,8 @@ def main():
                 with open(path, "w", encoding="utf-8") as f:
                     f.write("\n".join(lines))
     verb = "written" if args.update else "checked"
-    print(f"doc examples: {checked} {verb} against Linux {series}, {stale} stale")
+    against = "on the builds their commands name" if args.experiments else f"against Linux {series}"
+    print(f"doc examples: {checked} {verb} {against}, {stale} stale")
     if stale:
         print("  (scripts/doc-examples.py --update writes them; commit the result if the change is meant)")
     return 1 if stale else 0

@@ -2,9 +2,13 @@
 """One row per metric of a two-point sched-harness sweep (--json, on stdin):
 the first point ("before") beside the second ("after"), the change and p.
 
-usage: before_after.py SCENARIO_LABEL
+usage: before_after.py SCENARIO_LABEL [METRIC=PUBLISHED_PERCENT...]
+
+A published change of a metric (e.g. energy_j=-5) is what
+scripts/experiments/trees.py compares the sign of ours with.
 """
 import json
+import os
 import sys
 
 LABELS = {"energy_j": "board energy (J)", "em_energy_j": "EM estimate (J)", "migrations": "migrations", "latency_p99_us": "p99 wake-up (us)",
@@ -13,6 +17,8 @@ LABELS = {"energy_j": "board energy (J)", "em_energy_j": "EM estimate (J)", "mig
 
 def main():
     name = sys.argv[1]
+    published = {k: float(v) for k, _, v in (a.partition("=") for a in sys.argv[2:])}
+    scenario = name
     sweep = json.load(sys.stdin)
     before, after = sweep["points"]
     for b, a in zip(before["metrics"], after["metrics"]):
@@ -23,6 +29,17 @@ def main():
         print(f"  {name:<50} {label:<17} {b['mean']:>12.4g} ({b['rsd_percent']:4.1f}%)"
               f" {a['mean']:>12.4g} ({a['rsd_percent']:4.1f}%) {delta:>9} {p:>7}")
         name = ""
+        summarise(scenario, f"{label}, after against before", a["delta_percent"], a["p"],
+                  published.get(b["name"]))
+
+
+def summarise(table, row, delta_percent, p, published_percent):
+    """A line for scripts/experiments/trees.py, when it asks for one."""
+    path = os.environ.get("EXPERIMENT_SUMMARY")
+    if path:
+        with open(path, "a") as f:
+            f.write(json.dumps({"table": table, "row": row, "delta_percent": delta_percent, "p": p,
+                                "published_percent": published_percent}) + "\n")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ both columns' "vs" figures. A published value of "-" is a point the
 publication has no number for.
 """
 import json
+import os
 import sys
 
 
@@ -55,6 +56,18 @@ def main():
         p = "" if p is None or point is points[0] else ("<0.001" if p < 0.001 else f"{p:.3f}")
         print(f"  {label:<{width}}  {pub} {pub_delta:>9}  |  {ours['mean']:>10.3f} ({ours['rsd_percent']:5.2f}%)"
               f" {our_delta:>9} {p:>7}")
+        if point is not points[0]:
+            summarise(title, f"{label} against {published[0][0]}", ours["delta_percent"], ours["p"],
+                      None if mean is None or base is None else 100 * (mean - base) / base)
+
+
+def summarise(table, row, delta_percent, p, published_percent):
+    """A line for scripts/experiments/trees.py, when it asks for one."""
+    path = os.environ.get("EXPERIMENT_SUMMARY")
+    if path:
+        with open(path, "a") as f:
+            f.write(json.dumps({"table": table, "row": row, "delta_percent": delta_percent, "p": p,
+                                "published_percent": published_percent}) + "\n")
 
 
 if __name__ == "__main__":
