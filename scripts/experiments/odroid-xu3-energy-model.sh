@@ -2,14 +2,17 @@
 # "Enable Odroid-XU3/4 to use Energy Model and Energy Aware Scheduler"
 # (Lukasz Luba, v2, 2020; shared/seeds/004), re-run: "without" is the
 # Odroid-XU3 without dynamic-power-coefficient (no energy model, so no EAS)
-# on a kernel without SCHED_MC; "with" has both (6.1's exynos5422 DT and
-# exynos_defconfig carry the series). The published energy is the board's
-# (hwmon rails): here the board's energy comes from a board power model
-# whose busy power at each OPP is the energy model the DT's coefficients
-# give (the same silicon with and without the property), so that "without"
-# is charged for its work too. Prints the published tables beside ours:
+# on a kernel without SCHED_MC; "with" has both (the exynos5422 DT and
+# exynos_defconfig of 5.10 and 6.1 carry the series). The published
+# energy is the board's (hwmon rails): here the board's energy comes from
+# a board power model whose busy power at each OPP is the energy model the
+# DT's coefficients give (the same silicon with and without the property),
+# so that "without" is charged for its work too. Prints the published tables beside ours:
 # 24 rt-app tasks (16 ms, 10%) energy, and hackbench -l 500 -s 4096
 # completion time, REPEAT seeds each.
+#
+# The kernels are $HARNESS's tree (default build/harness/sched-harness),
+# with and without SCHED_MC; no patch.
 #
 #   scripts/experiments/odroid-xu3-energy-model.sh [REPEAT]   (default 10)
 set -euo pipefail
@@ -17,6 +20,8 @@ cd "$(dirname "$0")/../.."
 harness=${HARNESS:-build/harness/sched-harness}
 repeat=${1:-10}
 [ -x "$harness" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
+. scripts/experiments/kernel-series.sh
+echo "Kernel: $kernel_version ($harness), SCHED_MC=n and =y"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -42,7 +47,8 @@ echo "#include \"$dts\"" >"$tmp/with/board.dts"
 # energy model has it on the unmodified board, and the clusters' static
 # power of the board power file shipped for it (docs/power.md), so that both
 # sides are charged what the same silicon draws (BOARD_POWER=none: busy
-# power only, as before the board power files).
+# power only, as before the board power files). The energy model's power
+# is in microwatts from 5.19, milliwatts before (5.10): its perf domains say.
 "$harness" platform show odroid-xu3 --json | BOARD_POWER=${BOARD_POWER:-shipped} python3 -c '
 import json, os, sys
 platform = json.load(sys.stdin)
@@ -52,7 +58,7 @@ if os.environ["BOARD_POWER"] != "none" and platform["board_power"]:
 domains = []
 for pd in platform["kernel"]["perf_domains"]:
     d = {"cpus": ",".join(map(str, pd["cpus"])),
-         "dynamic_mw": {str(s["frequency"]): s["power"] / 1000 for s in pd["states"]}}
+         "dynamic_mw": {str(s["frequency"]): s["power"] / (1000 if pd["microwatts"] else 1) for s in pd["states"]}}
     if static.get(tuple(pd["cpus"])):
         d["static_mw"] = static[tuple(pd["cpus"])]
     domains.append(d)

@@ -7,6 +7,9 @@
 # the series' 30000 loops) and a dhrystone-like fixed work (20 threads).
 # Prints completion time and board energy, mean and sd over REPEAT seeds.
 #
+# The kernel is $HARNESS's own (default build/harness/sched-harness):
+# sched_thermal_decay_shift is in every tree since 5.7, no patch needed.
+#
 #   scripts/experiments/thermal-decay-shift.sh [REPEAT] [GOVERNOR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,6 +17,8 @@ harness=${HARNESS:-build/harness/sched-harness}
 repeat=${1:-3}
 governor=${2:-step_wise}
 [ -x "$harness" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
+. scripts/experiments/kernel-series.sh
+echo "Kernel: $kernel_version ($harness)"
 
 run() {	# shift workload seed -> "completion_s energy_j"
 	"$harness" run --json --board hikey960 --workload "$2" --duration 600s --seed "$3" \

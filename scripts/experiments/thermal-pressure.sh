@@ -5,7 +5,8 @@
 # warm (its zone starts at 74 C, just under the 75 C control trip) so that
 # the big cluster is throttled throughout; the
 # scheduler's view of the thermal pressure chosen by the series' options,
-# brought to 6.1 as a patch (thermal/patches/thermal-pressure-average.patch,
+# brought back as a patch (thermal/patches/thermal-pressure-average.patch
+# on 6.1, thermal/patches/5.10/ on 5.10: the series of $HARNESS's kernel;
 # sched_thermal_avg=off|instant|pelt|N ms); each workload REPEAT times
 # (seeds 1..REPEAT). Prints the published table beside ours: run time mean
 # and spread, and the change from "no thermal pressure".
@@ -15,7 +16,8 @@
 # and a table — one sched-harness sweep command, printed before it runs.
 #
 #   scripts/experiments/thermal-pressure.sh [REPEAT] [PERIOD_REPEAT]
-#   (default 10 and 5; plots go to $OUT, default build/experiments/thermal-pressure)
+#   (default 10 and 5; plots go to $OUT, default build/experiments/thermal-pressure;
+#   the harness binary is $HARNESS, default build/harness/sched-harness)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 harness=${HARNESS:-build/harness/sched-harness}
@@ -24,8 +26,11 @@ period_repeat=${2:-5}
 out=${OUT:-build/experiments/thermal-pressure}
 [ -x "$harness" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
 mkdir -p "$out"
+. scripts/experiments/kernel-series.sh
+patch=$(series_patch thermal/patches/thermal-pressure-average.patch) || exit 2
+echo "Kernel: $kernel_version ($harness) + $patch"
 
-image=$("$harness" --arch arm64 kernel build --patch thermal/patches/thermal-pressure-average.patch 2>/dev/null)
+image=$("$harness" --arch arm64 kernel build --patch "$patch" 2>/dev/null)
 # The series' set-up: "cpu cooling was disabled on little core", so that
 # only the big cluster is capped: HiKey960's DT without the zone's map to
 # the LITTLE CPUs (a wrapper of the tree's DTS; an overlay cannot delete).
@@ -52,7 +57,7 @@ table() {
 			"non-PELT 250 ms=$5" "non-PELT 125 ms=$6"
 }
 
-echo "Thermal pressure on HiKey960, cooling on the big cluster only (kernel image $image: 6.1 + thermal-pressure-average.patch)"
+echo "Thermal pressure on HiKey960, cooling on the big cluster only (kernel image $image: $kernel_version + ${patch##*/})"
 table hackbench hackbench:groups=1,loops=30000 \
 	10.21:7.99 10.16:5.36 9.88:3.94 9.94:4.59 7.52:5.42 9.87:3.94
 table aobench-like fixed-work:threads=8,work=60s \

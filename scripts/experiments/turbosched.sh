@@ -4,9 +4,11 @@
 # synthetic SMT server: 8 cores x SMT4 (turbosched/server-board.sh), a 10 W
 # package budget that holds 3.8 GHz with at most 4 active cores and 2.4 GHz
 # with all 8, SMT threads that slow each other (turbosched/server-power.json:
-# assumed figures, see there). The kernel is 6.1 with the series' idea
-# ported (sched/patches/turbosched.patch); "off" is the same image with
-# sched_feat TURBO_SCHED off, i.e. 6.1's own wake-up path.
+# assumed figures, see there). The kernel is $HARNESS's (default
+# build/harness/sched-harness) with the series' idea ported: 6.1 with
+# sched/patches/turbosched.patch, 5.10 with sched/patches/5.10/turbosched.patch;
+# "off" is the same image with sched_feat TURBO_SCHED off, i.e. the
+# tree's own wake-up path.
 #
 # The workload is the turbo-jitter built-in (turbo_bench's shape: BUSY
 # CPU-bound tasks and JITTER periodic ones, jitter_run every 16 ms, woken
@@ -26,12 +28,20 @@ harness=${HARNESS:-build/harness/sched-harness}
 repeat=${1:-10}
 duration=${DURATION:-10s}
 [ -x "$harness" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
+. scripts/experiments/kernel-series.sh
+patch=$(series_patch sched/patches/turbosched.patch) || exit 2
+echo "Kernel: $kernel_version ($harness) + $patch"
 here=scripts/experiments/turbosched
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-image=$("$harness" --arch arm64 kernel build --patch sched/patches/turbosched.patch 2>/dev/null)
-"$here/server-board.sh" 8 4 >"$tmp/server.dts"
+image=$("$harness" --arch arm64 kernel build --patch "$patch" 2>/dev/null)
+# A tree whose arch_topology.c knows no socket nodes (5.10) gets the cpu-map
+# without one, else it would drop the map and with it the SMT threads.
+tree=$("$harness" kernel info | awk '/^Kernel tree/ { print $3 }')
+socket=1
+grep -q '"socket%d"' "$tree/drivers/base/arch_topology.c" || socket=0
+SOCKET=$socket "$here/server-board.sh" 8 4 >"$tmp/server.dts"
 cp "$here/server-power.json" "$tmp/smt.json"
 sed 's/"smt_speed": \[[^]]*\]/"smt_speed": [1]/' "$here/server-power.json" >"$tmp/nosmt.json"
 
@@ -58,4 +68,4 @@ done | xargs -P "$(nproc)" -L 1 bash -c '
 	"$harness" "$image" "$tmp" "$duration"
 
 echo "TurboSched on a synthetic 8-core SMT4 server with a 10 W package budget ($repeat runs of $duration per point)"
-"$here/summarize.py" "$tmp/runs"
+"$here/summarize.py" "$tmp/runs" "$kernel_series"

@@ -11,11 +11,17 @@
 # The package power budget and the SMT threads' speed are the board power
 # file's (turbosched/server-power.json): no DT property describes them.
 #
+# SOCKET=0 leaves the socket node out of the cpu-map (the cluster at its
+# top): trees before sockets in cpu-map (5.10's arch_topology.c parses
+# clusters only, and rejects the map with one) see the threads that way.
+#
 #   scripts/experiments/turbosched/server-board.sh > /tmp/server.dts
 #   scripts/experiments/turbosched/server-board.sh 4 2 > /tmp/small-server.dts
+#   SOCKET=0 scripts/experiments/turbosched/server-board.sh > /tmp/server-5.10.dts
 set -euo pipefail
 cores=${1:-8}
 threads=${2:-4}
+socket=${SOCKET:-1}
 if ! [[ $cores =~ ^[0-9]+$ && $threads =~ ^[0-9]+$ ]] || ((cores < 1 || threads < 1 || cores * threads > 256)); then
 	echo "server-board.sh: CORES and THREADS must be positive, CORES x THREADS at most 256 (KSHIM_MAX_CPUS)" >&2
 	exit 2
@@ -49,7 +55,9 @@ cat <<EOD
 		#size-cells = <0>;
 
 		cpu-map {
-			socket0 {
+EOD
+[ "$socket" = 0 ] || echo "			socket0 {"
+cat <<EOD
 				cluster0 {
 EOD
 for ((c = 0; c < cores; c++)); do
@@ -59,11 +67,9 @@ for ((c = 0; c < cores; c++)); do
 	done
 	echo "					};"
 done
-cat <<EOD
-				};
-			};
-		};
-EOD
+echo "				};"
+[ "$socket" = 0 ] || echo "			};"
+echo "		};"
 for ((c = 0; c < cores; c++)); do
 	for ((t = 0; t < threads; t++)); do
 		i=$((c * threads + t))

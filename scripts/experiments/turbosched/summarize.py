@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Summarises the TurboSched experiment's runs beside the published figures.
 
-usage: summarize.py RUNS_DIR
+usage: summarize.py RUNS_DIR [SERIES]
 
 RUNS_DIR holds one `sched-harness run --json` per run, named
 SMT-B-J-R-VARIANT-SEED.json (SMT: "smt" or "nosmt"; B busy (CPU-bound) and
-J jitter tasks of R us per period; VARIANT: "off", the 6.1 wake-up path, or
-"on", jitter tasks packed). For each B = J it prints the
+J jitter tasks of R us per period; VARIANT: "off", the tree's own wake-up
+path, or "on", jitter tasks packed). SERIES names the tree in the tables
+(default 6.1). For each B = J it prints the
 CPU-bound tasks' throughput (their work per second, in units of one
 thread alone at 3.8 GHz) mean ± sd, the change with packing and Welch's
 p, the time the package budget held the CPUs below 3.8 GHz, and the
@@ -90,6 +91,8 @@ def main():
             runs.setdefault(key, []).append(measure(os.path.join(sys.argv[1], name)))
     if not runs:
         sys.exit("summarize.py: no runs in " + sys.argv[1])
+    off_label = (sys.argv[2] if len(sys.argv) > 2 else "6.1") + " (packing off)"
+    off_width = max(17, len(off_label))
 
     for smt in ("smt", "nosmt"):
         for run in sorted({r for (s, b, j, r, _) in runs if s == smt and b == j}):
@@ -98,7 +101,7 @@ def main():
                      else "sensitivity: SMT threads do not slow each other")
             print(f"\nThroughput of N busy tasks beside N jitter tasks of {run} us / 16 ms; {label}")
             print("  published (turbo_bench on POWER9): up to +13%; -5% at N=2 when nothing throttles")
-            print(f"  {'N':>2}  {'6.1 (packing off)':>17}  {'TurboSched (on)':>17}  {'change':>7}  {'p':>7}  "
+            print(f"  {'N':>2}  {off_label:>{off_width}}  {'TurboSched (on)':>17}  {'change':>7}  {'p':>7}  "
                   "time below 3.8 GHz off / on")
             for n in ns:
                 off, on = runs.get((smt, n, n, run, "off")), runs.get((smt, n, n, run, "on"))
@@ -110,7 +113,8 @@ def main():
                 p = welch_p(b, a) if len(a) > 1 and len(b) > 1 else float("nan")
                 below_off = statistics.mean(r["below_turbo"] for r in off)
                 below_on = statistics.mean(r["below_turbo"] for r in on)
-                print(f"  {n:>2}  {statistics.mean(a):>8.4f} ± {sd(a):.4f}  {statistics.mean(b):>8.4f} ± {sd(b):.4f}  "
+                off_cell = f"{statistics.mean(a):>8.4f} ± {sd(a):.4f}"
+                print(f"  {n:>2}  {off_cell:>{off_width}}  {statistics.mean(b):>8.4f} ± {sd(b):.4f}  "
                       f"{gain:>+6.1f}%  {p:>7.2g}  {below_off:.1f}% / {below_on:.1f}%")
 
     published = {8: ((4, 65, 65, 66, 76, 78), (6, 55, 55, 56, 69, 672)),
