@@ -30,16 +30,18 @@ def main():
               f" {a['mean']:>12.4g} ({a['rsd_percent']:4.1f}%) {delta:>9} {p:>7}")
         name = ""
         summarise(scenario, f"{label}, after against before", a["delta_percent"], a["p"],
-                  published.get(b["name"]))
+                  published.get(b["name"]), (b["mean"], b["sd"]), (a["mean"], a["sd"]))
 
 
-def summarise(table, row, delta_percent, p, published_percent):
-    """A line for scripts/experiments/trees.py, when it asks for one."""
+def summarise(table, row, delta_percent, p, published_percent, before, after):
+    """A line for scripts/experiments/trees.py, when it asks for one;
+    before and after are (mean, sd)."""
     path = os.environ.get("EXPERIMENT_SUMMARY")
     if path:
         with open(path, "a") as f:
             f.write(json.dumps({"table": table, "row": row, "delta_percent": delta_percent, "p": p,
-                                "published_percent": published_percent}) + "\n")
+                                "published_percent": published_percent, "before": before,
+                                "after": after}) + "\n")
 
 
 if __name__ == "__main__":

@@ -57,17 +57,21 @@ def main():
         print(f"  {label:<{width}}  {pub} {pub_delta:>9}  |  {ours['mean']:>10.3f} ({ours['rsd_percent']:5.2f}%)"
               f" {our_delta:>9} {p:>7}")
         if point is not points[0]:
+            first = next(m for m in points[0]["metrics"] if m["name"] == metric)
             summarise(title, f"{label} against {published[0][0]}", ours["delta_percent"], ours["p"],
-                      None if mean is None or base is None else 100 * (mean - base) / base)
+                      None if mean is None or base is None else 100 * (mean - base) / base,
+                      (first["mean"], first["sd"]), (ours["mean"], ours["sd"]))
 
 
-def summarise(table, row, delta_percent, p, published_percent):
-    """A line for scripts/experiments/trees.py, when it asks for one."""
+def summarise(table, row, delta_percent, p, published_percent, before, after):
+    """A line for scripts/experiments/trees.py, when it asks for one;
+    before and after are (mean, sd)."""
     path = os.environ.get("EXPERIMENT_SUMMARY")
     if path:
         with open(path, "a") as f:
             f.write(json.dumps({"table": table, "row": row, "delta_percent": delta_percent, "p": p,
-                                "published_percent": published_percent}) + "\n")
+                                "published_percent": published_percent, "before": before,
+                                "after": after}) + "\n")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Runs one experiment script on every tree's build and tables its results.
 
-usage: trees.py [--builds B...] [--full SERIES...] [--publication SERIES] SCRIPT [ARG...]
+usage: trees.py --publication SERIES [--published-on KERNEL] [--full SERIES,...] [--builds B...]
+                SCRIPT [ARG...]
 
 SCRIPT (one of scripts/experiments/*.sh) runs once per build, with
 HARNESS naming that build's sched-harness, oldest tree first (default:
@@ -10,7 +11,8 @@ build-5.10, build, build-6.12, build-7.3, those built). Its tables of
 published figures beside ours (side_by_side.py, before_after.py,
 turbosched/summarize.py) leave one summary line each in the file that
 EXPERIMENT_SUMMARY names; this prints, per result, the published change
-and ours on each tree (the change, its p), and whether the sign agrees:
+and ours on each tree (mean ± sd of both sides over the seeds, the change
+and Welch's p), and whether the sign agrees:
 "agrees" or "opposite" where ours is a change at p < 0.01, "no evidence"
 where it is not. Then the whole output of the trees --full names (default:
 the publication's). A tree the script cannot run (no port of its patch, an
@@ -61,18 +63,22 @@ def cell(row):
         return "baseline"
     p_text = "" if p is None else (" p<0.001" if p < 0.001 else f" p={p:.3f}")
     mark = verdict(row.get("published_percent"), delta, p)
-    return f"{delta:+.1f}%{p_text}" + (f" {mark}" if mark else "")
+    (b, bsd), (a, asd) = row["before"], row["after"]
+    return f"{b:.4g} ± {bsd:.2g} -> {a:.4g} ± {asd:.2g}: {delta:+.1f}%{p_text}" + (f" {mark}" if mark else "")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--builds", nargs="+", default=["build-5.10", "build", "build-6.12", "build-7.3"])
-    parser.add_argument("--publication", required=True, help="the series the experiment was published on")
-    parser.add_argument("--full", nargs="*", help="the series whose whole output follows (default: the publication's)")
+    parser.add_argument("--publication", required=True,
+                        help="the series nearest the one the experiment was published on")
+    parser.add_argument("--published-on", help="the kernel the publication names, when it is not that series")
+    parser.add_argument("--full", help="the series whose whole output follows, comma-separated (default: the "
+                        "publication's; '' for none)")
     parser.add_argument("script")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    full = args.full if args.full is not None else [args.publication]
+    full = [args.publication] if args.full is None else [f for f in args.full.split(",") if f]
 
     runs = []  # (series version, status text, output, summary rows)
     missing = []
@@ -98,7 +104,9 @@ def main():
             runs.append((version, "", output, rows))
 
     name = os.path.basename(args.script)
-    print(f"{name} {' '.join(args.args)}".rstrip() + f" on every tree (published on Linux {args.publication}; "
+    on = f"{args.published_on}, the nearest tree here Linux {args.publication}" if args.published_on \
+        else f"Linux {args.publication}"
+    print(f"{name} {' '.join(args.args)}".rstrip() + f" on every tree (published on {on}; "
           f"sign: ours at p < {ALPHA} against the publication's)")
     if missing:
         print(f"(not built, so not run: {', '.join(missing)})")

@@ -118,7 +118,8 @@ def main():
                       f"{gain:>+6.1f}%  {p:>7.2g}  {below_off:.1f}% / {below_on:.1f}%")
                 # the thread gives one figure per N only at N = 2
                 summarise(f"throughput, {run} us jitters, {'SMT contention' if smt == 'smt' else 'no SMT contention'}",
-                          f"N={n}, packing on against off", gain, p, -5.0 if n == 2 else None)
+                          f"N={n}, packing on against off", gain, p, -5.0 if n == 2 else None,
+                          (statistics.mean(a), sd(a)), (statistics.mean(b), sd(b)))
 
     published = {8: ((4, 65, 65, 66, 76, 78), (6, 55, 55, 56, 69, 672)),
                  40: ((3, 64, 66, 67, 78, 159), (5, 64, 67, 68, 439, 1023))}
@@ -140,17 +141,20 @@ def main():
                 a, b = [r[key] for r in off], [r[key] for r in on]
                 summarise(f"jitter wake-up latency, {test}", f"{label}, packing on against off",
                           100 * (statistics.mean(b) / statistics.mean(a) - 1), welch_p(b, a),
-                          100 * (pub_on[i] / pub_off[i] - 1))
+                          100 * (pub_on[i] / pub_off[i] - 1), (statistics.mean(a), sd(a)),
+                          (statistics.mean(b), sd(b)))
         print("  (* published: p99.99; ours: p99.9, the finest percentile a run reports)")
 
 
-def summarise(table, row, delta_percent, p, published_percent):
-    """A line for scripts/experiments/trees.py, when it asks for one."""
+def summarise(table, row, delta_percent, p, published_percent, before, after):
+    """A line for scripts/experiments/trees.py, when it asks for one;
+    before and after are (mean, sd)."""
     path = os.environ.get("EXPERIMENT_SUMMARY")
     if path:
         with open(path, "a") as f:
             f.write(json.dumps({"table": table, "row": row, "delta_percent": delta_percent,
-                                "p": None if p != p else p, "published_percent": published_percent}) + "\n")
+                                "p": None if p != p else p, "published_percent": published_percent,
+                                "before": before, "after": after}) + "\n")
 
 
 if __name__ == "__main__":
