@@ -95,9 +95,8 @@ def energy_model_sides(harness, label, with_kernel, work):
     and a SCHED_MC=n image; both charged the board power file built as
     odroid-xu3-energy-model.sh builds it (busy power of the energy model
     the coefficients give, the shipped file's static power)."""
-    tree = next(line.split()[2] for line in tool(harness, "kernel", "info").splitlines()
-                if line.startswith("Kernel tree"))
-    dts = os.path.join(tree, "arch/arm/boot/dts/exynos5422-odroidxu3.dts")
+    platform = json.loads(tool(harness, "platform", "show", "odroid-xu3", "--json"))
+    dts = platform["source"]	# arch/arm/boot/dts/, samsung/ from 6.5 on
     folder = os.path.join(work, label.replace(" ", "-"))
     os.makedirs(folder, exist_ok=True)
     with_board, without_board = os.path.join(folder, "with.dts"), os.path.join(folder, "without.dts")
@@ -107,7 +106,6 @@ def energy_model_sides(harness, label, with_kernel, work):
         f.write(f'#include "{dts}"\n')
         for c in range(8):
             f.write(f"&cpu{c} {{ /delete-property/ dynamic-power-coefficient; }};\n")
-    platform = json.loads(tool(harness, "platform", "show", "odroid-xu3", "--json"))
     static = {tuple(d["cpus"]): d["static_mw"] for d in platform["board_power"]["domains"]}
     domains = []
     for pd in platform["kernel"]["perf_domains"]:

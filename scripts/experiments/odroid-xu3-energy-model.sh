@@ -34,9 +34,9 @@ mkdir -p "$tmp/with" "$tmp/without"
 ln -s "$(image_dir "$("$harness" --arch arm kernel build --config SCHED_MC=y 2>/dev/null)")" "$tmp/with/image"
 ln -s "$(image_dir "$("$harness" --arch arm kernel build --config SCHED_MC=n 2>/dev/null)")" "$tmp/without/image"
 
-# The boards: the tree's DT, and the same without the coefficient.
-tree=$("$harness" kernel info | awk '/^Kernel tree/ { print $3 }')
-dts="$tree/arch/arm/boot/dts/exynos5422-odroidxu3.dts"
+# The boards: the tree's DT (arch/arm/boot/dts/, samsung/ from 6.5 on), and
+# the same without the coefficient.
+dts=$("$harness" platform show odroid-xu3 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["source"])')
 echo "#include \"$dts\"" >"$tmp/with/board.dts"
 {
 	echo "#include \"$dts\""
