@@ -97,9 +97,6 @@ def main():
         if r.returncode != 0:
             last = output.splitlines()[-1] if output else f"exit status {r.returncode}"
             runs.append((version, f"not run: {last}", output, []))
-        elif not rows:
-            first = output.splitlines()[0] if output else "no output"
-            runs.append((version, f"not run: {first}", output, []))
         else:
             runs.append((version, "", output, rows))
 
@@ -133,8 +130,9 @@ def main():
             print(f"  {name:<{width}}  {status if status else cell(by_tree[v].get(key))}")
     if not keys:
         print()
+        print("(no published figure to compare: the outputs follow)")
         for name, (_, status, _, _) in zip(names, runs):
-            print(f"  {name:<{width}}  {status}")
+            print(f"  {name:<{width}}  {status or 'ran'}")
     for version, status, output, _ in runs:
         if short(version) in full:
             print()
