@@ -8,7 +8,10 @@
 # Prints completion time and board energy, mean and sd over REPEAT seeds.
 #
 # The kernel is $HARNESS's own (default build/harness/sched-harness):
-# sched_thermal_decay_shift is in every tree since 5.7, no patch needed.
+# sched_thermal_decay_shift came in 5.7 (no patch needed) and went in 6.9
+# (the shift of the thermal clock removed: 6.9's fair.c warns that it
+# ignores the option), so a tree from 6.9 on has nothing to sweep and
+# stops saying so.
 #
 #   scripts/experiments/thermal-decay-shift.sh [REPEAT] [GOVERNOR]
 set -euo pipefail
@@ -19,6 +22,10 @@ governor=${2:-step_wise}
 [ -x "$harness" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
 . scripts/experiments/kernel-series.sh
 echo "Kernel: $kernel_version ($harness)"
+if [ "$(printf '%s\n' "$kernel_series" 6.9 | sort -V | head -1)" = 6.9 ]; then
+	echo "$0: $kernel_version ignores sched_thermal_decay_shift= (deprecated in 6.9: setup_sched_thermal_decay_shift() in kernel/sched/fair.c warns and ignores it): nothing to sweep" >&2
+	exit 2
+fi
 
 run() {	# shift workload seed -> "completion_s energy_j"
 	"$harness" run --json --board hikey960 --workload "$2" --duration 600s --seed "$3" \
