@@ -96,7 +96,7 @@ def main():
         output = (r.stdout + r.stderr).rstrip("\n")
         if r.returncode != 0:
             last = output.splitlines()[-1] if output else f"exit status {r.returncode}"
-            runs.append((version, f"not run: {last}", output, []))
+            runs.append((version, "not run: " + last.removeprefix(args.script + ": "), output, []))
         else:
             runs.append((version, "", output, rows))
 
@@ -127,12 +127,17 @@ def main():
         print()
         print(f"{key[0]}: {key[1]}" + ("" if pub is None else f"; published {pub:+.1f}%"))
         for name, (v, status, _, _) in zip(names, runs):
-            print(f"  {name:<{width}}  {status if status else cell(by_tree[v].get(key))}")
+            print(f"  {name:<{width}}  {'not run (below)' if status else cell(by_tree[v].get(key))}")
     if not keys:
         print()
         print("(no published figure to compare: the outputs follow)")
         for name, (_, status, _, _) in zip(names, runs):
             print(f"  {name:<{width}}  {status or 'ran'}")
+    not_run = [(name, status) for name, (_, status, _, _) in zip(names, runs) if status and keys]
+    if not_run:
+        print()
+        for name, status in not_run:
+            print(f"{name}: {status}")
     for version, status, output, _ in runs:
         if short(version) in full:
             print()
