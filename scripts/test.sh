@@ -19,6 +19,8 @@
 #                              (figures of the plain build); "" for none
 #   KERNEL_SRC=/path           only this tree (in $BUILD_DIR, default build/)
 #   FUZZ_SECONDS=0             no fuzzing
+#   SH_EXPERIMENTS=0           not the experiments' tables (a whole run checks
+#                              docs/experiments.md on every tree)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,6 +81,16 @@ for series in ${SH_KERNELS:-5.10 6.1 6.12 7.3}; do
 	run "$dir" KERNEL_TARBALL="$tarball"
 	done_in "Linux $series, built and tested,"
 done
+# docs/experiments.md's tables are what every tree's build prints now: a
+# change that moves a published experiment's figure on any tree fails
+# here until scripts/experiments/regenerate.sh writes the page again.
+# They need all four trees' builds: a whole run only (SH_EXPERIMENTS=0:
+# skip).
+if [ ${#ctest_args[@]} -eq 0 ] && [ -z "${SH_KERNELS:-}" ] && [ "${SH_EXPERIMENTS:-1}" != 0 ]; then
+	echo "=== the published experiments on every tree (docs/experiments.md)"
+	scripts/experiments/regenerate.sh --check
+	done_in "experiments re-run and compared"
+fi
 if [ ${#ctest_args[@]} -eq 0 ] && [ "${FUZZ_SECONDS:-60}" != 0 ]; then
 	echo "=== fuzzing (build-fuzz, ${FUZZ_SECONDS:-60} s per target)"
 	FUZZ_SECONDS=${FUZZ_SECONDS:-60} scripts/fuzz.sh
