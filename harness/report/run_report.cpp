@@ -559,8 +559,15 @@ std::string latency_text(std::string_view what, std::int64_t charged_ns, const s
 void append_latencies_in_short(std::string &s, const sim::Result &r)
 {
 	const auto &given = r.latency_sources;
-	s += fmt::format("Hardware:   {}, {}, {} (--details: sources)\n",
-			 latency_text("IPI", r.ipi_latency_ns, given.ipi),
+	const auto unsourced = [](std::int64_t charged, const sim::HardwareLatency &l) {
+		return !charged && !l.ns && !l.source.empty();
+	};
+	if (unsourced(r.ipi_latency_ns, given.ipi) && unsourced(r.irq_entry_ns, given.irq_entry) &&
+	    unsourced(r.wfi_exit_ns, given.wfi_exit)) {
+		s += "Hardware:   IPI, interrupt entry and WFI exit latencies unsourced: 0 (--details: why)\n";
+		return;
+	}
+	s += fmt::format("Hardware:   {}, {}, {} (--details)\n", latency_text("IPI", r.ipi_latency_ns, given.ipi),
 			 latency_text("interrupt entry", r.irq_entry_ns, given.irq_entry),
 			 latency_text("WFI exit", r.wfi_exit_ns, given.wfi_exit));
 }
