@@ -8,8 +8,9 @@ A published change of a metric (e.g. energy_j=-5) is what
 scripts/experiments/trees.py compares the sign of ours with.
 """
 import json
-import os
 import sys
+
+from summary import summarise
 
 LABELS = {"energy_j": "board energy (J)", "em_energy_j": "EM estimate (J)", "migrations": "migrations", "latency_p99_us": "p99 wake-up (us)",
           "completion_s": "completion (s)", "throughput": "throughput"}
@@ -31,17 +32,6 @@ def main():
         name = ""
         summarise(scenario, f"{label}, after against before", a["delta_percent"], a["p"],
                   published.get(b["name"]), (b["mean"], b["sd"]), (a["mean"], a["sd"]))
-
-
-def summarise(table, row, delta_percent, p, published_percent, before, after):
-    """A line for scripts/experiments/trees.py, when it asks for one;
-    before and after are (mean, sd)."""
-    path = os.environ.get("EXPERIMENT_SUMMARY")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"table": table, "row": row, "delta_percent": delta_percent, "p": p,
-                                "published_percent": published_percent, "before": before,
-                                "after": after}) + "\n")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ both columns' "vs" figures. A published value of "-" is a point the
 publication has no number for.
 """
 import json
-import os
 import sys
+
+from summary import summarise
 
 
 def main():
@@ -61,17 +62,6 @@ def main():
             summarise(title, f"{label} against {published[0][0]}", ours["delta_percent"], ours["p"],
                       None if mean is None or base is None else 100 * (mean - base) / base,
                       (first["mean"], first["sd"]), (ours["mean"], ours["sd"]))
-
-
-def summarise(table, row, delta_percent, p, published_percent, before, after):
-    """A line for scripts/experiments/trees.py, when it asks for one;
-    before and after are (mean, sd)."""
-    path = os.environ.get("EXPERIMENT_SUMMARY")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"table": table, "row": row, "delta_percent": delta_percent, "p": p,
-                                "published_percent": published_percent, "before": before,
-                                "after": after}) + "\n")
 
 
 if __name__ == "__main__":

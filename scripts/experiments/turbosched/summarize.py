@@ -21,6 +21,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from summary import summarise  # noqa: E402
+
 
 def betainc(a, b, x):
     """The regularised incomplete beta function I_x(a, b) (Lentz's continued fraction)."""
@@ -144,17 +147,6 @@ def main():
                           100 * (pub_on[i] / pub_off[i] - 1), (statistics.mean(a), sd(a)),
                           (statistics.mean(b), sd(b)))
         print("  (* published: p99.99; ours: p99.9, the finest percentile a run reports)")
-
-
-def summarise(table, row, delta_percent, p, published_percent, before, after):
-    """A line for scripts/experiments/trees.py, when it asks for one;
-    before and after are (mean, sd)."""
-    path = os.environ.get("EXPERIMENT_SUMMARY")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"table": table, "row": row, "delta_percent": delta_percent,
-                                "p": None if p != p else p, "published_percent": published_percent,
-                                "before": before, "after": after}) + "\n")
 
 
 if __name__ == "__main__":
