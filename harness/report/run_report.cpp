@@ -301,6 +301,27 @@ KernelTotals kernel_totals(const sim::Result &r)
 	return t;
 }
 
+// A latency charged as 0 because no option gave it and the board file has
+// no figure for it.
+bool unsourced(std::int64_t charged_ns, const sim::HardwareLatency &given)
+{
+	return !charged_ns && !given.ns && !given.source.empty();
+}
+
+// "IPI 1.5 us", or "IPI unsourced (0)".
+std::string latency_text(std::string_view what, std::int64_t charged_ns, const sim::HardwareLatency &given)
+{
+	if (unsourced(charged_ns, given))
+		return fmt::format("{} unsourced (0)", what);
+	return fmt::format("{} {:g} us", what, static_cast<double>(charged_ns) / 1e3);
+}
+
+// Where a latency came from, as --details and the JSON give it.
+std::string latency_source(const sim::HardwareLatency &given)
+{
+	return given.ns ? given.source : "unsourced: " + given.source;
+}
+
 // What the kernel's code cost: basic blocks (deterministic, independent of
 // the clocks) and their time at the clocks they ran at.
 void append_kernel_time(std::string &s, const sim::Result &r)
@@ -324,8 +345,7 @@ void append_kernel_time(std::string &s, const sim::Result &r)
 				   std::pair{"interrupt entry", &r.latency_sources.irq_entry},
 				   std::pair{"WFI exit", &r.latency_sources.wfi_exit}})
 		if (!given->source.empty())
-			s += wrapped(fmt::format("  {}: ", what), given->ns ? given->source
-									  : "unsourced: " + given->source);
+			s += wrapped(fmt::format("  {}: ", what), latency_source(*given));
 	std::string per;
 	for (const auto &o : sim::kernel_overhead(r))
 		if (o.blocks)
@@ -548,20 +568,9 @@ void append_thermal_in_short(std::string &s, const sim::Result &r)
 		s += fmt::format("            CPUs {} lost capacity to thermal pressure (--details)\n", cpus_text(capped));
 }
 
-// "IPI 1.5 us", or "IPI unsourced (0)" where no figure was given or found.
-std::string latency_text(std::string_view what, std::int64_t charged_ns, const sim::HardwareLatency &given)
-{
-	if (!charged_ns && !given.ns && !given.source.empty())
-		return fmt::format("{} unsourced (0)", what);
-	return fmt::format("{} {:g} us", what, static_cast<double>(charged_ns) / 1e3);
-}
-
 void append_latencies_in_short(std::string &s, const sim::Result &r)
 {
 	const auto &given = r.latency_sources;
-	const auto unsourced = [](std::int64_t charged, const sim::HardwareLatency &l) {
-		return !charged && !l.ns && !l.source.empty();
-	};
 	if (unsourced(r.ipi_latency_ns, given.ipi) && unsourced(r.irq_entry_ns, given.irq_entry) &&
 	    unsourced(r.wfi_exit_ns, given.wfi_exit)) {
 		s += "Hardware:   IPI, interrupt entry and WFI exit latencies unsourced: 0 (--details: why)\n";
@@ -897,7 +906,7 @@ void json_kernel_time(Writer &w, const sim::Result &r)
 		if (given->source.empty())
 			w.Null();
 		else
-			w.String(((given->ns ? "" : "unsourced: ") + given->source).c_str());
+			w.String(latency_source(*given).c_str());
 	}
 	w.EndObject();
 	key(w, "ipis_taken_at_locks");
