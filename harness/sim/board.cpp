@@ -816,15 +816,11 @@ void choose_latencies(PowerModelChoice &choice, const dts::Platform &platform, c
 		choice.latencies_file = model_file;
 		return;
 	}
-	for (const auto &c : platform.compatible)
-		for (const auto &file : shipped_power_models()) {
-			const auto model = parse_power_model(file.text, fmt::format("{} (built in)", file.name));
-			if (model.latencies && std::ranges::find(model.compatible, c) != model.compatible.end()) {
-				choice.latencies = *model.latencies;
-				choice.latencies_file = std::string(file.name);
-				return;
-			}
-		}
+	if (const auto shipped = shipped_power_model_for(platform.compatible); shipped && shipped->second.latencies) {
+		choice.latencies = *shipped->second.latencies;
+		choice.latencies_file = shipped->first;
+		return;
+	}
 	const std::string none = "no board file gives this board's figures (docs/power.md, \"Hardware latencies\")";
 	choice.latencies = {{std::nullopt, none}, {std::nullopt, none}, {std::nullopt, none}};
 }
