@@ -41,6 +41,8 @@ import tempfile
 
 from scipy import stats
 
+import odroid_boards
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 WORKLOAD = "periodic:count=24,period=16ms,duty=10%"
@@ -92,33 +94,12 @@ def default_sides(harness, label, kernel):
 def energy_model_sides(harness, label, with_kernel, work):
     """The series' two kernels and boards: "with" the tree's Odroid-XU3 DT and
     `with_kernel` (SCHED_MC=y), "without" the DT without the coefficient
-    and a SCHED_MC=n image; both charged the board power file built as
-    odroid-xu3-energy-model.sh builds it (busy power of the energy model
-    the coefficients give, the shipped file's static power)."""
-    platform = json.loads(tool(harness, "platform", "show", "odroid-xu3", "--json"))
-    dts = platform["source"]	# arch/arm/boot/dts/, samsung/ from 6.5 on
+    and a SCHED_MC=n image; both charged odroid_boards.py's power file, as
+    odroid-xu3-energy-model.sh runs them."""
     folder = os.path.join(work, label.replace(" ", "-"))
-    os.makedirs(folder, exist_ok=True)
-    with_board, without_board = os.path.join(folder, "with.dts"), os.path.join(folder, "without.dts")
-    with open(with_board, "w") as f:
-        f.write(f'#include "{dts}"\n')
-    with open(without_board, "w") as f:
-        f.write(f'#include "{dts}"\n')
-        for c in range(8):
-            f.write(f"&cpu{c} {{ /delete-property/ dynamic-power-coefficient; }};\n")
-    static = {tuple(d["cpus"]): d["static_mw"] for d in platform["board_power"]["domains"]}
-    domains = []
-    for pd in platform["kernel"]["perf_domains"]:
-        d = {"cpus": ",".join(map(str, pd["cpus"])),
-             "dynamic_mw": {str(s["frequency"]): s["power"] / (1000 if pd["microwatts"] else 1)
-                            for s in pd["states"]}}
-        if static.get(tuple(pd["cpus"])):
-            d["static_mw"] = static[tuple(pd["cpus"])]
-        domains.append(d)
+    odroid_boards.write(harness, folder)
+    with_board, without_board = (os.path.join(folder, side, "board.dts") for side in ("with", "without"))
     power = os.path.join(folder, "power.json")
-    with open(power, "w") as f:
-        json.dump({"source": "odroid-xu3: busy power of its energy model, static power of the shipped file",
-                   "domains": domains}, f)
     without_kernel = image(harness, "--config", "SCHED_MC=n")
     with_kernel = with_kernel or image(harness, "--config", "SCHED_MC=y")
     return Sides(harness, label, ["--kernel", with_kernel, "--board", with_board, "--board-power", power],

@@ -34,38 +34,9 @@ mkdir -p "$tmp/with" "$tmp/without"
 ln -s "$(image_dir "$("$harness" --arch arm kernel build --config SCHED_MC=y 2>/dev/null)")" "$tmp/with/image"
 ln -s "$(image_dir "$("$harness" --arch arm kernel build --config SCHED_MC=n 2>/dev/null)")" "$tmp/without/image"
 
-# The boards: the tree's DT (arch/arm/boot/dts/, samsung/ from 6.5 on), and
-# the same without the coefficient.
-dts=$("$harness" platform show odroid-xu3 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["source"])')
-echo "#include \"$dts\"" >"$tmp/with/board.dts"
-{
-	echo "#include \"$dts\""
-	for c in 0 1 2 3 4 5 6 7; do echo "&cpu$c { /delete-property/ dynamic-power-coefficient; };"; done
-} >"$tmp/without/board.dts"
-
-# The board's power: each CPU's busy power at each OPP as the kernel's
-# energy model has it on the unmodified board, and the clusters' static
-# power of the board power file shipped for it (docs/power.md), so that both
-# sides are charged what the same silicon draws (BOARD_POWER=none: busy
-# power only, as before the board power files). The energy model's power
-# is in microwatts from 5.19, milliwatts before (5.10): its perf domains say.
-"$harness" platform show odroid-xu3 --json | BOARD_POWER=${BOARD_POWER:-shipped} python3 -c '
-import json, os, sys
-platform = json.load(sys.stdin)
-static = {}
-if os.environ["BOARD_POWER"] != "none" and platform["board_power"]:
-    static = {tuple(d["cpus"]): d["static_mw"] for d in platform["board_power"]["domains"]}
-domains = []
-for pd in platform["kernel"]["perf_domains"]:
-    d = {"cpus": ",".join(map(str, pd["cpus"])),
-         "dynamic_mw": {str(s["frequency"]): s["power"] / (1000 if pd["microwatts"] else 1) for s in pd["states"]}}
-    if static.get(tuple(pd["cpus"])):
-        d["static_mw"] = static[tuple(pd["cpus"])]
-    domains.append(d)
-json.dump({"source": "odroid-xu3: busy power of the energy model its DT coefficients give"
-           + (", static power of " + platform["board_power"]["file"].split(" ")[0] if static else
-              "; no static or idle power"),
-           "domains": domains}, sys.stdout, indent=1)' >"$tmp/power.json"
+# The boards, with and without the coefficient, and the power both are
+# charged (odroid_boards.py says how; BOARD_POWER=none: busy power only).
+scripts/experiments/odroid_boards.py "$harness" "$tmp"
 
 sweep() {	# workload metric title published-without published-with
 	"$harness" sweep --json --param v=without,with --kernel "$tmp/{v}/image" --board "$tmp/{v}/board.dts" \
