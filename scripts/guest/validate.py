@@ -8,8 +8,11 @@ wake-ups and forks and where they land, slice length, and the share of
 the tasks' CPU time. The harness runs the file as written (seeds 1..N)
 and fed each guest run's threads (the file's and the guest's own, with
 the CPU time and sleeps they had), so that what differs there is a
-decision, not the guest's time. A metric agrees when the harness's mean
-lies within the guest's own runs (their minimum to their maximum), and differs otherwise. Timings
+decision, not the guest's time. A metric agrees when the difference of
+the harness's mean from the guest's is shown to lie within the metric's
+equivalence margin, differs when it is shown to lie beyond it, and is
+undecided when the runs cannot tell; a metric with fewer than MIN_EVENTS
+events behind a side has too few events to compare (verdict()). Timings
 (latencies, energy) are not compared: under TCG the guest's time is not
 real (docs/validation.md).
 
@@ -22,12 +25,15 @@ input, 3 when a run failed.
 import argparse
 import functools
 import json
+import math
 import os
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
+
+from scipy import stats
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -116,6 +122,10 @@ def metrics(trace_path, tasks):
     total = sum(v["cpu_time"] for v in m.values())
     for v in m.values():
         wakeups, switches, cpu_time = v["wakeups"], v["switches_in"], v.pop("cpu_time")
+        # the events each rate counts over (its denominator's, or the
+        # events that make it up): a rate of five events decides nothing
+        v["events"] = dict(switches_in=wakeups, preempted=switches, migrations=switches, woken_on_prev=wakeups,
+                           forked_on_parent=v["forks"], switches_per_cpu_s=switches, cpu_share=switches)
         v["cpu_share"] = rate(cpu_time, total)
         v["switches_per_cpu_s"] = rate(switches, cpu_time, 1.0)
         v["woken_on_prev"] = rate(v["woken_on_prev"], wakeups)
@@ -310,6 +320,50 @@ METRICS = (("switches_in", "switches per wake-up", True), ("preempted", "preempt
            ("forked_on_parent", "forked on parent's CPU %", False),
            ("switches_per_cpu_s", "switches per CPU-second", True), ("cpu_share", "CPU time share %", False))
 
+# The equivalence margin of each metric: a difference of the harness's mean
+# from the guest's smaller than this is agreement (docs/validation.md,
+# "Verdicts"): percentage points for the shares, 0.1 switch per wake-up,
+# and 10 % of the guest's mean for the switch rate (its scale is the
+# task's). Fixed before any comparison, and the same for every file.
+MARGINS = dict(switches_in=0.1, preempted=5.0, migrations=5.0, woken_on_prev=5.0, forked_on_parent=10.0,
+               switches_per_cpu_s=None, cpu_share=3.0)
+RELATIVE_MARGIN = 0.10
+# Fewer events than this behind a metric, summed over a side's runs, and
+# the metric's rate is too coarse to compare: "too few events".
+MIN_EVENTS = 30
+
+
+def margin_of(name, guest):
+    return MARGINS[name] if MARGINS[name] is not None else RELATIVE_MARGIN * abs(statistics.mean(guest))
+
+
+def verdict(name, guest, ours, guest_events, our_events):
+    """The verdict of a metric, from the runs' values of both sides
+    (Welch's t over runs, an equivalence margin per metric):
+      agrees          the 90 % confidence interval of the difference of the
+                      means lies within the margin (two one-sided tests at 5 %);
+      differs         the 99 % interval excludes 0 and the difference is
+                      beyond the margin;
+      undecided       neither: the runs cannot tell (more runs can);
+      too few events  fewer than MIN_EVENTS behind a side."""
+    if sum(guest_events) < MIN_EVENTS or sum(our_events) < MIN_EVENTS:
+        return "too few events"
+    if len(guest) < 2 or len(ours) < 2:
+        return "undecided"	# a spread needs two runs
+    margin = margin_of(name, guest)
+    diff = statistics.mean(ours) - statistics.mean(guest)
+    var_g, var_h = statistics.variance(guest) / len(guest), statistics.variance(ours) / len(ours)
+    se = math.sqrt(var_g + var_h)
+    if se == 0:
+        return "agrees" if abs(diff) <= margin else "differs"
+    df = (var_g + var_h) ** 2 / (var_g ** 2 / (len(guest) - 1) + var_h ** 2 / (len(ours) - 1)) \
+        if var_g and var_h else len(guest) + len(ours) - 2
+    if abs(diff) + stats.t.ppf(0.95, df) * se <= margin:
+        return "agrees"
+    if abs(diff) - stats.t.ppf(0.995, df) * se > 0 and abs(diff) > margin:
+        return "differs"
+    return "undecided"
+
 
 # The guest image's options that change scheduling decisions, and what the
 # harness does where its configuration differs (kernel info lists its
@@ -479,8 +533,12 @@ def main():
         print(f"           fed run {k}: {ours} threads of the file, {theirs} of the guest's own"
               f" ({realtime} real-time ones left out): harness/fed-{k}.json")
     print("  timings (latencies, energy) are not compared: the guest's time under TCG is not real\n")
-    print(f"  {'task':<16} {'metric':<24} {'guest min..max (mean)':>28} {'as written':>10} {'verdict':<8}"
-          f" {'fed':>8} verdict")
+    print(f"  verdicts: Welch's t over the runs against an equivalence margin per metric (agrees: the 90 %"
+          f" interval of the\n  difference within it; differs: the 99 % interval excludes 0 and the difference"
+          f" is beyond it; undecided:\n  neither); too few events: under {MIN_EVENTS} events behind a side's runs"
+          f" (events: guest / as written / fed)\n")
+    print(f"  {'task':<16} {'metric':<24} {'guest min..max (mean)':>28} {'as written':>10} {'verdict':<14}"
+          f" {'fed':>8} {'verdict':<14} events")
     differs = 0
     for t in tasks:
         print(f"  {t:<16} {'wake-ups':<24} {' '.join(str(run[t]['wakeups']) for run in guest):>28} "
@@ -488,6 +546,7 @@ def main():
               f"{statistics.mean(run[t]['wakeups'] for run in fed):>8.1f} (not compared: TCG's time)")
         for name, label, fed_decides in METRICS:
             g = [run[t][name] for run in guest if run[t][name] is not None]
+            events = lambda runs: [run[t]["events"][name] for run in runs]
             cells = []
             for ours in (written, fed):
                 h = [run[t][name] for run in ours if run[t][name] is not None]
@@ -499,12 +558,13 @@ def main():
                     # here could not fail
                     cells.append((f"{statistics.mean(h):.2f}" if h else "-", "n/a"))
                     continue
-                agree = min(g) <= statistics.mean(h) <= max(g)
-                differs += not agree
-                cells.append((f"{statistics.mean(h):.2f}", "agrees" if agree else "differs"))
+                said = verdict(name, g, h, events(guest), events(ours))
+                differs += said == "differs"
+                cells.append((f"{statistics.mean(h):.2f}", said))
             spread = f"{min(g):.2f}..{max(g):.2f} ({statistics.mean(g):.2f})" if g else "-"
-            print(f"  {t:<16} {label:<24} {spread:>28} {cells[0][0]:>10} {cells[0][1]:<8} "
-                  f"{cells[1][0]:>8} {cells[1][1]}")
+            counts = " / ".join(str(sum(events(runs))) for runs in (guest, written, fed))
+            print(f"  {t:<16} {label:<24} {spread:>28} {cells[0][0]:>10} {cells[0][1]:<14} "
+                  f"{cells[1][0]:>8} {cells[1][1]:<14} {counts}")
     print(f"\n  traces: {guest_dir}/run-K.trace, {harness_dir}/run-K.trace, {harness_dir}/fed-K.trace")
     sys.exit(1 if differs else 0)
 
