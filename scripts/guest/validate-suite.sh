@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs scripts/guest/validate.py on every rt-app file of the validation
 # suite (scripts/guest/suite/, docs/validation.md says what each checks)
-# and prints, per file, how many metrics agree and differ in each
-# harness column, then the tables themselves.
+# and prints, per file, how many metrics agree, differ, are undecided and
+# have too few events in each harness column (validate.py's verdicts),
+# then the tables themselves.
 #
 #   scripts/guest/validate-suite.sh [--series 5.10|6.1|6.12|7.3] [--build DIR] [--repeat N] [--out DIR]
 #                                   [--again DIR] [FILE.json...]
@@ -35,7 +36,8 @@ mkdir -p "$out"
 # count TABLE COLUMN VERDICT: a metric's line ends with its as-written
 # verdict, the fed value and the fed verdict (COLUMN 2 and 0 from the end)
 count() {
-	awk -v col="$2" -v v="$3" '$NF ~ /^(agrees|differs|n\/a)$/ { n += ($(NF - col) == v) } END { print n + 0 }' "$1"
+	awk -v col="$2" -v v="$3" '$NF ~ /^(agrees|differs|undecided|too-few-events|n\/a)$/ { n += ($(NF - col) == v) }
+		END { print n + 0 }' "$1"
 }
 
 worst=0
@@ -54,13 +56,19 @@ for file in "${files[@]}"; do
 		exit "$status"
 	fi
 	((status > worst)) && worst=$status
-	summary+=$(printf '  %-24s %8s %8s %8s %8s' "$name" "$(count "$out/$name.table" 2 agrees)" \
-		"$(count "$out/$name.table" 2 differs)" "$(count "$out/$name.table" 0 agrees)" \
-		"$(count "$out/$name.table" 0 differs)")$'\n'
+	line=$(printf '  %-24s' "$name")
+	for col in 2 0; do
+		for v in agrees differs undecided too-few-events; do
+			line+=$(printf ' %9s' "$(count "$out/$name.table" "$col" "$v")")
+		done
+	done
+	summary+=$line$'\n'
 done
 echo "validate-suite: ${#files[@]} files, tables and traces in $out"
-printf '  %-24s %17s %17s\n' "" "as written" "fed"
-printf '  %-24s %8s %8s %8s %8s\n' "file" "agree" "differ" "agree" "differ"
+printf '  %-24s %39s %39s\n' "" "as written" "fed"
+printf '  %-24s' "file"
+printf ' %9s %9s %9s %9s' agree differ undecided "few evts" agree differ undecided "few evts"
+printf '\n' 
 printf '%s' "$summary"
 for file in "${files[@]}"; do
 	echo

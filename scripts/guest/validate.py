@@ -12,7 +12,8 @@ decision, not the guest's time. A metric agrees when the difference of
 the harness's mean from the guest's is shown to lie within the metric's
 equivalence margin, differs when it is shown to lie beyond it, and is
 undecided when the runs cannot tell; a metric with fewer than MIN_EVENTS
-events behind a side has too few events to compare (verdict()). Timings
+events behind a side has too few events to compare (too-few-events:
+verdict()). Timings
 (latencies, energy) are not compared: under TCG the guest's time is not
 real (docs/validation.md).
 
@@ -345,9 +346,9 @@ def verdict(name, guest, ours, guest_events, our_events):
       differs         the 99 % interval excludes 0 and the difference is
                       beyond the margin;
       undecided       neither: the runs cannot tell (more runs can);
-      too few events  fewer than MIN_EVENTS behind a side."""
+      too-few-events  fewer than MIN_EVENTS behind a side."""
     if sum(guest_events) < MIN_EVENTS or sum(our_events) < MIN_EVENTS:
-        return "too few events"
+        return "too-few-events"
     if len(guest) < 2 or len(ours) < 2:
         return "undecided"	# a spread needs two runs
     margin = margin_of(name, guest)
@@ -535,10 +536,10 @@ def main():
     print("  timings (latencies, energy) are not compared: the guest's time under TCG is not real\n")
     print(f"  verdicts: Welch's t over the runs against an equivalence margin per metric (agrees: the 90 %"
           f" interval of the\n  difference within it; differs: the 99 % interval excludes 0 and the difference"
-          f" is beyond it; undecided:\n  neither); too few events: under {MIN_EVENTS} events behind a side's runs"
-          f" (events: guest / as written / fed)\n")
-    print(f"  {'task':<16} {'metric':<24} {'guest min..max (mean)':>28} {'as written':>10} {'verdict':<14}"
-          f" {'fed':>8} {'verdict':<14} events")
+          f" is beyond it; undecided:\n  neither; too-few-events: under {MIN_EVENTS} events behind a side's runs)."
+          f" events: behind each metric, guest/as written/fed\n")
+    print(f"  {'task':<16} {'metric':<24} {'guest min..max (mean)':>28} {'events':>17} {'as written':>10}"
+          f" {'verdict':<14} {'fed':>8} verdict")
     differs = 0
     for t in tasks:
         print(f"  {t:<16} {'wake-ups':<24} {' '.join(str(run[t]['wakeups']) for run in guest):>28} "
@@ -562,9 +563,9 @@ def main():
                 differs += said == "differs"
                 cells.append((f"{statistics.mean(h):.2f}", said))
             spread = f"{min(g):.2f}..{max(g):.2f} ({statistics.mean(g):.2f})" if g else "-"
-            counts = " / ".join(str(sum(events(runs))) for runs in (guest, written, fed))
-            print(f"  {t:<16} {label:<24} {spread:>28} {cells[0][0]:>10} {cells[0][1]:<14} "
-                  f"{cells[1][0]:>8} {cells[1][1]:<14} {counts}")
+            counts = "/".join(str(sum(events(runs))) for runs in (guest, written, fed))
+            print(f"  {t:<16} {label:<24} {spread:>28} {counts:>17} {cells[0][0]:>10} {cells[0][1]:<14} "
+                  f"{cells[1][0]:>8} {cells[1][1]}")
     print(f"\n  traces: {guest_dir}/run-K.trace, {harness_dir}/run-K.trace, {harness_dir}/fed-K.trace")
     sys.exit(1 if differs else 0)
 

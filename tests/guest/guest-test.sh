@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # guest-test.sh SOURCE_ROOT SERIES CASE: the cases of tests/guest/CMakeLists.txt.
 set -euo pipefail
+# validate.py's verdicts (docs/validation.md, "Verdicts"): which one a
+# metric gets is a finding, that it gets one is this test's
+verdict='\(agrees\|differs\|undecided\|too-few-events\)'
 root=$1 series=$2 case=$3
 script=$root/scripts/guest/run-in-guest.sh
 work=$(mktemp -d)
@@ -72,14 +75,14 @@ JSON
 	# verdict for every metric: each worker sleeps and was forked
 	for metric in "switches per wake-up" "preempted % of switches" "migrations % of switches" \
 		"woken on prev CPU %" "switches per CPU-second"; do
-		grep -q "^  worker  *$metric  .* \(agrees\|differs\)  *[0-9.]*  *\(agrees\|differs\)\$" "$work/table" ||
+		grep -q "^  worker  *$metric  .* $verdict  *[0-9.]*  *$verdict\$" "$work/table" ||
 			fail "no two verdicts for worker's $metric in: $(cat "$work/table")"
 	done
 	# forks and CPU time have a verdict as written; the fed file forks all
 	# its threads at its start and gives each the guest's CPU time, so
 	# none there
 	for metric in "forked on parent's CPU %" "CPU time share %"; do
-		grep -q "^  worker  *$metric  .* \(agrees\|differs\)  *-  *n/a\$" "$work/table" ||
+		grep -q "^  worker  *$metric  .* $verdict  *-  *n/a\$" "$work/table" ||
 			fail "no verdict (as written) for worker's $metric in: $(cat "$work/table")"
 	done
 	# how late the guest's ticks came, from its hrtimer events, for each run
@@ -110,8 +113,8 @@ suite)
 	# every file of the suite compared: verdicts in both columns
 	for file in "$root"/scripts/guest/suite/*.json; do
 		name=$(basename "$file" .json)
-		grep -q "^  $name\( *[0-9][0-9]*\)\{4\}$" "$work/table" || fail "no summary line for $name"
-		verdicts=$(grep -c " \(agrees\|differs\)  *[0-9.]*  *\(agrees\|differs\)\$" "$work/s/$name.table" || true)
+		grep -q "^  $name\( *[0-9][0-9]*\)\{8\}$" "$work/table" || fail "no summary line for $name"
+		verdicts=$(grep -c " $verdict  *[0-9.]*  *$verdict\$" "$work/s/$name.table" || true)
 		((verdicts >= 3)) || fail "$name: $verdicts metrics with two verdicts: $(cat "$work/s/$name.table")"
 	done
 	cat "$work/table"
