@@ -39,7 +39,12 @@ import subprocess
 import sys
 import tempfile
 
-from scipy import stats
+try:
+    from scipy import stats
+except ImportError:
+    print("factors.py: needs SciPy's t distribution (Debian: python3-scipy; scripts/setup.sh --tests installs it)",
+          file=sys.stderr)
+    sys.exit(2)
 
 import odroid_boards
 

@@ -34,7 +34,12 @@ import subprocess
 import sys
 import tempfile
 
-from scipy import stats
+try:
+    from scipy import stats
+except ImportError:
+    print("validate: needs SciPy's t distribution (Debian: python3-scipy; scripts/setup.sh --tests installs it)",
+          file=sys.stderr)
+    sys.exit(2)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
