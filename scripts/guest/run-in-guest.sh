@@ -8,7 +8,7 @@
 # hrtimer starts and expiries; trace_clock=mono) for each repeat. The
 # comparison with the harness (validate.py) reads these traces.
 #
-#   scripts/guest/run-in-guest.sh [--series 5.10|6.1|6.12|7.3] [--cpus N] [--repeat N]
+#   scripts/guest/run-in-guest.sh [--series 5.10|6.1|6.12|7.3] [--cpus N] [--sockets S] [--repeat N]
 #                                 [--timeout S] --out DIR FILE.json
 #   scripts/guest/run-in-guest.sh --series S --tree-version   (prints the tree's Debian version)
 #
@@ -18,13 +18,22 @@
 # Under TCG (no usable /dev/kvm here) the guest's time is not real: compare
 # decisions, not timings (issue 37).
 #
+# --sockets S splits the CPUs into S sockets of CPUS/S cores each (QEMU's
+# -smp sockets=S,cores=...): each socket its own LLC, so the kernel builds
+# an MC domain per socket and a package-wide one above (validate.py mirrors
+# them).
+#
 # Exit status: 0 with DIR/run-K.trace (K = 1..N), DIR/config (the image's
-# kernel config) and DIR/version; 2 for bad arguments or a missing tool; 3
+# kernel config), DIR/version, DIR/topology (CPUS SOCKETS) and DIR/domains
+# (the guest's sched domains: "domain CPU LEVEL NAME FLAGS..." and "span
+# CPU LEVEL MASK"); 2 for bad
+# arguments or a missing tool; 3
 # when the guest did not finish (its console log is in DIR).
 set -euo pipefail
 
 series=6.1
 cpus=2
+sockets=1
 repeat=1
 timeout_s=120
 out=
@@ -45,6 +54,7 @@ while (($#)); do
 	case $1 in
 	--series) series=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
+	--sockets) sockets=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
@@ -74,8 +84,9 @@ if ((print_version)); then
 fi
 [[ -n $workload && -n $out ]] || usage
 [[ -r $workload ]] || die "cannot read the rt-app file '$workload'"
-[[ $cpus =~ ^[1-9][0-9]*$ && $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] ||
-	die "--cpus, --repeat and --timeout take positive integers"
+[[ $cpus =~ ^[1-9][0-9]*$ && $sockets =~ ^[1-9][0-9]*$ && $repeat =~ ^[1-9][0-9]*$ && $timeout_s =~ ^[1-9][0-9]*$ ]] ||
+	die "--cpus, --sockets, --repeat and --timeout take positive integers"
+((cpus % sockets == 0)) || die "--sockets $sockets does not divide --cpus $cpus (each socket has the same cores)"
 for tool in qemu-system-x86_64 apt-get dpkg-deb dpkg-query cpio gzip base64 rt-app; do
 	command -v "$tool" > /dev/null || die "$tool is missing (apt-get install qemu-system-x86 busybox-static cpio rt-app)"
 done
@@ -183,6 +194,20 @@ echo 0 > $t/tracing_on
 	echo "rt-app exit $status"
 	cat $t/trace | gzip | base64
 	echo "end of trace"
+	# the sched domains the kernel built (validate.py compares the mirror
+	# board's): each CPU's levels, their names and spans
+	for d in /sys/kernel/debug/sched/domains/cpu*/domain* /proc/sys/kernel/sched_domain/cpu*/domain*; do
+		[ -e "$d/name" ] || continue
+		cpu=${d%/domain*}
+		echo "domain ${cpu##*/cpu} ${d##*/domain} $(cat "$d/name") $(cat "$d/flags" 2> /dev/null)"
+	done
+	# their spans, as /proc/schedstat's masks ("domainN [NAME] MASK ...")
+	# (names there from schedstat version 17, 6.10's, where debugfs may not
+	# have them)
+	awk '/^cpu/ { c = substr($1, 4) }
+		/^domain/ { named = $2 !~ /^[0-9a-f,]+$/; print "span", c, substr($1, 7), (named ? $3 : $2)
+			if (named) print "domainname", c, substr($1, 7), $2 }' /proc/schedstat
+	echo "end of domains"
 } > /dev/ttyS1
 poweroff -f
 EOF
@@ -199,7 +224,8 @@ cat "$tools" "$run/run.cpio.gz" > "$run/initrd"
 boots_left=3
 for ((k = 1; k <= repeat; k++)); do
 	rm -f "$run/serial1" "$run/console"
-	if ! timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$cpus" -m 512M \
+	if ! timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
+		-smp "cpus=$cpus,sockets=$sockets,cores=$((cpus / sockets)),threads=1" -m 512M \
 		-kernel "$image_dir/vmlinuz" -initrd "$run/initrd" \
 		-append "console=ttyS0 quiet panic=-1 rdinit=/init" \
 		-display none -no-reboot -serial "file:$run/console" -serial "file:$run/serial1" \
@@ -220,5 +246,9 @@ for ((k = 1; k <= repeat; k++)); do
 	head -1 "$run/serial1" | grep -q '^rt-app exit 0' ||
 		die "rt-app failed in the guest: $(head -1 "$run/serial1") (run $k)" 3
 	sed -n '2,/^end of trace/p' "$run/serial1" | sed '$d' | tr -d '\r' | base64 -d | gunzip > "$out/run-$k.trace"
+	sed -n '/^end of trace/,/^end of domains/p' "$run/serial1" | tr -d '\r' | grep '^\(domain\|domainname\|span\) ' \
+		> "$out/domains" || true
 done
-echo "run-in-guest: $repeat run(s) of $workload on $(cat "$out/version"), $cpus CPUs: $out/run-*.trace"
+echo "$cpus $sockets" > "$out/topology"
+echo "run-in-guest: $repeat run(s) of $workload on $(cat "$out/version"), $cpus CPUs in $sockets socket(s):" \
+	"$out/run-*.trace"

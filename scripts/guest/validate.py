@@ -293,16 +293,25 @@ def other_threads(trace_path, tasks):
     return 100.0 * sum(others.values()) / total if total else 0.0, sorted(others.items(), key=lambda kv: -kv[1])[:4]
 
 
-def mirror_board(cpus):
-    """A board as the guest sees its CPUs: symmetric, one cluster, no
-    cpufreq, no idle states."""
-    cores = "".join(f"core{i} {{ cpu = <&cpu{i}>; }}; " for i in range(cpus))
+def mirror_board(cpus, sockets, socket_nodes):
+    """A board as the guest sees its CPUs: symmetric, no cpufreq, no idle
+    states; SOCKETS clusters of CPUS/SOCKETS cores, each its own package, so
+    that the kernel builds an MC domain per cluster and one above them, as
+    the guest's per-socket LLCs give it. A tree whose arch_topology.c
+    parses socket nodes (5.19 on) needs each cluster in a socket of its
+    own; before, a top-level cluster is a package."""
+    per = cpus // sockets
+    clusters = []
+    for k in range(sockets):
+        cores = "".join(f"core{i} {{ cpu = <&cpu{k * per + i}>; }}; " for i in range(per))
+        clusters.append(f"socket{k} {{ cluster0 {{ {cores}}}; }};" if socket_nodes and sockets > 1
+                        else f"cluster{k} {{ {cores}}};")
     nodes = "\n".join(
         f'\t\tcpu{i}: cpu@{i} {{ device_type = "cpu"; compatible = "arm,cortex-a53"; '
         f'reg = <0x0 0x{i:x}>; enable-method = "psci"; }};' for i in range(cpus))
     return f"""/dts-v1/;
 / {{
-	model = "sched-harness guest mirror, {cpus} CPUs";
+	model = "sched-harness guest mirror, {cpus} CPUs in {sockets} socket{'s' if sockets > 1 else ''}";
 	compatible = "sched-harness,guest-mirror";
 	#address-cells = <2>;
 	#size-cells = <2>;
@@ -310,11 +319,61 @@ def mirror_board(cpus):
 	cpus {{
 		#address-cells = <2>;
 		#size-cells = <0>;
-		cpu-map {{ cluster0 {{ {cores}}}; }};
+		cpu-map {{ {' '.join(clusters)} }};
 {nodes}
 	}};
 }};
 """
+
+
+def tree_parses_sockets(harness):
+    """Whether the harness's tree reads socket nodes of the cpu-map."""
+    info = subprocess.run([harness, "kernel", "info"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True).stdout
+    tree = next((line.split()[2] for line in info.splitlines() if line.startswith("Kernel tree")), None)
+    try:
+        with open(os.path.join(tree, "drivers", "base", "arch_topology.c"), encoding="utf-8") as f:
+            return "socket%d" in f.read()
+    except (OSError, TypeError):
+        fail(f"{harness} kernel info names no readable tree (drivers/base/arch_topology.c)", 3)
+
+
+def cpulist(mask):
+    """ "0000000f" or "00000000,0000000f" -> "0-3" (platform show's spelling)."""
+    value = int(mask.replace(",", ""), 16)
+    cpus = [i for i in range(value.bit_length()) if value >> i & 1]
+    ranges, start = [], None
+    for i, c in enumerate(cpus):
+        if start is None:
+            start = c
+        if i + 1 == len(cpus) or cpus[i + 1] != c + 1:
+            ranges.append(f"{start}" if start == c else f"{start}-{c}")
+            start = None
+    return ",".join(ranges)
+
+
+def guest_domains(path, cpu="0"):
+    """CPU's sched domain levels in the guest, innermost first: (name, span)."""
+    names, spans = {}, {}
+    for line in open(path, encoding="utf-8"):
+        f = line.split()
+        if f[0] == "domain" and f[1] == cpu and len(f) > 3:
+            names[int(f[2])] = f[3]
+        elif f[0] == "domainname" and f[1] == cpu and len(f) > 3:
+            names.setdefault(int(f[2]), f[3])
+        elif f[0] == "span" and f[1] == cpu and len(f) > 3:
+            spans[int(f[2])] = cpulist(f[3])
+    return [(names.get(k, "?"), spans.get(k, "?")) for k in sorted(set(names) | set(spans))]
+
+
+def harness_domains(harness, board, cpu="0"):
+    """CPU's sched domain levels on the mirror board, as `platform show` builds them."""
+    shown = subprocess.run([harness, "platform", "show", board], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    if shown.returncode:
+        fail(f"platform show {board} failed: {shown.stderr.strip()}", 3)
+    return [(f[1], f[3]) for f in (line.split() for line in shown.stdout.splitlines())
+            if f[:1] == [f"cpu{cpu}"] and len(f) > 3 and f[2] == "span"]
 
 
 # What the comparison reads from both traces: name, label, and whether the
@@ -411,6 +470,9 @@ def main():
     ap.add_argument("--series", choices=["5.10", "6.1", "6.12", "7.3"], default="6.1")
     ap.add_argument("--build", help="the harness's build directory (build/ for 6.1, build-SERIES/ for the others)")
     ap.add_argument("--cpus", type=int, default=2)
+    ap.add_argument("--sockets", type=int, default=1,
+                    help="the guest's CPUs in this many sockets (each its own LLC), the mirror board's in as many "
+                         "clusters")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out")
     ap.add_argument("--guest", metavar="DIR",
@@ -421,6 +483,8 @@ def main():
         fail(f"cannot read the rt-app file '{args.workload}'")
     if args.cpus < 1 or args.repeat < 2:
         fail("--cpus at least 1, --repeat at least 2 (the guest's spread needs two runs)")
+    if args.sockets < 1 or args.cpus % args.sockets:
+        fail(f"--sockets {args.sockets}: a divisor of --cpus {args.cpus} (each socket has the same cores)")
     build = args.build or os.path.join(ROOT, "build" if args.series == "6.1" else f"build-{args.series}")
     harness = os.path.join(build, "harness", "sched-harness")
     if not os.access(harness, os.X_OK):
@@ -444,7 +508,8 @@ def main():
     else:
         guest_dir = os.path.join(out, "guest")
         r = subprocess.run([os.path.join(ROOT, "scripts", "guest", "run-in-guest.sh"), "--series", args.series,
-                            "--cpus", str(args.cpus), "--repeat", str(args.repeat), "--out", guest_dir,
+                            "--cpus", str(args.cpus), "--sockets", str(args.sockets), "--repeat",
+                            str(args.repeat), "--out", guest_dir,
                             args.workload])
         if r.returncode:
             sys.exit(r.returncode)
@@ -453,7 +518,7 @@ def main():
     os.makedirs(harness_dir, exist_ok=True)
     board = os.path.join(harness_dir, "mirror.dts")
     with open(board, "w", encoding="utf-8") as f:
-        f.write(mirror_board(args.cpus))
+        f.write(mirror_board(args.cpus, args.sockets, tree_parses_sockets(harness)))
     # the guest image's scheduler options: HZ applied, the rest said
     guest_config = read_config(os.path.join(guest_dir, "config"))
     ours_path = os.path.join(build, "kernel-shim", "arch-arm64", "kconfig")
@@ -504,7 +569,8 @@ def main():
     written = [metrics(os.path.join(harness_dir, f"run-{k}.trace"), tasks) for k in runs]
     fed = [metrics(os.path.join(harness_dir, f"fed-{k}.trace"), tasks) for k in runs]
     version = open(os.path.join(guest_dir, "version"), encoding="utf-8").read().strip()
-    print(f"validate: {args.workload}, {args.repeat} runs each, {args.cpus} CPUs")
+    print(f"validate: {args.workload}, {args.repeat} runs each, {args.cpus} CPUs in {args.sockets} socket"
+          f"{'s' if args.sockets > 1 else ''}")
     print(f"  guest:   {version} in QEMU (TCG), HZ {guest_config.get('HZ', '?')}")
     for k in runs:
         share, top = other_threads(os.path.join(guest_dir, f"run-{k}.trace"), tasks)
@@ -529,6 +595,22 @@ def main():
                 print("           WARNING: the host did not run the guest's vCPUs when their ticks were due (was it"
                       " busy?): tick preemption and slice lengths are not comparable; validate on an idle host")
     print(f"  harness: {harness} on {board}")
+    # the same sched domains both sides: the guest's (its debugfs names,
+    # /proc/schedstat's spans) against the mirror board's
+    ours = harness_domains(harness, board)
+    shown = lambda levels: " > ".join(f"{name} {span}" for name, span in levels) or "none"
+    domains = os.path.join(guest_dir, "domains")
+    if os.access(domains, os.R_OK):
+        theirs = guest_domains(domains)
+        same = [span for _, span in theirs] == [span for _, span in ours]
+        print(f"           cpu0's sched domains: guest {shown(theirs)}; harness {shown(ours)}"
+              + (": the same spans" if same else ""))
+        if not same:
+            print("           WARNING: the mirror board's sched domains are not the guest's: balancing and"
+                  " placement across levels are not comparable")
+    else:
+        print(f"           cpu0's sched domains: harness {shown(ours)}; the guest's were not recorded"
+              " (runs before run-in-guest.sh sent them)")
     print("           the guest's scheduler options where the harness's differ:" if config_lines
           else "           the guest's scheduler options are the harness's")
     for line in config_lines:
