@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs scripts/guest/validate.py on every rt-app file of the validation
-# suite (scripts/guest/suite/, docs/validation.md says what each checks)
+# suite (scripts/guest/suite/, docs/validation.md says what each checks),
+# each on the CPUs suite/topologies gives it (two in one socket otherwise)
 # and prints, per file, how many metrics agree, differ, are undecided and
 # have too few events in each harness column (validate.py's verdicts),
 # then the tables themselves.
@@ -50,7 +51,14 @@ for file in "${files[@]}"; do
 		[[ -d $again/$name/guest ]] || { echo "validate-suite: --again $again: no $name/guest" >&2; exit 2; }
 		reuse=(--guest "$again/$name/guest")
 	fi
-	"$here/validate.py" "${args[@]}" "${reuse[@]}" --out "$out/$name" "$file" > "$out/$name.table" 2> "$out/$name.log" || status=$?
+	# the file's CPUs (suite/topologies), unless --cpus says
+	topology=()
+	if [[ " ${args[*]} " != *" --cpus "* ]]; then
+		read -r _ file_cpus file_sockets < <(grep "^$name.json " "$here/suite/topologies" 2> /dev/null) || true
+		[[ -z ${file_cpus:-} ]] || topology=(--cpus "$file_cpus" --sockets "$file_sockets")
+	fi
+	"$here/validate.py" "${args[@]}" "${topology[@]}" "${reuse[@]}" --out "$out/$name" "$file" \
+		> "$out/$name.table" 2> "$out/$name.log" || status=$?
 	if ((status > 1)); then
 		echo "validate-suite: $file: validate.py exited $status: $(tail -3 "$out/$name.log")" >&2
 		exit "$status"
