@@ -99,6 +99,15 @@ JSON
 	# the fed file replays the guest's three workers
 	[[ $(grep -c '"worker-[0-9]*": {' "$work/v/harness/fed-1.json") == 3 ]] ||
 		fail "harness/fed-1.json does not hold the guest's three workers"
+	# four CPUs in two sockets: the mirror board builds the guest's sched
+	# domains (an MC per socket under one across both; 6.12's guest gives
+	# their spans, not their names: neither debugfs nor its schedstat has
+	# them)
+	"$root/scripts/guest/validate.py" --series "$series" --build "$build" --cpus 4 --sockets 2 --repeat 2 \
+		--out "$work/s2" "$work/w.json" > "$work/s2.table" 2> "$work/log" || status=$?
+	((status == 0 || status == 1)) || fail "validate --sockets 2 exited $status: $(cat "$work/log")"
+	grep -q "^           cpu0's sched domains: guest [A-Z?]* 0-1 > [A-Z?]* 0-3; harness MC 0-1 > [A-Z]* 0-3: the same spans\$" \
+		"$work/s2.table" || fail "the two-socket guest's sched domains are not the mirror's: $(cat "$work/s2.table")"
 	cat "$work/table"
 	;;
 suite)
