@@ -47,6 +47,7 @@ except ImportError:
     sys.exit(2)
 
 import odroid_boards
+from trees import kernel_version
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -69,13 +70,6 @@ def tool(harness, *args):
     if r.returncode != 0:
         sys.exit(f"factors.py: {os.path.relpath(harness, ROOT)} {' '.join(args)}: exit {r.returncode}\n{r.stderr}")
     return r.stdout
-
-
-def version(harness):
-    for line in tool(harness, "kernel", "info").splitlines():
-        if line.startswith("Version"):
-            return line.split()[-1]
-    sys.exit(f"factors.py: {harness} kernel info: no Version line")
 
 
 def image(harness, *args):
@@ -139,7 +133,7 @@ def main():
     parser.add_argument("--new", default="build", help="the new tree's build (default build: 6.1)")
     args = parser.parse_args()
     old, new = harness_of(args.old), harness_of(args.new)
-    old_v, new_v = version(old), version(new)
+    old_v, new_v = kernel_version(old), kernel_version(new)
     # The latencies' second level: the board file's; where it has no
     # figure at all, the kernel's nominal WFI exit (not a measurement: a
     # sensitivity, said so in the output).

@@ -33,11 +33,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ALPHA = 0.01
 
 
-def series_of(harness):
+def kernel_version(harness):
+    """The version of the kernel a build's sched-harness runs ("6.1.192"), from `kernel info`."""
     out = subprocess.run([harness, "kernel", "info"], capture_output=True, text=True, cwd=ROOT).stdout
     m = re.search(r"^Version\s+Linux\s+(\S+)", out, re.M)
     if not m:
-        sys.exit(f"trees.py: {harness} kernel info names no Version")
+        sys.exit(f"{os.path.basename(sys.argv[0])}: {harness} kernel info names no Version")
     return m.group(1)
 
 
@@ -87,7 +88,7 @@ def main():
         if not os.access(harness, os.X_OK):
             missing.append(build)
             continue
-        version = series_of(harness)
+        version = kernel_version(harness)
         with tempfile.NamedTemporaryFile("r", suffix=".jsonl") as summary:
             env = dict(os.environ, HARNESS=harness, EXPERIMENT_SUMMARY=summary.name)
             r = subprocess.run([os.path.join(ROOT, args.script), *args.args], cwd=ROOT, env=env,
