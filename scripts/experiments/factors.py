@@ -1,5 +1,7 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
+# Debian's interpreter: python3-scipy (scripts/setup.sh --tests) installs SciPy
+# for it, not for a python3 of pyenv or a venv found earlier on PATH.
 """Which factor makes EAS cost energy on the Odroid-XU3: a factorial table.
 
 usage: factors.py default|energy-model [--repeat N] [--old BUILD] [--new BUILD]
@@ -42,8 +44,8 @@ import tempfile
 try:
     from scipy import stats
 except ImportError:
-    print("factors.py: needs SciPy's t distribution (Debian: python3-scipy; scripts/setup.sh --tests installs it)",
-          file=sys.stderr)
+    print(f"factors.py: {sys.executable} has no SciPy, for its t distribution "
+          "(Debian: python3-scipy; scripts/setup.sh --tests installs it)", file=sys.stderr)
     sys.exit(2)
 
 import odroid_boards

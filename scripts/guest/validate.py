@@ -1,5 +1,7 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
+# Debian's interpreter: python3-scipy (scripts/setup.sh --tests) installs SciPy
+# for it, not for a python3 of pyenv or a venv found earlier on PATH.
 """Runs one rt-app file in a QEMU guest booting Debian's image of the
 build's tree (scripts/guest/run-in-guest.sh) and in the harness on a board
 that mirrors the guest, N times each, and compares the decisions both
@@ -37,8 +39,8 @@ import tempfile
 try:
     from scipy import stats
 except ImportError:
-    print("validate: needs SciPy's t distribution (Debian: python3-scipy; scripts/setup.sh --tests installs it)",
-          file=sys.stderr)
+    print(f"validate: {sys.executable} has no SciPy, for its t distribution "
+          "(Debian: python3-scipy; scripts/setup.sh --tests installs it)", file=sys.stderr)
     sys.exit(2)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
