@@ -9,7 +9,7 @@
 # comparison with the harness (validate.py) reads these traces.
 #
 #   scripts/guest/run-in-guest.sh [--series 5.10|6.1|6.12|7.3] [--cpus N] [--sockets S] [--repeat N]
-#                                 [--timeout S] --out DIR FILE.json
+#                                 [--icount] [--timeout S] --out DIR FILE.json
 #   scripts/guest/run-in-guest.sh --series S --tree-version   (prints the tree's Debian version)
 #
 # Needs qemu-system-x86, busybox-static, rt-app, cpio and apt-get (to fetch
@@ -23,8 +23,19 @@
 # an MC domain per socket and a package-wide one above (validate.py mirrors
 # them).
 #
+# --icount runs the guest on QEMU's instruction counter (-icount
+# shift=auto,sleep=off): its clock advances with the instructions its vCPUs
+# execute, all of them on one host thread, not with the host's clock, so a
+# host that does not run a vCPU when its tick is due no longer loses the
+# tick (the guest's distortion validate.py's tick line measures). Idle time
+# is skipped. A fixed shift (0 and 3 tried, on 6.1) never gets past
+# "Booting SMP configuration"; with shift=auto the secondary CPUs'
+# delay-loop calibration takes minutes, so the loops per jiffy are given
+# (lpj=, the counter's 1 GHz TSC over the image's HZ).
+#
 # Exit status: 0 with DIR/run-K.trace (K = 1..N), DIR/config (the image's
-# kernel config), DIR/version, DIR/topology (CPUS SOCKETS) and DIR/domains
+# kernel config), DIR/version, DIR/topology (CPUS SOCKETS), DIR/clock
+# ("host" or "icount") and DIR/domains
 # (the guest's sched domains: "domain CPU LEVEL NAME FLAGS..." and "span
 # CPU LEVEL MASK"); 2 for bad
 # arguments or a missing tool; 3
@@ -35,6 +46,7 @@ series=6.1
 cpus=2
 sockets=1
 repeat=1
+icount=
 timeout_s=120
 out=
 workload=
@@ -56,6 +68,7 @@ while (($#)); do
 	--cpus) cpus=$2; shift 2 ;;
 	--sockets) sockets=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
+	--icount) icount=1; shift ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--tree-version) print_version=1; shift ;;
@@ -221,13 +234,24 @@ cat "$tools" "$run/run.cpio.gz" > "$run/initrd"
 # kernel oopses "int3" and panics (seen on 7.3, about one boot in 15 on a
 # 2-core host). Such a run is booted again, at most twice, saying so; any
 # other death of the guest is an error.
+# The guest's clock: the host's, with a host thread per vCPU; or the
+# instruction counter, which runs them all on one (TCG cannot do both)
+append="console=ttyS0 quiet panic=-1 rdinit=/init"
+if [[ -n $icount ]]; then
+	clock=(-accel tcg,thread=single -icount shift=auto,sleep=off)
+	hz=$(sed -n 's/^CONFIG_HZ=//p' "$image_dir/config")
+	[[ $hz =~ ^[1-9][0-9]*$ ]] || die "no CONFIG_HZ in $image_dir/config"
+	append+=" lpj=$((1000000000 / hz))"
+else
+	clock=(-accel tcg,thread=multi)
+fi
 boots_left=3
 for ((k = 1; k <= repeat; k++)); do
 	rm -f "$run/serial1" "$run/console"
-	if ! timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
+	if ! timeout "$timeout_s" qemu-system-x86_64 "${clock[@]}" -cpu max \
 		-smp "cpus=$cpus,sockets=$sockets,cores=$((cpus / sockets)),threads=1" -m 512M \
 		-kernel "$image_dir/vmlinuz" -initrd "$run/initrd" \
-		-append "console=ttyS0 quiet panic=-1 rdinit=/init" \
+		-append "$append" \
 		-display none -no-reboot -serial "file:$run/console" -serial "file:$run/serial1" \
 		< /dev/null > /dev/null 2>&1; then
 		cp "$run/console" "$out/console-$k.log" 2> /dev/null || true
@@ -250,5 +274,6 @@ for ((k = 1; k <= repeat; k++)); do
 		> "$out/domains" || true
 done
 echo "$cpus $sockets" > "$out/topology"
+if [[ -n $icount ]]; then echo icount; else echo host; fi > "$out/clock"
 echo "run-in-guest: $repeat run(s) of $workload on $(cat "$out/version"), $cpus CPUs in $sockets socket(s):" \
 	"$out/run-*.trace"

@@ -466,6 +466,18 @@ def read_config(path):
     return values
 
 
+def guest_clock(guest_dir):
+    """How the guest's clock ran (run-in-guest.sh's DIR/clock): the host's,
+    or QEMU's instruction counter."""
+    try:
+        clock = open(os.path.join(guest_dir, "clock"), encoding="utf-8").read().split()
+    except OSError:
+        clock = ["host"]
+    if clock[:1] == ["icount"]:
+        return ", on its instruction counter"
+    return ""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("workload")
@@ -476,6 +488,9 @@ def main():
                     help="the guest's CPUs in this many sockets (each its own LLC), the mirror board's in as many "
                          "clusters")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--icount", action="store_true",
+                    help="run the guest on QEMU's instruction counter (run-in-guest.sh --icount): its ticks "
+                         "then come when due however busy the host is")
     ap.add_argument("--out")
     ap.add_argument("--guest", metavar="DIR",
                     help="compare the guest runs already in DIR (an earlier validation's OUT/guest, or "
@@ -512,6 +527,8 @@ def main():
         r = subprocess.run([os.path.join(ROOT, "scripts", "guest", "run-in-guest.sh"), "--series", args.series,
                             "--cpus", str(args.cpus), "--sockets", str(args.sockets), "--repeat",
                             str(args.repeat), "--out", guest_dir,
+                            # one host thread runs every vCPU on the counter
+                            *(["--icount", "--timeout", str(120 * args.cpus)] if args.icount else []),
                             args.workload])
         if r.returncode:
             sys.exit(r.returncode)
@@ -573,7 +590,7 @@ def main():
     version = open(os.path.join(guest_dir, "version"), encoding="utf-8").read().strip()
     print(f"validate: {args.workload}, {args.repeat} runs each, {args.cpus} CPUs in {args.sockets} socket"
           f"{'s' if args.sockets > 1 else ''}")
-    print(f"  guest:   {version} in QEMU (TCG), HZ {guest_config.get('HZ', '?')}")
+    print(f"  guest:   {version} in QEMU (TCG{guest_clock(guest_dir)}), HZ {guest_config.get('HZ', '?')}")
     for k in runs:
         share, top = other_threads(os.path.join(guest_dir, f"run-{k}.trace"), tasks)
         print(f"           run {k}: {share:.1f}% of its busy CPU time in threads the harness does not run"
@@ -590,10 +607,15 @@ def main():
             late.sort()
             at = lambda q: late[min(len(late) - 1, int(q * len(late)))]
             lost = sum(x >= tick_us for x in late)
+            # a tick a quarter period late already moves a slice that
+            # ends on a tick: on 6.12's overload the guest's switch rate
+            # fell with these runs' share of them (docs/validation.md)
+            delayed = sum(x >= tick_us / 4 for x in late)
             print(f"           run {k}: {len(late)} ticks, late by {at(0.5):.0f} us (median), {at(0.9):.0f} us (p90),"
-                  f" {late[-1]:.0f} us (max); {100.0 * lost / len(late):.1f}% a period or more late, the"
-                  f" periods between lost; the harness's ticks are on time")
-            if lost >= 0.05 * len(late):
+                  f" {late[-1]:.0f} us (max); {100.0 * delayed / len(late):.1f}% a quarter period or more late,"
+                  f" {100.0 * lost / len(late):.1f}% a period or more, the periods between lost; the harness's"
+                  f" ticks are on time")
+            if delayed >= 0.05 * len(late):
                 print("           WARNING: the host did not run the guest's vCPUs when their ticks were due (was it"
                       " busy?): tick preemption and slice lengths are not comparable; validate on an idle host")
     print(f"  harness: {harness} on {board}")

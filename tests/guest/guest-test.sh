@@ -159,6 +159,16 @@ JSON
 	switches=$(grep -c "sched_switch: .*next_comm=worker" "$trace" || true)
 	((switches >= 30)) || fail "$switches switches to the workers: each of 3 runs 10 loops"
 	echo "guest $(cat "$work/out/version"): $forks forks, $exits exits, $switches switches to the workers"
+	# the same on QEMU's instruction counter (--icount, docs/validation.md):
+	# it boots both CPUs and says which clock the guest ran on
+	"$script" --series "$series" --icount --out "$work/icount" "$work/w.json" > "$work/log" 2>&1 ||
+		fail "run-in-guest --icount exited $?: $(cat "$work/log")"
+	[[ $(cat "$work/icount/clock") == icount && $(cat "$work/out/clock") == host ]] ||
+		fail "clock files say '$(cat "$work/icount/clock")' and '$(cat "$work/out/clock")', not icount and host"
+	exits=$(grep -c "sched_process_exit: comm=worker" "$work/icount/run-1.trace" || true)
+	((exits == 3)) || fail "$exits worker exits in the --icount guest's trace, not 3"
+	grep -q "^ *worker-[0-9]* *\[001\]" "$work/icount/run-1.trace" || fail "no worker ran on the --icount guest's CPU 1"
+	echo "and on its instruction counter: $exits exits"
 	;;
 *)
 	fail "unknown case $case"
