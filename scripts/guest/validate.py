@@ -144,6 +144,63 @@ def metrics(trace_path, tasks):
     return m
 
 
+def wake_decisions(trace_path, thread_of, llc_of):
+    """Each wake-up of the rt-app file's threads, in order per thread:
+    the state select_task_rq() saw and what it chose, as the trace shows
+    them. Both are told relative to the thread's previous CPU, so that
+    two CPUs the topology cannot tell apart (the mirror board's, the
+    guest's) are the same place: the state is whether the waker's CPU is
+    the previous CPU or shares its LLC, whether each of them runs a task,
+    and how many other CPUs run one in the previous CPU's LLC and in the
+    others; the choice is the previous CPU, the waker's, or another CPU
+    of the previous CPU's LLC or of another, idle or busy. thread_of maps
+    a pid and comm to the thread's name on both sides (the guest's pid,
+    which the fed file's task names carry); llc_of a CPU to its LLC."""
+    running, pending, decisions = {}, {}, {}
+    for event, cpu, _, fields in events(trace_path):
+        if event == "sched_switch":
+            running[cpu] = fields.get("next_pid", "0")
+            continue
+        thread = thread_of(fields.get("pid"), fields.get("comm", ""))
+        if thread is None:
+            continue
+        if event == "sched_waking":
+            prev = int(fields["target_cpu"])
+            busy = {c for c, pid in running.items() if pid != "0"}
+            others = busy - {prev, cpu}
+            state = (cpu == prev, llc_of(cpu) == llc_of(prev), prev in busy, cpu in busy,
+                     sum(llc_of(c) == llc_of(prev) for c in others), sum(llc_of(c) != llc_of(prev) for c in others))
+            pending[thread] = (state, prev, cpu, busy)
+        elif event == "sched_wakeup" and thread in pending:
+            state, prev, waker, busy = pending.pop(thread)
+            target = int(fields["target_cpu"])
+            choice = ("previous CPU" if target == prev else "waker's CPU" if target == waker else
+                      f"{'busy' if target in busy else 'idle'} CPU of {'its' if llc_of(target) == llc_of(prev) else 'another'}"
+                      " LLC")
+            decisions.setdefault(thread, []).append((state, choice))
+    return decisions
+
+
+def same_state_decisions(guest_trace, fed_trace, tasks, llc_of):
+    """Per decision: the k-th wake-up of each thread on both sides, where
+    the harness, fed the guest's run, met the state the guest's kernel
+    met (wake_decisions()). Returns the guest's wake-ups, those met in the
+    same state, and those where the harness then chose as the guest did."""
+    guest_pids = threads_of(guest_trace, tasks)
+    guest = wake_decisions(guest_trace, lambda pid, comm: pid if pid in guest_pids else None, llc_of)
+    # the fed file names each thread TASK-PID after the guest's thread
+    fed = wake_decisions(fed_trace, lambda pid, comm: (comm.rsplit("-", 1)[1] if task_of(comm, tasks) and
+                                                       comm.rsplit("-", 1)[-1].isdigit() else None), llc_of)
+    woken = same = chosen = 0
+    for thread, theirs in guest.items():
+        woken += len(theirs)
+        for (state, choice), (our_state, our_choice) in zip(theirs, fed.get(thread, [])):
+            if state == our_state:
+                same += 1
+                chosen += choice == our_choice
+    return woken, same, chosen
+
+
 def activations(trace_path, tasks):
     """What each fair-class thread of a guest run did, as the trace shows
     it: the rt-app file's threads, and the guest's own (rt-app's main
@@ -677,6 +734,15 @@ def main():
             counts = "/".join(str(sum(events(runs))) for runs in (guest, written, fed))
             print(f"  {t:<16} {label:<24} {spread:>28} {counts:>17} {cells[0][0]:>10} {cells[0][1]:<14} "
                   f"{cells[1][0]:>8} {cells[1][1]}")
+    # per decision, beside the rates: where the fed harness met the
+    # guest's state at a wake-up, did it choose the guest's CPU?
+    woken, same, chosen = (sum(c) for c in zip(*(
+        same_state_decisions(os.path.join(guest_dir, f"run-{k}.trace"), os.path.join(harness_dir, f"fed-{k}.trace"),
+                             tasks, lambda cpu: cpu // (args.cpus // args.sockets)) for k in runs)))
+    print(f"\n  per decision, fed: of the guest's {woken} wake-ups of the file's threads, {same} met the same state"
+          f" in the harness (the waker's CPU\n  and the busy CPUs against the previous CPU and its LLC); the harness"
+          f" chose as the guest did (the previous CPU, the waker's,\n  or an idle or busy CPU of its LLC or"
+          f" another) for {chosen} of them" + (f" ({100.0 * chosen / same:.1f}%)" if same else ""))
     print(f"\n  traces: {guest_dir}/run-K.trace, {harness_dir}/run-K.trace, {harness_dir}/fed-K.trace")
     sys.exit(1 if differs else 0)
 

@@ -88,6 +88,10 @@ JSON
 	# how late the guest's ticks came, from its hrtimer events, for each run
 	[[ $(grep -c "^           run [12]: [0-9]* ticks, late by [0-9]* us (median)" "$work/table") == 2 ]] ||
 		fail "no tick line for each guest run in: $(cat "$work/table")"
+	# per decision: the fed harness's wake-ups met in the guest's state,
+	# and the share chosen as the guest chose
+	grep -q "^  per decision, fed: of the guest's [1-9][0-9]* wake-ups of the file's threads, [0-9]* met the same state" \
+		"$work/table" || fail "no per-decision line in: $(cat "$work/table")"
 	# the comparison again from the kept guest runs, without booting
 	"$root/scripts/guest/validate.py" --series "$series" --build "$build" --repeat 2 --guest "$work/v/guest" \
 		--out "$work/again" "$work/w.json" > "$work/again.table" 2> "$work/log" || status=$?
