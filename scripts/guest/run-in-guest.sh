@@ -5,11 +5,13 @@
 # its version the same way: Debian serves no -unsigned image for 7.3, and
 # the signed one holds the same kernel),
 # and writes the guest's ftrace text trace (sched events, rt-app's markers,
-# hrtimer starts and expiries; trace_clock=mono) for each repeat. The
+# hrtimer starts and expiries; trace_clock=mono) for each repeat. All the
+# repeats run one after the other in one boot (the trace cleared between
+# them), which saves a boot a run; --boot-each boots the guest for each. The
 # comparison with the harness (validate.py) reads these traces.
 #
 #   scripts/guest/run-in-guest.sh [--series 5.10|6.1|6.12|7.3] [--cpus N] [--sockets S] [--repeat N]
-#                                 [--icount] [--timeout S] --out DIR FILE.json
+#                                 [--icount] [--boot-each] [--timeout S] --out DIR FILE.json
 #   scripts/guest/run-in-guest.sh --series S --tree-version   (prints the tree's Debian version)
 #
 # Needs qemu-system-x86, busybox-static, rt-app, cpio and apt-get (to fetch
@@ -47,6 +49,7 @@ cpus=2
 sockets=1
 repeat=1
 icount=
+boot_each=0
 timeout_s=120
 out=
 workload=
@@ -69,6 +72,7 @@ while (($#)); do
 	--sockets) sockets=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
+	--boot-each) boot_each=1; shift ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--tree-version) print_version=1; shift ;;
@@ -199,14 +203,25 @@ done
 for e in hrtimer_start hrtimer_expire_entry; do
 	echo 1 > $t/events/timer/$e/enable
 done
-echo 1 > $t/tracing_on
-cd /tmp && rt-app /workload.json > /tmp/rt-app.log 2>&1
-status=$?
-echo 0 > $t/tracing_on
+# the runs of this boot, one after the other, each its own trace
+runs=$(cat /runs)
+cd /tmp
+k=0
+while [ $k -lt $runs ]; do
+	k=$((k + 1))
+	echo > $t/trace
+	echo 1 > $t/tracing_on
+	rt-app /workload.json > /tmp/rt-app.log 2>&1
+	status=$?
+	echo 0 > $t/tracing_on
+	{
+		echo "rt-app exit $status"
+		cat $t/trace | gzip | base64
+		echo "end of trace"
+	} > /dev/ttyS1
+	[ $status -eq 0 ] || break
+done
 {
-	echo "rt-app exit $status"
-	cat $t/trace | gzip | base64
-	echo "end of trace"
 	# the sched domains the kernel built (validate.py compares the mirror
 	# board's): each CPU's levels, their names and spans
 	for d in /sys/kernel/debug/sched/domains/cpu*/domain* /proc/sys/kernel/sched_domain/cpu*/domain*; do
@@ -225,14 +240,12 @@ echo 0 > $t/tracing_on
 poweroff -f
 EOF
 chmod +x "$run/init"
-(cd "$run" && printf '%s\n' init workload.json | cpio -o -H newc --quiet | gzip) > "$run/run.cpio.gz"
-cat "$tools" "$run/run.cpio.gz" > "$run/initrd"
 
 # A boot can die of TCG itself: with a thread per vCPU, a CPU can run the
 # int3 another CPU's text patching (a static key flipped, such as
 # sched_clock's "Marking stable" at boot) leaves for an instant, and the
 # kernel oopses "int3" and panics (seen on 7.3, about one boot in 15 on a
-# 2-core host). Such a run is booted again, at most twice, saying so; any
+# 2-core host). Such a boot is made again, at most twice, saying so; any
 # other death of the guest is an error.
 # The guest's clock: the host's, with a host thread per vCPU; or the
 # instruction counter, which runs them all on one (TCG cannot do both)
@@ -245,33 +258,61 @@ if [[ -n $icount ]]; then
 else
 	clock=(-accel tcg,thread=multi)
 fi
+# An initrd for a boot of RUNS runs
+initrd() {
+	echo "$1" > "$run/runs"
+	(cd "$run" && printf '%s\n' init workload.json runs | cpio -o -H newc --quiet | gzip) > "$run/run.cpio.gz"
+	cat "$tools" "$run/run.cpio.gz" > "$run/initrd"
+}
+per_boot=$((boot_each ? 1 : repeat))
 boots_left=3
-for ((k = 1; k <= repeat; k++)); do
+for ((first = 1; first <= repeat; first += per_boot)); do
+	runs=$((repeat - first + 1 < per_boot ? repeat - first + 1 : per_boot))
+	last=$((first + runs - 1))
+	what="run $first"
+	((runs == 1)) || what="runs $first-$last"
+	initrd "$runs"
 	rm -f "$run/serial1" "$run/console"
-	if ! timeout "$timeout_s" qemu-system-x86_64 "${clock[@]}" -cpu max \
+	if ! timeout "$((timeout_s * runs))" qemu-system-x86_64 "${clock[@]}" -cpu max \
 		-smp "cpus=$cpus,sockets=$sockets,cores=$((cpus / sockets)),threads=1" -m 512M \
 		-kernel "$image_dir/vmlinuz" -initrd "$run/initrd" \
 		-append "$append" \
 		-display none -no-reboot -serial "file:$run/console" -serial "file:$run/serial1" \
 		< /dev/null > /dev/null 2>&1; then
-		cp "$run/console" "$out/console-$k.log" 2> /dev/null || true
-		die "the guest did not finish within ${timeout_s}s (run $k; console log: $out/console-$k.log)" 3
+		cp "$run/console" "$out/console-$first.log" 2> /dev/null || true
+		die "the guest did not finish within $((timeout_s * runs))s ($what; console log: $out/console-$first.log)" 3
 	fi
-	if ! grep -q '^end of trace' "$run/serial1" 2> /dev/null; then
-		cp "$run/console" "$out/console-$k.log" 2> /dev/null || true
-		if grep -q '^\[ *[0-9.]*\] Oops: int3' "$run/console" 2> /dev/null && ((--boots_left > 0)); then
-			echo "run-in-guest: run $k: the guest's kernel oopsed on an int3 of its own text patching" \
-				"(TCG's vCPU threads; console log: $out/console-$k.log): booting it again" >&2
-			((k--))
+	if ! grep -q '^end of domains' "$run/serial1" 2> /dev/null; then
+		cp "$run/console" "$out/console-$first.log" 2> /dev/null || true
+		if ! grep -q '^end of trace' "$run/serial1" 2> /dev/null &&
+			grep -q '^\[ *[0-9.]*\] Oops: int3' "$run/console" 2> /dev/null && ((--boots_left > 0)); then
+			echo "run-in-guest: $what: the guest's kernel oopsed on an int3 of its own text patching" \
+				"(TCG's vCPU threads; console log: $out/console-$first.log): booting it again" >&2
+			((first -= per_boot))
 			continue
 		fi
-		die "the guest sent no complete trace (run $k; console log: $out/console-$k.log)" 3
+		die "the guest sent no complete trace ($what; console log: $out/console-$first.log)" 3
 	fi
-	head -1 "$run/serial1" | grep -q '^rt-app exit 0' ||
-		die "rt-app failed in the guest: $(head -1 "$run/serial1") (run $k)" 3
-	sed -n '2,/^end of trace/p' "$run/serial1" | sed '$d' | tr -d '\r' | base64 -d | gunzip > "$out/run-$k.trace"
-	sed -n '/^end of trace/,/^end of domains/p' "$run/serial1" | tr -d '\r' | grep '^\(domain\|domainname\|span\) ' \
-		> "$out/domains" || true
+	# the guest stops at the first run whose rt-app fails
+	failed=$(tr -d '\r' < "$run/serial1" | grep -n '^rt-app exit' | grep -v ':rt-app exit 0$' | head -1) || true
+	[[ -z $failed ]] ||
+		die "rt-app failed in the guest: ${failed#*:} (run $((first - 1 + $(tr -d '\r' < "$run/serial1" |
+			grep -c '^rt-app exit'))))" 3
+	sent=$(grep -c '^end of trace' "$run/serial1") || true
+	((sent == runs)) || die "the guest sent $sent traces, not $runs ($what)" 3
+	# the boot's traces, one a run: "rt-app exit 0", base64 of the gzipped
+	# trace, "end of trace"
+	tr -d '\r' < "$run/serial1" | awk -v dir="$run" '
+		/^rt-app exit / { n++; body = 1; next }
+		/^end of trace/ { body = 0; next }
+		body { print > (dir "/trace-" n ".b64") }'
+	for ((i = 1; i <= runs; i++)); do
+		base64 -d < "$run/trace-$i.b64" | gunzip > "$out/run-$((first + i - 1)).trace" ||
+			die "the guest's trace of run $((first + i - 1)) does not decode" 3
+		rm -f "$run/trace-$i.b64"
+	done
+	tr -d '\r' < "$run/serial1" | sed -n '/^end of trace/,/^end of domains/p' |
+		grep '^\(domain\|domainname\|span\) ' > "$out/domains" || true
 done
 echo "$cpus $sockets" > "$out/topology"
 if [[ -n $icount ]]; then echo icount; else echo host; fi > "$out/clock"

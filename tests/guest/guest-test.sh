@@ -100,6 +100,12 @@ JSON
 		fail "the same guest runs compared again gave another table: $(cat "$work/again.table")"
 	ls "$work/v/guest/run-2.trace" "$work/v/harness/run-2.trace" "$work/v/harness/fed-2.trace" > /dev/null ||
 		fail "the traces are not kept"
+	# both runs of the one boot, each in its own trace: three workers
+	# forked and exited in each
+	for k in 1 2; do
+		[[ $(grep -c "sched_process_exit: comm=worker" "$work/v/guest/run-$k.trace") == 3 ]] ||
+			fail "run $k's trace does not hold its three workers' exits"
+	done
 	# the fed file replays the guest's three workers
 	[[ $(grep -c '"worker-[0-9]*": {' "$work/v/harness/fed-1.json") == 3 ]] ||
 		fail "harness/fed-1.json does not hold the guest's three workers"
@@ -142,7 +148,10 @@ boot)
 }
 JSON
 	status=0
-	"$script" --series "$series" --out "$work/out" "$work/w.json" > "$work/log" 2>&1 || status=$?
+	# two runs, a boot each (--boot-each; the validate case has two runs
+	# in one boot)
+	"$script" --series "$series" --repeat 2 --boot-each --out "$work/out" "$work/w.json" > "$work/log" 2>&1 ||
+		status=$?
 	if ((status == 2)) && grep -q "apt-get download\|not known to apt" "$work/log"; then
 		echo "SKIPPED: the image could not be fetched: $(cat "$work/log")"
 		exit 77
@@ -162,6 +171,7 @@ JSON
 	grep -q "tracing_mark_write: \[0\] starts" "$trace" || fail "no rt-app marker in the guest's trace"
 	switches=$(grep -c "sched_switch: .*next_comm=worker" "$trace" || true)
 	((switches >= 30)) || fail "$switches switches to the workers: each of 3 runs 10 loops"
+	grep -q "sched_process_exit: comm=worker" "$work/out/run-2.trace" || fail "no worker exit in the second boot's trace"
 	echo "guest $(cat "$work/out/version"): $forks forks, $exits exits, $switches switches to the workers"
 	# the same on QEMU's instruction counter (--icount, docs/validation.md):
 	# it boots both CPUs and says which clock the guest ran on
