@@ -60,8 +60,9 @@ usage() {
 	exit 2
 }
 
+# die MESSAGE [STATUS]
 die() {
-	echo "run-in-guest: $*" >&2
+	echo "run-in-guest: $1" >&2
 	exit "${2:-2}"
 }
 
