@@ -6,7 +6,7 @@
 # have too few events in each harness column (validate.py's verdicts),
 # then the tables themselves.
 #
-#   scripts/guest/validate-suite.sh [--series 5.10|6.1|6.12|7.3] [--build DIR] [--repeat N] [--icount] [--out DIR]
+#   scripts/guest/validate-suite.sh [--series 5.10|6.1|6.12|7.3] [--build DIR] [--repeat N] [--icount] [--boot-each] [--out DIR]
 #                                   [--again DIR] [FILE.json...]
 #
 # --again DIR compares once more the guest runs an earlier suite kept in
@@ -22,7 +22,7 @@ args=()
 files=()
 while (($#)); do
 	case $1 in
-	--icount) args+=("$1"); shift ;;
+	--icount | --boot-each) args+=("$1"); shift ;;
 	--series | --build | --repeat) args+=("$1" "$2"); shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--again) again=$2; shift 2 ;;

@@ -545,6 +545,8 @@ def main():
                     help="the guest's CPUs in this many sockets (each its own LLC), the mirror board's in as many "
                          "clusters")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--boot-each", action="store_true",
+                    help="boot the guest for each run (run-in-guest.sh --boot-each), not once for all of them")
     ap.add_argument("--icount", action="store_true",
                     help="run the guest on QEMU's instruction counter (run-in-guest.sh --icount): its ticks "
                          "then come when due however busy the host is")
@@ -586,6 +588,7 @@ def main():
                             str(args.repeat), "--out", guest_dir,
                             # one host thread runs every vCPU on the counter
                             *(["--icount", "--timeout", str(120 * args.cpus)] if args.icount else []),
+                            *(["--boot-each"] if args.boot_each else []),
                             args.workload])
         if r.returncode:
             sys.exit(r.returncode)
