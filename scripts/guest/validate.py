@@ -67,11 +67,14 @@ def task_of(comm, tasks):
 
 
 def events(trace_path):
-    """(event, cpu, timestamp, fields) of each line of an ftrace text trace."""
+    """(event, cpu, timestamp, fields) of each line of an ftrace text trace.
+    A marker's fields are its writer's pid and its text."""
     with open(trace_path, encoding="utf-8", errors="replace") as f:
         for line in f:
             mo = LINE.match(line)
-            if mo:
+            if mo and mo["event"] == "tracing_mark_write":
+                yield mo["event"], int(mo["cpu"]), float(mo["ts"]), dict(pid=mo["pid"], text=mo["fields"])
+            elif mo:
                 yield mo["event"], int(mo["cpu"]), float(mo["ts"]), dict(FIELD.findall(mo["fields"]))
 
 
@@ -207,7 +210,9 @@ def activations(trace_path, tasks):
     thread, init, kworkers, rcu_preempt, ...), which the harness does not
     have otherwise. For each: when it appeared, its nice value, the CPU a
     per-CPU kthread is bound to, and for each time it ran from a wake-up
-    to its next sleep the CPU time it used and how long it then slept. The
+    to its next sleep the CPU time it used and how long it then slept,
+    with the instants and CPU time so far at each of rt-app's "executing"
+    markers in it (global.ftrace: where each event began). The
     rest (where it ran, who waited for whom) was decided by the guest's
     kernel and is what the comparison is about. Real-time threads
     (migration/N) are left out: the harness drives the fair class."""
@@ -221,7 +226,8 @@ def activations(trace_path, tasks):
             bound = re.match(r"^[\w-]+/(\d+)(:\d+H?)?$", comm)
             threads[pid] = dict(task=pids.get(pid), comm=comm, start=ts, nice=None,
                                 cpu_bound=int(bound[1]) if bound else None, cpu=0.0, running_since=None,
-                                blocked_at=None, exiting=False, done=[])
+                                blocked_at=None, exiting=False, marks=[], preempted_at=None,
+                                waits=[], done=[])
             order.append(pid)
         return threads[pid]
 
@@ -235,10 +241,12 @@ def activations(trace_path, tasks):
                 t["running_since"] = None
                 state = fields.get("prev_state", "R")
                 if t["exiting"] or state[0] in "XZ":
-                    t["done"].append((t["cpu"], None))
-                    t["cpu"] = 0.0
+                    t["done"].append((t["cpu"], None, t["marks"], t["waits"]))
+                    t["cpu"], t["marks"], t["waits"] = 0.0, [], []
                 elif state[0] in "SDI":
                     t["blocked_at"] = ts
+                else:
+                    t["preempted_at"] = ts
             pid = fields.get("next_pid")
             if int(fields.get("next_prio", 120)) < 100:
                 realtime.add(pid)
@@ -247,47 +255,91 @@ def activations(trace_path, tasks):
             t = thread(pid, fields.get("next_comm", ""), ts)
             if t:
                 t["running_since"] = ts
+                if t["preempted_at"] is not None:
+                    t["waits"].append((t["preempted_at"], ts))
+                    t["preempted_at"] = None
                 # as it last ran: rt-app's threads set their nice after they
                 # start, so their first switch in is still at their parent's
                 t["nice"] = int(fields.get("next_prio", 120)) - 120
         elif event == "sched_waking":
             t = thread(fields.get("pid"), fields.get("comm", ""), ts)
             if t and t["blocked_at"] is not None:
-                t["done"].append((t["cpu"], ts - t["blocked_at"]))
-                t["cpu"], t["blocked_at"] = 0.0, None
+                t["done"].append((t["cpu"], ts - t["blocked_at"], t["marks"], t["waits"]))
+                t["cpu"], t["blocked_at"], t["marks"], t["waits"] = 0.0, None, [], []
         elif event == "sched_process_exit":
             t = threads.get(fields.get("pid"))
             if t:
                 t["exiting"] = True
+        elif event == "tracing_mark_write" and re.match(r"\[\d+\] executing \d+$", fields["text"]):
+            t = threads.get(fields["pid"])
+            if t and t["running_since"] is not None:	# the thread writes it, running
+                t["marks"].append((ts, t["cpu"] + ts - t["running_since"]))
     for t in threads.values():
         if t["cpu"] > 0:	# still running when the trace stopped
-            t["done"].append((t["cpu"], None))
+            t["done"].append((t["cpu"], None, t["marks"], t["waits"]))
     return [dict(pid=pid, **threads[pid]) for pid in order if pid in threads], len(realtime)
 
 
-def fed_workload(threads, path):
+def runtime_tasks(workload):
+    """The rt-app file's tasks whose one wall-clock event is a `runtime`
+    of one length: task -> that length, in seconds."""
+    try:
+        with open(workload, encoding="utf-8") as f:
+            spec = json.load(f)
+    except (OSError, ValueError):
+        return {}	# rt-app's comments: fed by CPU time, as the report says
+
+    def lengths(node):
+        if not isinstance(node, dict):
+            return []
+        return [v for k, v in node.items() if k.startswith("runtime") and isinstance(v, int)] + \
+            [x for k, v in node.items() for x in lengths(v)]
+    found = {task_key(name): set(lengths(task)) for name, task in spec.get("tasks", {}).items()}
+    return {name: runtime.pop() / 1e6 for name, runtime in found.items() if len(runtime) == 1}
+
+
+def fed_workload(threads, path, runtime_tasks):
     """An rt-app file that makes the harness's threads do what the guest's
     did: each started at the guest's instant, each activation's CPU time
     as `run` (work at full capacity: the mirror board has no cpufreq) and
     each sleep as `sleep`, the same nice values and per-CPU bindings, no
     jitter. Where the harness decides as the guest did, its timeline is
-    the guest's. (A task's wall-clock `runtime` is fed as the CPU time it
-    used too: from a switch in to the sleep, a thread also waits in
-    rt-app's own code between events, so that span is no runtime; the
-    event's own bounds are in rt-app's ftrace markers, which the files
-    would have to turn on.)"""
+    the guest's.
+    A task of the file whose event is a wall-clock `runtime` spins until
+    the clock says so, however long it waits on the way, so its CPU time
+    is what the guest's preemptions left of it, not what it asked for.
+    Where rt-app's markers bound the event (an activation with two: the
+    runtime's start and the sleep's), it is fed as a `runtime` of the span
+    between them, less the time the thread waited preempted after the
+    file's length had passed (it ends at its next instant on a CPU), and
+    between `run`s of the CPU time rt-app's own code took before and
+    after it. Without markers its CPU time is fed (the span from a switch
+    in to the sleep would hold rt-app's own waits, not the runtime's)."""
     if not any(t["task"] for t in threads):
         fail("the guest's trace has no thread of the rt-app file's tasks", 3)
     # from the trace's first event: the guest's own threads' work before
     # rt-app forked is replayed too (rt-app's main thread parsing, init)
     t0 = min(t["start"] for t in threads)
     us = lambda seconds: max(1, round(seconds * 1e6))
-    tasks, end, own = {}, t0, 0
+    tasks, end, own, marked = {}, t0, 0, 0
     for t in threads:
         phases, at = {}, t["start"]
-        for k, (cpu, sleep) in enumerate(t["done"]):
-            phases[f"a{k}"] = {"run": us(cpu)} if sleep is None else {"run": us(cpu), "sleep": us(sleep)}
-            at += cpu + (sleep or 0)
+        for k, (cpu, sleep, marks, waits) in enumerate(t["done"]):
+            if t["task"] in runtime_tasks and len(marks) == 2:
+                (start, cpu_before), (end_at, cpu_by_end) = marks
+                due = start + runtime_tasks[t["task"]]
+                late = sum(max(0.0, min(back, end_at) - max(off, due)) for off, back in waits)
+                runtime = end_at - start - late
+                phase = {"run0": us(cpu_before), "runtime": us(runtime), "run1": us(cpu - cpu_by_end)}
+                at += cpu_before + runtime + (cpu - cpu_by_end)
+                marked += 1
+            else:
+                phase = {"run": us(cpu)}
+                at += cpu
+            if sleep is not None:
+                phase["sleep"] = us(sleep)
+                at += sleep
+            phases[f"a{k}"] = phase
         if not phases:
             continue
         end = max(end, at)
@@ -304,7 +356,7 @@ def fed_workload(threads, path):
     workload = {"global": {"duration": int(end - t0) + 2, "default_policy": "SCHED_OTHER"}, "tasks": tasks}
     with open(path, "w", encoding="utf-8") as f:
         json.dump(workload, f, indent=1)
-    return len(tasks) - own, own
+    return len(tasks) - own, own, marked
 
 
 # The tick's hrtimer callback (kernel/time/tick-sched.c): 6.1's name, and
@@ -635,12 +687,13 @@ def main():
         # the rt-app file's tasks, as the harness's own parser read them
         tasks = tasks or tuple(sorted({task_key(t["name"]) for t in report["tasks"]}))
     fed_counts = []
+    runtimes = runtime_tasks(args.workload)
     # fed: each guest run's own timings (fork instants, CPU time of each
     # activation, sleeps), no jitter: differences are then decisions
     for k in range(1, args.repeat + 1):
         fed = os.path.join(harness_dir, f"fed-{k}.json")
         threads, realtime = activations(os.path.join(guest_dir, f"run-{k}.trace"), tasks)
-        fed_counts.append((*fed_workload(threads, fed), realtime))
+        fed_counts.append((*fed_workload(threads, fed, runtimes), realtime))
         harness_run(k, fed, os.path.join(harness_dir, f"fed-{k}.trace"), "--jitter", "0")
 
     runs = range(1, args.repeat + 1)
@@ -700,10 +753,12 @@ def main():
     for line in config_lines:
         print(line)
     print("           as written: the file, seeds 1..N; fed: each guest run's threads, the file's and the")
-    print("           guest's own, with their start, CPU time per activation and sleeps, no jitter")
-    for k, (ours, theirs, realtime) in zip(runs, fed_counts):
+    print("           guest's own, with their start, CPU time per activation (a runtime event between rt-app's")
+    print("           markers as that runtime) and sleeps, no jitter")
+    for k, (ours, theirs, marked, realtime) in zip(runs, fed_counts):
         print(f"           fed run {k}: {ours} threads of the file, {theirs} of the guest's own"
-              f" ({realtime} real-time ones left out): harness/fed-{k}.json")
+              f" ({realtime} real-time ones left out), {marked} runtime events by rt-app's markers:"
+              f" harness/fed-{k}.json")
     print("  timings (latencies, energy) are not compared: the guest's time under TCG is not real\n")
     print(f"  verdicts: Welch's t over the runs against an equivalence margin per metric (agrees: the 90 %"
           f" interval of the\n  difference within it; differs: the 99 % interval excludes 0 and the difference"

@@ -57,7 +57,7 @@ validate)
 	cat > "$work/w.json" << 'JSON'
 {
 	"tasks" : { "worker" : { "instance" : 3, "loop" : -1, "runtime" : 4000, "sleep" : 12000 } },
-	"global" : { "duration" : 2, "calibration" : 100 }
+	"global" : { "duration" : 2, "calibration" : 100, "ftrace" : true }
 }
 JSON
 	status=0
@@ -106,9 +106,13 @@ JSON
 		[[ $(grep -c "sched_process_exit: comm=worker" "$work/v/guest/run-$k.trace") == 3 ]] ||
 			fail "run $k's trace does not hold its three workers' exits"
 	done
-	# the fed file replays the guest's three workers
+	# the fed file replays the guest's three workers, their wall-clock
+	# runtime events by rt-app's markers' bounds
 	[[ $(grep -c '"worker-[0-9]*": {' "$work/v/harness/fed-1.json") == 3 ]] ||
 		fail "harness/fed-1.json does not hold the guest's three workers"
+	grep -q "^           fed run 1: 3 threads of the file, .*, [1-9][0-9]* runtime events by rt-app's markers" \
+		"$work/table" || fail "no runtime event fed by rt-app's markers: $(grep 'fed run' "$work/table")"
+	grep -q '"runtime": [1-9]' "$work/v/harness/fed-1.json" || fail "harness/fed-1.json has no runtime event"
 	# four CPUs in two sockets: the mirror board builds the guest's sched
 	# domains (an MC per socket under one across both; 6.12's guest gives
 	# their spans, not their names: neither debugfs nor its schedstat has
