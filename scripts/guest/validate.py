@@ -287,7 +287,7 @@ def runtime_tasks(workload):
         with open(workload, encoding="utf-8") as f:
             spec = json.load(f)
     except (OSError, ValueError):
-        return {}	# rt-app's comments: fed by CPU time, as the report says
+        return {}	# rt-app's comments: fed by CPU time (the report counts 0 by markers)
 
     def lengths(node):
         if not isinstance(node, dict):
@@ -298,7 +298,7 @@ def runtime_tasks(workload):
     return {name: runtime.pop() / 1e6 for name, runtime in found.items() if len(runtime) == 1}
 
 
-def fed_workload(threads, path, runtime_tasks):
+def fed_workload(threads, path, runtimes):
     """An rt-app file that makes the harness's threads do what the guest's
     did: each started at the guest's instant, each activation's CPU time
     as `run` (work at full capacity: the mirror board has no cpufreq) and
@@ -325,9 +325,9 @@ def fed_workload(threads, path, runtime_tasks):
     for t in threads:
         phases, at = {}, t["start"]
         for k, (cpu, sleep, marks, waits) in enumerate(t["done"]):
-            if t["task"] in runtime_tasks and len(marks) == 2:
+            if t["task"] in runtimes and len(marks) == 2:
                 (start, cpu_before), (end_at, cpu_by_end) = marks
-                due = start + runtime_tasks[t["task"]]
+                due = start + runtimes[t["task"]]
                 late = sum(max(0.0, min(back, end_at) - max(off, due)) for off, back in waits)
                 runtime = end_at - start - late
                 phase = {"run0": us(cpu_before), "runtime": us(runtime), "run1": us(cpu - cpu_by_end)}
