@@ -273,7 +273,7 @@ for ((first = 1; first <= repeat; first += per_boot)); do
 	what="run $first"
 	((runs == 1)) || what="runs $first-$last"
 	initrd "$runs"
-	rm -f "$run/serial1" "$run/console"
+	rm -f "$run/serial1" "$run/sent" "$run/console"
 	if ! timeout "$((timeout_s * runs))" qemu-system-x86_64 "${clock[@]}" -cpu max \
 		-smp "cpus=$cpus,sockets=$sockets,cores=$((cpus / sockets)),threads=1" -m 512M \
 		-kernel "$image_dir/vmlinuz" -initrd "$run/initrd" \
@@ -283,12 +283,13 @@ for ((first = 1; first <= repeat; first += per_boot)); do
 		cp "$run/console" "$out/console-$first.log" 2> /dev/null || true
 		die "the guest did not finish within $((timeout_s * runs))s ($what; console log: $out/console-$first.log)" 3
 	fi
+	# what the guest sent on its second serial port, as lines
+	tr -d '\r' 2> /dev/null < "$run/serial1" > "$run/sent" || : > "$run/sent"
 	# every run's trace came (the domains after them may be cut short:
 	# poweroff -f does not wait for the serial port to drain)
-	sent=$(tr -d '\r' < "$run/serial1" 2> /dev/null | grep -c '^end of trace') || true
+	sent=$(grep -c '^end of trace' "$run/sent") || true
 	# the guest stops at the first run whose rt-app fails
-	failed=$(tr -d '\r' < "$run/serial1" 2> /dev/null | grep '^rt-app exit' | grep -vnx 'rt-app exit 0' | head -1) ||
-		true
+	failed=$(grep '^rt-app exit' "$run/sent" | grep -vnx 'rt-app exit 0' | head -1) || true
 	[[ -z $failed ]] || die "rt-app failed in the guest: ${failed#*:} (run $((first - 1 + ${failed%%:*})))" 3
 	if ((sent < runs)); then
 		cp "$run/console" "$out/console-$first.log" 2> /dev/null || true
@@ -302,17 +303,17 @@ for ((first = 1; first <= repeat; first += per_boot)); do
 	fi
 	# the boot's traces, one a run: "rt-app exit 0", base64 of the gzipped
 	# trace, "end of trace"
-	tr -d '\r' < "$run/serial1" | awk -v dir="$run" '
+	awk -v dir="$run" '
 		/^rt-app exit / { n++; body = 1; next }
 		/^end of trace/ { body = 0; next }
-		body { print > (dir "/trace-" n ".b64") }'
+		body { print > (dir "/trace-" n ".b64") }' "$run/sent"
 	for ((i = 1; i <= runs; i++)); do
 		base64 -d < "$run/trace-$i.b64" | gunzip > "$out/run-$((first + i - 1)).trace" ||
 			die "the guest's trace of run $((first + i - 1)) does not decode" 3
 		rm -f "$run/trace-$i.b64"
 	done
 	# the sched domains, from the last boot that sent them
-	tr -d '\r' < "$run/serial1" | sed -n '/^end of trace/,/^end of domains/p' |
+	sed -n '/^end of trace/,/^end of domains/p' "$run/sent" |
 		grep '^\(domain\|domainname\|span\) ' > "$run/domains" || true
 	[[ ! -s $run/domains ]] || mv "$run/domains" "$out/domains"
 done
