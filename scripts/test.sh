@@ -36,10 +36,19 @@ run() {	# build dir, then the rest of the environment for build.sh
 	fi
 }
 phase_start=$SECONDS
+# the disk the run takes, for the stage lines: its build directories and
+# the cache the trees are extracted into share one file system on CI's
+# machines, whose free space varies (a run once failed of a full disk)
+used_kb() { df -Pk . | awk 'NR == 2 {print $3}'; }
+free_gb() { df -Pk . | awk 'NR == 2 {printf "%.1f", $4 / 1048576}'; }
+disk_start=$(used_kb)
 done_in() {	# what was done, since phase_start
-	echo "=== $1 in $((SECONDS - phase_start)) s (the whole run: $SECONDS s)"
+	echo "=== $1 in $((SECONDS - phase_start)) s (the whole run: $SECONDS s;" \
+		"disk: $(awk -v a="$disk_start" -v b="$(used_kb)" 'BEGIN {printf "%.1f", (b - a) / 1048576}') GB more" \
+		"than at the start, $(free_gb) GB free)"
 	phase_start=$SECONDS
 }
+echo "=== disk: $(free_gb) GB free (a whole run from nothing takes some 12 GB)"
 
 ctest_args=("$@")
 # the other series' kernel sides the image tests build (--kernel SERIES):

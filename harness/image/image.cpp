@@ -1551,6 +1551,19 @@ std::vector<std::string> inherited_cache_options()
 	return options;
 }
 
+// Where this build extracts kernel tarballs (cmake/KernelTree.cmake), as
+// a -D option: the series' builds share its trees. Not in the options
+// above, which name a build directory: where a tree is read from does not
+// change what compiles from it.
+std::string trees_dir_option()
+{
+	std::ifstream in(build_dir / "CMakeCache.txt");
+	for (std::string line; std::getline(in, line);)
+		if (line.starts_with("KERNEL_TREES_DIR:"))
+			return line;
+	return {};
+}
+
 // A file's size and modification time: how KernelTree.cmake tells that a
 // tarball changed (it extracts again), without reading 150 MB.
 std::string file_stamp(const fs::path &path)
@@ -1668,6 +1681,8 @@ void configure_series_build(const std::string &series, const fs::path &tarball, 
 					  source_root.string(), build.string(), fs::absolute(tarball).string());
 	for (const auto &option : inherited_cache_options())
 		command += fmt::format(" '-D{}'", option);
+	if (const auto trees = trees_dir_option(); !trees.empty())
+		command += fmt::format(" '-D{}'", trees);
 	const auto log_file = build / "configure.log";
 	if (shell(build, fmt::format("{} > '{}' 2>&1", command, log_file.string())).exit_status != 0)
 		throw BadPatch(fmt::format("configuring Linux {}'s build in {} failed (its log: {}):\n{}", series,
@@ -1931,7 +1946,8 @@ Pruned prune(std::size_t keep)
 		(listed.loadable() ? pruned.unused : pruned.unloadable)++;
 	}
 	// scratch of builds no longer running (their pid is gone)
-	for (const auto &root : {cache_dir() / "images", cache_dir() / "bisect", cache_dir() / "trees", cache_dir() / "builds"}) {
+	for (const auto &root : {cache_dir() / "images", cache_dir() / "bisect", cache_dir() / "trees", cache_dir() / "builds",
+				 cache_dir() / "sources"}) {
 		std::error_code ec;
 		for (const auto &entry : fs::directory_iterator(root, ec)) {
 			const auto name = entry.path().filename().string();
@@ -1960,6 +1976,19 @@ Pruned prune(std::size_t keep)
 			continue;	// being extracted (or left by a process gone: above)
 		std::error_code canonical_ec;
 		if (!trees_kept.count(fs::weakly_canonical(entry.path(), canonical_ec)))
+			fs::remove_all(entry.path());
+	}
+	// the trees extracted for the builds (cmake/KernelTree.cmake) whose
+	// tarball is gone or changed: a build configured again extracts the
+	// new one, under another name
+	for (const auto &entry : fs::directory_iterator(cache_dir() / "sources", ec)) {
+		std::ifstream in(entry.path() / ".extracted");
+		std::string tarball, stamp;
+		if (!std::getline(in, tarball) || !std::getline(in, stamp))
+			continue;	// being extracted (or left by a process gone: above)
+		struct stat st {};
+		if (::stat(tarball.c_str(), &st) != 0 ||
+		    stamp != fmt::format("{}@{}", st.st_size, static_cast<long long>(st.st_mtim.tv_sec)))
 			fs::remove_all(entry.path());
 	}
 	// the builds of another series (series_image()) no kept image was

@@ -26,11 +26,13 @@ Exit status: 0 when every metric agrees, 1 when some differ, 2 for bad
 input, 3 when a run failed.
 """
 import argparse
+import atexit
 import functools
 import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -617,7 +619,10 @@ def main():
     harness = os.path.join(build, "harness", "sched-harness")
     if not os.access(harness, os.X_OK):
         fail(f"no sched-harness in {build} (scripts/build.sh, or --build DIR)")
-    out = args.out or tempfile.mkdtemp(prefix="sched-harness-validate.")
+    out = args.out
+    if not out:	# the runs are kept only where --out says
+        out = tempfile.mkdtemp(prefix="sched-harness-validate.")
+        atexit.register(shutil.rmtree, out, ignore_errors=True)
 
     if args.guest:
         guest_dir = args.guest

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 using namespace sh;
 namespace fs = std::filesystem;
 
@@ -230,6 +232,40 @@ BOOST_AUTO_TEST_CASE(prune_keeps_fetched_trees_and_removes_unused_series_builds)
 	BOOST_TEST(!fs::exists(extracted));
 	BOOST_TEST(!fs::exists(build));
 	BOOST_TEST(!fs::exists(build.string() + ".lock"));
+}
+
+// The trees the builds share (sources/NAME-KEY, cmake/KernelTree.cmake)
+// stay while their tarball is as it was extracted; one whose tarball is
+// gone or changed is removed, and so is one a configure that died left
+// half extracted (.tmp.PID).
+BOOST_AUTO_TEST_CASE(prune_removes_shared_trees_whose_tarball_changed)
+{
+	const Cache cache;
+	const auto tarball = cache.dir / "linux-source-6.1.tar.xz";
+	fs::create_directories(cache.dir);
+	std::ofstream(tarball) << "a tarball";
+	struct stat st {};
+	BOOST_REQUIRE(::stat(tarball.c_str(), &st) == 0);
+	auto extracted = [&](const std::string &name, const std::string &stamp) {
+		const auto dir = cache.dir / "sources" / name;
+		fs::create_directories(dir / "linux-source-6.1");
+		std::ofstream(dir / ".extracted") << tarball.string() << '\n' << stamp << '\n';
+		return dir;
+	};
+	const auto current = extracted("linux-source-6.1-00000000000000a1",
+				       fmt::format("{}@{}", st.st_size, static_cast<long long>(st.st_mtim.tv_sec)));
+	const auto changed = extracted("linux-source-6.1-00000000000000a2",
+				       fmt::format("{}@{}", st.st_size + 1, static_cast<long long>(st.st_mtim.tv_sec)));
+	const auto dead = cache.dir / "sources" / "linux-source-6.1-00000000000000a3.tmp.999999999";
+	fs::create_directories(dead / "linux-source-6.1");
+	const auto pruned = test::run_cli({"kernel", "prune"});
+	BOOST_REQUIRE_MESSAGE(pruned.exit_status == 0, pruned.err);
+	BOOST_TEST(fs::exists(current / "linux-source-6.1"));
+	BOOST_TEST(!fs::exists(changed));
+	BOOST_TEST(!fs::exists(dead));
+	fs::remove(tarball);
+	BOOST_REQUIRE(test::run_cli({"kernel", "prune"}).exit_status == 0);
+	BOOST_TEST(!fs::exists(current));
 }
 
 // Naming an image runs it (--kernel ID), and stamps it: it is listed first
