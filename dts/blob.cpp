@@ -6,6 +6,7 @@
 #include "support/tools.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <array>
@@ -123,7 +124,8 @@ constexpr int max_overlay_depth = 256;
 // separated) is where fdt_overlay_apply() writes the label's phandle:
 // libfdt 1.6.1 reads the offset with strtoul() into 32 bits and checks
 // offset + 4 against the property's length in 32 bits, so an offset near
-// 2^32 wrapped past the check and it wrote outside the blob. A use whose
+// 2^32 wrapped past the check and it wrote outside the blob; so did a
+// negative one, which strtoul() takes and wraps. A use whose
 // node or property the overlay lacks is left to libfdt (FDT_ERR_BADOVERLAY).
 void check_external_fixups(const void *fdto, const std::string &origin)
 {
@@ -147,19 +149,25 @@ void check_external_fixups(const void *fdto, const std::string &origin)
 				continue;	// libfdt refuses it
 			const std::string path(use.substr(0, first));
 			const std::string name(use.substr(first + 1, last - first - 1));
-			const auto digits = use.substr(last + 1);
-			std::uint64_t offset = 0;
-			const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), offset);
-			if (ec != std::errc() || ptr != digits.data() + digits.size() || digits.empty())
-				continue;	// libfdt refuses it (or reads a huge number: below)
+			// read as libfdt reads it, with strtoul(): which takes
+			// leading blanks and a sign, and wraps a negative number
+			// ("-4" is 2^64 - 4, and 2^32 - 4 in libfdt's 32 bits)
+			const std::string digits(use.substr(last + 1));
+			char *digits_end = nullptr;
+			errno = 0;
+			const unsigned long offset = std::strtoul(digits.c_str(), &digits_end, 10);
+			const bool out_of_range = errno == ERANGE;
+			if (digits_end == digits.c_str() || *digits_end != '\0')
+				continue;	// libfdt refuses it (FDT_ERR_BADOVERLAY)
+			const bool negative = digits.find('-') != std::string::npos && offset != 0;
 			const int node = fdt_path_offset(fdto, path.c_str());
 			int prop_len = 0;
 			if (node < 0 || !fdt_getprop(fdto, node, name.c_str(), &prop_len))
 				continue;
-			if (prop_len < 4 || offset > static_cast<std::uint64_t>(prop_len - 4))
+			if (negative || out_of_range || prop_len < 4 || offset > static_cast<unsigned long>(prop_len - 4))
 				throw Error(fmt::format("{}: corrupt overlay: __fixups__ {} names offset {} of property {} of "
 							"{}, which has {} bytes",
-							origin, label, offset, name, path, prop_len));
+							origin, label, digits, name, path, prop_len));
 		}
 	}
 }

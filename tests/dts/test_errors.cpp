@@ -405,6 +405,22 @@ BOOST_AUTO_TEST_CASE(fixup_outside_its_property)
 				      "sh-test of /fragment@0/__overlay__, which has 8 bytes");
 }
 
+// The same use with its offset written as libfdt's strtoul() also reads
+// it: negative (wrapped to 2^32 - 4, an oops in memcpy, exit 3), and with
+// a blank and a plus sign before it.
+BOOST_AUTO_TEST_CASE(fixup_offset_negative_or_signed)
+{
+	const auto base = test::fixture("dts/fw-qcom.dts");
+	const auto negative = test::fixture("dts/err-overlay-fixup-negative.dtso");
+	BOOST_TEST(error_of(base, {negative}) ==
+		   negative.string() + ": corrupt overlay: __fixups__ cpu0 names offset -4 of property "
+				       "sh-test of /fragment@0/__overlay__, which has 8 bytes");
+	const auto signed_ = test::fixture("dts/err-overlay-fixup-signed.dtso");
+	BOOST_TEST(error_of(base, {signed_}) ==
+		   signed_.string() + ": corrupt overlay: __fixups__ cpu0 names offset  +4294967292 of property "
+				      "sh-test of /fragment@0/__overlay__, which has 8 bytes");
+}
+
 BOOST_AUTO_TEST_CASE(target_path_absent_from_base)
 {
 	const auto base = test::fixture("dts/fw-qcom.dts");
