@@ -476,9 +476,12 @@ private:
 		Event e;
 		// what rt-app logs of the event: its index among the phase's
 		// events, its resource_t, and its name as parse_task_event_data()
-		// makes it (the key, then the resources it names)
-		const auto rtapp_id = static_cast<int>(std::count_if(
-			out.begin(), out.end(), [](const Event &prior) { return prior.rtapp.id >= 0; }));
+		// makes it (the key, then the resources it names). The ids
+		// count up from 0 in the phase: the last one, plus one (counting
+		// them all again made a phase of a million events quadratic)
+		const auto last = std::find_if(out.rbegin(), out.rend(),
+					       [](const Event &prior) { return prior.rtapp.id >= 0; });
+		const int rtapp_id = last == out.rend() ? 0 : last->rtapp.id + 1;
 		if (is("runtime")) {
 			e.kind = EventKind::runtime;
 			e.amount = usec();
