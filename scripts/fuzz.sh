@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The libFuzzer targets of the parsers that read hostile input (tests/fuzz:
-# the device-tree loader with overlays, the rt-app reader, the built-in
-# workloads' parameters), built with clang under ASan and UBSan in
+# the device-tree loader with overlays, overlays alone on a good board, the
+# rt-app reader, the built-in workloads' parameters, a patch file's
+# Subject and diff headers), built with clang under ASan and UBSan in
 # build-fuzz/, seeded from the kernel tree's board device trees (compiled
 # as Kbuild does), the tests' overlays, Debian's rt-app examples and the
-# tests' rt-app files, and each run for FUZZ_SECONDS (default 60).
+# tests' rt-app files, the experiments' patches and a mail, and each run
+# for FUZZ_SECONDS (default 60).
 # The targets run side by side, one per core. Prints each target's
 # executions and coverage; exits non-zero on a finding, whose input
 # libFuzzer leaves in build-fuzz/findings/.
@@ -31,7 +33,7 @@ if [ -z "$tree" ]; then
 fi
 seeds=$dir/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_device_tree,fuzz_rtapp,fuzz_workload_spec} "$dir/findings"
+mkdir -p "$seeds"/{fuzz_device_tree,fuzz_overlay,fuzz_rtapp,fuzz_workload_spec,fuzz_patch} "$dir/findings"
 dtb() {	# source.dts -> blob on stdout, as scripts/Makefile.lib's cmd_dtc
 	cpp -nostdinc -I "$tree/include" -I "$tree/scripts/dtc/include-prefixes" -I "$(dirname "$1")" \
 		-undef -D__DTS__ -x assembler-with-cpp "$1" 2>/dev/null | dtc -q -@ -I dts -O dtb - 2>/dev/null
@@ -58,6 +60,23 @@ for b in "${boards[@]}"; do
 done
 rm -f "$seeds/board.dtb" "$seeds/overlay.dtbo"
 [ "$n" -gt 0 ] || { echo "fuzz: no board of the tree compiled ($tree)" >&2; exit 1; }
+# fuzz_overlay: the overlays alone, on HiKey960 (its labels: -@)
+export SH_FUZZ_BASE_DTB=$dir/overlay-base.dtb
+dtb "$tree/arch/arm64/boot/dts/hisilicon/hi3660-hikey960.dts" >"$SH_FUZZ_BASE_DTB" ||
+	{ echo "fuzz: hi3660-hikey960.dts of $tree did not compile" >&2; exit 1; }
+for o in tests/fixtures/*/*.dtso; do
+	dtc -q -@ -I dts -O dtb "$o" >"$seeds/fuzz_overlay/$(basename "$(dirname "$o")")-$(basename "$o" .dtso)" 2>/dev/null ||
+		rm -f "$seeds/fuzz_overlay/$(basename "$(dirname "$o")")-$(basename "$o" .dtso)"
+done
+# fuzz_patch: the experiments' patches, and a mail with a folded Subject,
+# a rename and a new file
+cp scripts/experiments/*.patch "$seeds/fuzz_patch/"
+printf '%s\n' "From 0 Mon Sep 17 00:00:00 2001" "From: A <a@example.org>" \
+	"Subject: [RFC PATCH v2 1/2] sched/fair: a subject" "  folded over two lines" "" "body" "---" \
+	"diff --git a/kernel/sched/a.c b/kernel/sched/b.c" "similarity index 90%" \
+	"rename from kernel/sched/a.c" "rename to kernel/sched/b.c" "--- a/kernel/sched/a.c" \
+	"+++ b/kernel/sched/b.c" "@@ -1 +1 @@" "-old" "+new" "--- /dev/null" "+++ b/kernel/sched/new.h" \
+	"@@ -0,0 +1 @@" "+new" >"$seeds/fuzz_patch/mail"
 cp /usr/share/doc/rt-app/examples/*.json tests/fixtures/workload/*.json "$seeds/fuzz_rtapp/" 2>/dev/null || true
 i=0
 for spec in "count=24,period=16ms,duty=10%" "groups=4,fds=10,loops=100,work=10us" "threads=8,work=200ms" \
@@ -69,7 +88,7 @@ done
 # UBSan's reports stop the run (a finding) but for the named suppressions
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/kernel-shim/sanitizers.supp"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_device_tree fuzz_rtapp fuzz_workload_spec)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_device_tree fuzz_overlay fuzz_rtapp fuzz_workload_spec fuzz_patch)
 # the targets side by side, one per core (each is single-threaded)
 fuzz() {	# target: runs it, leaves $dir/$t.log and, on a finding, $dir/$t.found
 	local t=$1 corpus=$dir/corpus/$1 log=$dir/$1.log

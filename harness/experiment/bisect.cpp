@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/experiment/bisect.h"
-#include "harness/image/patch_subject.h"
+#include "harness/image/patch_file.h"
 #include "harness/suite/suite.h"
 
 #include "support/tools.h"

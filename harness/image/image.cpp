@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "harness/image/image.h"
-#include "harness/image/patch_subject.h"
+#include "harness/image/patch_file.h"
 
 #include "support/tools.h"
 
@@ -144,46 +144,6 @@ support::ToolResult shell(const fs::path &dir, const std::string &command)
 	const std::vector<std::string> argv{"/bin/sh", "-c",
 					    fmt::format("cd '{}' && {}", dir.string(), command)};
 	return support::run_tool(argv);
-}
-
-// The tree's files a patch changes: the paths of its "+++ b/..." and
-// "--- a/..." lines (the old name of a renamed file too), one leading
-// component stripped as with patch -p1.
-std::vector<std::string> touched_files(const std::string &patch, const fs::path &name)
-{
-	std::vector<std::string> files;
-	std::istringstream in(patch);
-	std::string line, previous;
-	auto strip = [&](std::string path) {
-		if (const auto tab = path.find('\t'); tab != std::string::npos)
-			path.resize(tab);
-		while (!path.empty() && (path.back() == '\r' || path.back() == ' '))
-			path.pop_back();
-		const auto slash = path.find('/');
-		if (slash == std::string::npos)
-			throw BadPatch(fmt::format("{}: \"{}\": a path without a leading directory (expected a/... b/..., "
-						   "as git and diff -ru give)",
-						   name.string(), path));
-		return path.substr(slash + 1);
-	};
-	while (std::getline(in, line)) {
-		if (line.starts_with("+++ ") && previous.starts_with("--- ")) {
-			// the new file, and the old one when it is another (a rename)
-			for (const auto &side : {line.substr(4), previous.substr(4)}) {
-				if (side.starts_with("/dev/null"))
-					continue;
-				const auto rel = strip(side);
-				if (rel.find("..") != std::string::npos)
-					throw BadPatch(fmt::format("{}: \"{}\" leaves the tree", name.string(), rel));
-				if (std::find(files.begin(), files.end(), rel) == files.end())
-					files.push_back(rel);
-			}
-		}
-		previous = line;
-	}
-	if (files.empty())
-		throw BadPatch(fmt::format("{}: no unified diff in it (no ---/+++ lines)", name.string()));
-	return files;
 }
 
 // The rest of the overlay around the patched files: each directory of a

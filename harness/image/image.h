@@ -33,6 +33,8 @@
 // every brought-up series has.
 #pragma once
 
+#include "harness/image/patch_file.h"
+
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -44,14 +46,6 @@
 #include <vector>
 
 namespace sh::image {
-
-// A patch that does not apply, a patched file that does not compile: the
-// user's input (the message names the file and the hunk, or the compiler's
-// error).
-class BadPatch : public std::runtime_error {
-public:
-	using std::runtime_error::runtime_error;
-};
 
 // The build itself failed (a missing build directory, a tool that is not
 // there): not the user's patch.
