@@ -206,9 +206,60 @@ std::string library_file(const Flavour &f)
 	return fmt::format("lib{}.so", f.library);
 }
 
+// What a library of an image was when it was built: its size and content
+// hash, beside it in LIBRARY.sum, written before the library is renamed
+// into the image. A library cut short or changed since (a node lost
+// mid-copy of a shared cache, a full disk) is then told from a good one:
+// the loader mapped such a file and the run died of SIGBUS, without a
+// word. An image from before the sums has none, and is trusted as before.
+struct LibrarySum {
+	std::uintmax_t size = 0;
+	std::uint64_t hash = 0;
+};
+
+fs::path sum_file(const fs::path &library)
+{
+	return library.string() + ".sum";
+}
+
+std::optional<LibrarySum> recorded_sum(const fs::path &library)
+{
+	std::ifstream in(sum_file(library));
+	LibrarySum sum;
+	if (!(in >> sum.size >> std::hex >> sum.hash))
+		return std::nullopt;
+	return sum;
+}
+
+LibrarySum sum_of(const fs::path &library)
+{
+	const auto bytes = read_file(library);
+	return {bytes.size(), fnv1a(bytes)};
+}
+
+// Whether the library is as recorded; why not, else. Only its size when
+// `whole` is false (kernel list, a lookup), its bytes too when true (a
+// run about to load it).
+std::optional<std::string> library_damage(const fs::path &library, bool whole)
+{
+	const auto sum = recorded_sum(library);
+	if (!sum)
+		return std::nullopt;
+	std::error_code ec;
+	const auto size = fs::file_size(library, ec);
+	if (ec)
+		return fmt::format("{} cannot be read: {}", library.filename().string(), ec.message());
+	if (size != sum->size)
+		return fmt::format("{} has {} bytes of the {} built", library.filename().string(), size, sum->size);
+	if (whole && sum_of(library).hash != sum->hash)
+		return fmt::format("{} is not the library built (its content changed)", library.filename().string());
+	return std::nullopt;
+}
+
 bool has_library(const fs::path &dir, const Flavour &f)
 {
-	return fs::exists(dir / library_file(f));
+	const auto library = dir / library_file(f);
+	return fs::exists(library) && !library_damage(library, false);
 }
 
 // An image's use is the mtime of this file in its directory: a stamp of
@@ -1253,6 +1304,8 @@ void install_libraries(const std::vector<const Flavour *> &todo, const fs::path 
 {
 	for (const auto *f : todo) {
 		const auto so = library_file(*f);
+		write_library_sum(work / so);
+		fs::rename(sum_file(work / so), sum_file(dir / so));
 		fs::rename(work / so, dir / so);
 		std::error_code ec;
 		fs::remove(dir / failure_file(*f), ec);	// it builds now
@@ -1824,10 +1877,15 @@ Listed assess(const fs::path &dir)
 	}
 	const auto &m = listed.image.manifest;
 	std::vector<std::string> failed, unbuilt;
+	std::vector<std::string> damaged;
 	for (const auto &f : flavours) {
 		if (has_library(dir, f))
 			continue;
-		if (fs::exists(dir / failure_file(f))) {
+		if (const auto library = dir / library_file(f); fs::exists(library)) {
+			if (const auto damage = library_damage(library, false))
+				damaged.push_back(*damage);
+			unbuilt.emplace_back(f.name);
+		} else if (fs::exists(dir / failure_file(f))) {
 			std::string error;
 			try {
 				error = first_line(read_file(dir / failure_file(f)));
@@ -1862,8 +1920,10 @@ Listed assess(const fs::path &dir)
 								       fmt::join(unbuilt, " and ")));
 	} else if (!unbuilt.empty()) {
 		listed.state = State::incomplete;
-		listed.why = fmt::format("its {} flavour{} built when a board first needs {}", fmt::join(unbuilt, " and "),
-					 unbuilt.size() == 1 ? " is" : "s are", unbuilt.size() == 1 ? "it" : "them");
+		listed.why = fmt::format("{}its {} flavour{} built when a board first needs {}",
+					 damaged.empty() ? "" : fmt::format("{}: ", fmt::join(damaged, "; ")),
+					 fmt::join(unbuilt, " and "), unbuilt.size() == 1 ? " is" : "s are",
+					 unbuilt.size() == 1 ? "it" : "them");
 	}
 	return listed;
 }
@@ -1970,11 +2030,49 @@ fs::path own_kernel_dir()
 	return build_dir / "kernel-shim";
 }
 
+void write_library_sum(const fs::path &library)
+{
+	const auto sum = sum_of(library);
+	write_file(sum_file(library), fmt::format("{} {:016x}\n", sum.size, sum.hash));
+}
+
+std::size_t drop_damaged_libraries(const fs::path &dir, std::ostream &log)
+{
+	std::size_t dropped = 0;
+	for (const auto &f : flavours) {
+		const auto library = dir / library_file(f);
+		if (!fs::exists(library))
+			continue;
+		const auto damage = library_damage(library, true);
+		if (!damage)
+			continue;
+		log << fmt::format("sched-harness: image {}: {}: removed, its {} flavour is built again when a board "
+				   "needs it\n",
+				   dir.filename().string(), *damage, f.name);
+		std::error_code ec;
+		fs::remove(library, ec);
+		fs::remove(sum_file(library), ec);
+		dropped++;
+	}
+	return dropped;
+}
+
+namespace {
+
+// The image a run is about to load, its libraries checked first.
+fs::path checked(const fs::path &dir, std::ostream &log)
+{
+	drop_damaged_libraries(dir, log);
+	return dir;
+}
+
+} // namespace
+
 fs::path resolve(const std::string &what, std::ostream &log)
 {
 	if (fs::exists(fs::path(what) / "manifest.json")) {
 		record_use(what);
-		return fs::absolute(what);
+		return checked(fs::absolute(what), log);
 	}
 	if (fs::exists(fs::path(what) / "libksched.so"))
 		return fs::absolute(what);	// a build's own kernel side: not an image of the cache
@@ -1987,17 +2085,17 @@ fs::path resolve(const std::string &what, std::ostream &log)
 		throw std::invalid_argument(fmt::format("--kernel {}: {} images start with it", what, matches.size()));
 	if (matches.size() == 1) {
 		record_use(matches.front());
-		return matches.front();
+		return checked(matches.front(), log);
 	}
 	// a series by name (unless a file of that name is meant): its image,
 	// or for the build's own series the build's own kernel side
 	if (is_series_name(what) && !fs::exists(what))
-		return names_own_kernel(what) ? own_kernel_dir() : series_image(what, log, {}).dir;
+		return names_own_kernel(what) ? own_kernel_dir() : checked(series_image(what, log, {}).dir, log);
 	// the flavours are built by the process that boots a board
 	if (is_kernel_tree(what))
-		return build({fs::path(what), {}, {}}, log, {}).dir;
+		return checked(build({fs::path(what), {}, {}}, log, {}).dir, log);
 	if (fs::is_regular_file(what))
-		return build({{}, {fs::path(what)}, {}}, log, {}).dir;
+		return checked(build({{}, {fs::path(what)}, {}}, log, {}).dir, log);
 	throw std::invalid_argument(fmt::format("--kernel {}: no such image in {} ('sched-harness kernel list'), "
 						"no image directory (with a manifest.json), kernel series (6.12), kernel "
 						"tree or patch file",

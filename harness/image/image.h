@@ -36,6 +36,7 @@
 #include "harness/image/patch_file.h"
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <iosfwd>
@@ -217,8 +218,21 @@ Image series_image(const std::string &series, std::ostream &log, const std::vect
 // it does not apply; its flavours are built when a board needs them), or a
 // kernel series (series_image(); the build's own series is
 // own_kernel_dir()). Throws std::invalid_argument when it is none of these. Records the
-// image's use (list(), prune()), as build() and add_flavour() do.
+// image's use (list(), prune()), as build() and add_flavour() do. An
+// image's libraries are checked against their sums first
+// (drop_damaged_libraries()).
 std::filesystem::path resolve(const std::string &what, std::ostream &log);
+
+// Records a library's size and content hash beside it (LIBRARY.sum), as
+// an image's build does before the library is renamed into the image.
+void write_library_sum(const std::filesystem::path &library);
+
+// Removes each library of the image in `dir` that is not what its sum
+// records (cut short, changed), saying so on `log`: its flavour is then
+// built again when a board needs it, as a flavour not built yet is, and
+// never loaded as it is (the loader maps it: a short file was SIGBUS).
+// Returns how many it removed.
+std::size_t drop_damaged_libraries(const std::filesystem::path &dir, std::ostream &log);
 
 Manifest read_manifest(const std::filesystem::path &dir);
 

@@ -7,6 +7,7 @@
 // keeps the most recently used, and that naming or running an image records
 // its use, even where the stamp cannot be written. Seconds: nothing is
 // compiled.
+#include "harness/image/image.h"
 #include "support.h"
 #include "temp_files.h"
 
@@ -266,6 +267,59 @@ BOOST_AUTO_TEST_CASE(prune_removes_shared_trees_whose_tarball_changed)
 	fs::remove(tarball);
 	BOOST_REQUIRE(test::run_cli({"kernel", "prune"}).exit_status == 0);
 	BOOST_TEST(!fs::exists(current));
+}
+
+// An image's library cut short (a node lost mid-copy of a shared cache, a
+// full disk) was listed "ok" and the run died of SIGBUS without a word;
+// one changed in place would have run as if built. Each is checked against
+// the sum recorded when it was built: kernel list names the short one, and
+// a run removes either, says why, builds the flavour again and runs.
+BOOST_AUTO_TEST_CASE(a_damaged_library_is_rebuilt_not_loaded)
+{
+	const Cache cache;
+	// an image of the build's own tree, nothing changed: linked, not compiled (a second)
+	const auto built = test::run_cli({"--arch", "arm64", "kernel", "build", "--tree", test::kernel_tree().string()});
+	BOOST_REQUIRE_MESSAGE(built.exit_status == 0, built.err);
+	const auto ids = listed_ids(test::run_cli({"kernel", "list"}).out);
+	BOOST_REQUIRE_EQUAL(ids.size(), 1u);
+	const auto id = ids.front();
+	const auto library = cache.dir / "images" / id / "libksched.so";
+	BOOST_REQUIRE(fs::exists(library.string() + ".sum"));
+	const auto size = fs::file_size(library);
+	fs::resize_file(library, size / 2);
+
+	const auto list = test::run_cli({"kernel", "list"});
+	BOOST_REQUIRE_MESSAGE(list.exit_status == 0, list.err);
+	BOOST_TEST(listed(list.out, id).find(fmt::format("libksched.so has {} bytes of the {} built", size / 2, size)) !=
+		   std::string::npos,
+		   list.out);
+
+	auto run = [&] { return test::run_cli({"--kernel", id, "run", "--board", "hikey", "--duration", "50ms"}); };
+	const auto short_run = run();
+	BOOST_TEST(short_run.exit_status == 0, short_run.err);
+	BOOST_TEST(short_run.err.find(fmt::format("image {}: libksched.so has {} bytes of the {} built: removed, its "
+						  "arm64 flavour is built again",
+						  id, size / 2, size)) != std::string::npos,
+		   short_run.err);
+	BOOST_TEST(fs::file_size(library) == size);
+	BOOST_TEST(fs::file_size(library) > size / 2);
+
+	// the same size, one byte changed: only its content tells
+	{
+		std::fstream bytes(library, std::ios::in | std::ios::out | std::ios::binary);
+		bytes.seekg(4096);
+		const char was = static_cast<char>(bytes.get());
+		bytes.seekp(4096);
+		bytes.put(static_cast<char>(was ^ 0x5a));
+	}
+	const auto changed_run = run();
+	BOOST_TEST(changed_run.exit_status == 0, changed_run.err);
+	BOOST_TEST(changed_run.err.find("libksched.so is not the library built (its content changed): removed") !=
+		   std::string::npos,
+		   changed_run.err);
+	const auto again = run();
+	BOOST_TEST(again.exit_status == 0, again.err);
+	BOOST_TEST(again.err.find("removed") == std::string::npos, again.err);
 }
 
 // Naming an image runs it (--kernel ID), and stamps it: it is listed first
