@@ -437,6 +437,10 @@ int reported(char **argv, Body body)
 	} catch (const experiment::Error &e) {
 		std::cerr << "sched-harness: error: " << e.what() << "\n";
 		return exit_bad_input;
+	} catch (const image::CacheFull &e) {
+		// the machine's state, not the tool's fault: said as bad input is
+		std::cerr << "sched-harness: error: " << e.what() << "\n";
+		return exit_bad_input;
 	} catch (const image::BuildError &e) {
 		std::cerr << "sched-harness: kernel build failed: " << e.what() << "\n";
 		return exit_internal;

@@ -32,6 +32,7 @@
 #include <regex>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #ifndef SH_IMAGE_BUILD_DIR
@@ -1334,6 +1335,51 @@ void log_built(std::ostream &log, const std::string &id, const std::vector<const
 
 // The failed build of a flavour of a stored image, in its failure_file().
 // Best effort: the build's own error is what the caller reports.
+// A tool's or our own failure for want of space, by the words strerror()
+// gives ENOSPC: the compiler and the linker say only that.
+bool out_of_space(std::string_view what)
+{
+	return what.find(std::strerror(ENOSPC)) != std::string_view::npos;
+}
+
+// The build's error, when it ran out of space, as CacheFull naming the
+// cache and what is free on it now.
+template <typename Build> auto space_checked(Build build)
+{
+	auto full = [](const std::string &what) {
+		struct statvfs st {};
+		const auto cache = cache_dir();
+		const auto free_mb = ::statvfs(cache.c_str(), &st) == 0
+					     ? fmt::format("{} MB free now", st.f_bavail * st.f_frsize / (1024 * 1024))
+					     : std::string("its free space unknown");
+		// the line that says so ("ld: final link failed: No space left on device")
+		std::string_view said(what);
+		const auto at = said.find(std::strerror(ENOSPC));
+		if (at != std::string_view::npos) {
+			const auto start = said.rfind('\n', at);
+			said = said.substr(start == std::string_view::npos ? 0 : start + 1);
+		}
+		const auto first = said.substr(0, said.find('\n'));
+		return CacheFull(fmt::format("kernel build: out of space ({}; the image cache {} has {}): free some "
+					     "('sched-harness kernel prune' removes what no kept image needs) and "
+					     "build again",
+					     first, cache.string(), free_mb));
+	};
+	try {
+		return build();
+	} catch (const CacheFull &) {
+		throw;
+	} catch (const fs::filesystem_error &e) {
+		if (e.code() == std::errc::no_space_on_device)
+			throw full(e.what());
+		throw;
+	} catch (const std::runtime_error &e) {	// BadPatch, BuildError, a tool's error
+		if (out_of_space(e.what()))
+			throw full(e.what());
+		throw;
+	}
+}
+
 void record_failure(const fs::path &dir, const Flavour &flavour, const std::string &error) noexcept
 {
 	try {
@@ -1393,8 +1439,9 @@ Image build_image(const Recipe &recipe, std::ostream &log, const std::vector<std
 			build_library(*flavour, plan, src, build, manifest);
 		} catch (const BadPatch &e) {
 			// the same sources fail the same way next time: kernel list
-			// says so, and prune removes the image first
-			if (stored)
+			// says so, and prune removes the image first; not so a
+			// full disk's
+			if (stored && !out_of_space(e.what()))
 				record_failure(dir, *flavour, e.what());
 			throw;
 		}
@@ -1412,7 +1459,7 @@ Image build(const Recipe &recipe, std::ostream &log, const std::vector<std::stri
 {
 	for (const auto &name : wanted)
 		library_of(name);	// a flavour this build has
-	auto image = build_image(recipe, log, wanted, std::nullopt);
+	auto image = space_checked([&] { return build_image(recipe, log, wanted, std::nullopt); });
 	record_use(image.dir);
 	return image;
 }
@@ -1452,7 +1499,7 @@ Image add_flavour(const fs::path &dir, const std::string &flavour, std::ostream 
 	}
 	for (const auto &c : manifest.config)
 		recipe.config.push_back(parse_config(c));
-	auto image = build_image(recipe, log, {flavour}, manifest.id);
+	auto image = space_checked([&] { return build_image(recipe, log, {flavour}, manifest.id); });
 	image.dir = dir;	// the image the caller named (a symlink to it, say)
 	record_use(image.dir);
 	return image;
@@ -1755,7 +1802,20 @@ void check_series_wanted(const std::string &series)
 
 } // namespace
 
+namespace {
+
+Image build_series_image(const std::string &series, std::ostream &log, const std::vector<std::string> &wanted);
+
+} // namespace
+
 Image series_image(const std::string &series, std::ostream &log, const std::vector<std::string> &wanted)
+{
+	return space_checked([&] { return build_series_image(series, log, wanted); });
+}
+
+namespace {
+
+Image build_series_image(const std::string &series, std::ostream &log, const std::vector<std::string> &wanted)
 {
 	for (const auto &name : wanted)
 		library_of(name);	// a flavour this build has
@@ -1813,6 +1873,8 @@ Image series_image(const std::string &series, std::ostream &log, const std::vect
 	record_use(dir);
 	return {dir, read_manifest(dir), false};
 }
+
+} // namespace
 
 std::string library_of(const std::string &flavour)
 {

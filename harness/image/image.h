@@ -55,6 +55,15 @@ public:
 	using std::runtime_error::runtime_error;
 };
 
+// A build that ran out of space (the compiler's, the linker's or the
+// cache's own writes): neither the patch's fault nor the tool's. Names the
+// cache and its free space; nothing of the build is kept as an image or
+// as the patch's failure, and the same build succeeds once there is room.
+class CacheFull : public BuildError {
+public:
+	using BuildError::BuildError;
+};
+
 struct Manifest {
 	std::string id;
 	std::string tree;			// the tree the patches apply to
