@@ -63,7 +63,8 @@ boost::program_options::options_description engine_options()
 		 "(one command a line) for GNU parallel or any other engine, collected with --collect")
 		("engine-dir", po::value<std::string>()->value_name("DIR"),
 		 "slurm, list: a directory the nodes share, for the plan and the runs' reports (with the image "
-		 "cache, SCHED_HARNESS_CACHE, on a shared file system too)")
+		 "cache, SCHED_HARNESS_CACHE, on a shared file system too); local: where the reports are kept as "
+		 "each run ends, so that the same command run again after an interruption runs only the rest")
 		("collect", po::value<std::string>()->value_name("DIR"),
 		 "print the table from the reports DIR holds (after a job list's jobs, or a detached Slurm job) "
 		 "without running anything")
@@ -100,9 +101,9 @@ experiment::EngineOptions engine_of(const boost::program_options::variables_map 
 		if (engine.kind == Kind::local)
 			engine.kind = Kind::list;
 	} else if (vm.count("engine-dir")) {
-		if (engine.kind == Kind::local)
-			throw UsageError{"--engine-dir: for --engine slurm or list (a local run keeps its reports in memory)"};
 		engine.dir = vm["engine-dir"].as<std::string>();
+		if (engine.dir.empty())
+			throw UsageError{"--engine-dir: an empty path"};
 	} else if (engine.kind != Kind::local) {
 		throw UsageError{fmt::format("--engine {}: give --engine-dir DIR, a directory the nodes share", kind)};
 	}

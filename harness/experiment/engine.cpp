@@ -11,6 +11,9 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -207,6 +210,70 @@ std::string submit(const EngineOptions &options, const std::vector<unsigned> &ta
 	return id;
 }
 
+// --engine local --engine-dir DIR: the runs not done, on this machine's
+// cores, each report or failure written as its run ends, so that a command
+// interrupted part-way and started again runs only the rest. A run killed
+// by a signal (the user's Ctrl-C reaches the runs too) or that failed as
+// the tool (exit 128) is not recorded: it runs again next time, and this
+// time is a failure.
+void run_pending_locally(const Host &host, std::span<const Run> plan, const EngineOptions &options)
+{
+	const auto &dir = options.dir;
+	std::vector<std::size_t> pending;
+	for (std::size_t i = 0; i < plan.size(); i++)
+		if (!done(dir, i))
+			pending.push_back(i);
+	if (pending.empty())
+		return;
+	if (pending.size() < plan.size())
+		host.err << fmt::format("local: {} of {} runs have their result in {} already: running the other {}\n",
+					plan.size() - pending.size(), plan.size(), (dir / "reports").string(),
+					pending.size());
+	build_needed_flavours(host, plan);
+	std::atomic<std::size_t> next{0};
+	std::mutex lock;
+	std::optional<RunFailed> unrecorded;
+	std::exception_ptr error;
+	auto worker = [&] {
+		for (std::size_t k; (k = next++) < pending.size();) {
+			const auto i = pending[k];
+			try {
+				const auto result = support::run_tool(run_command(host, plan[i]));
+				if (result.exit_status == 0) {
+					write_atomically(report_of(dir, i), result.out);
+				} else if (result.exit_status > 0 && result.exit_status < 128) {
+					write_atomically(failure_of(dir, i), fmt::format("{}\n{} (on this machine)",
+											 result.exit_status,
+											 failure_message(result.err)));
+				} else {
+					std::lock_guard guard(lock);
+					if (!unrecorded)
+						unrecorded = RunFailed{fmt::format("{}: {}", plan[i].label,
+										   result.exit_status < 0
+											   ? std::string("killed by a signal")
+											   : failure_message(result.err)),
+								       result.exit_status < 0 ? 128 : result.exit_status};
+					return;
+				}
+			} catch (...) {
+				std::lock_guard guard(lock);
+				if (!error)
+					error = std::current_exception();
+				return;
+			}
+		}
+	};
+	{
+		std::vector<std::jthread> pool;
+		for (std::size_t j = 0; j < std::min<std::size_t>(std::max(options.jobs, 1u), pending.size()); j++)
+			pool.emplace_back(worker);
+	}
+	if (error)
+		std::rethrow_exception(error);
+	if (unrecorded)
+		throw *unrecorded;
+}
+
 std::vector<rapidjson::Document> collect(std::span<const Run> plan, const fs::path &dir)
 {
 	std::vector<rapidjson::Document> reports(plan.size());
@@ -250,8 +317,13 @@ std::vector<rapidjson::Document> collect(std::span<const Run> plan, const fs::pa
 std::optional<std::vector<rapidjson::Document>> execute(const Host &host, std::span<const Run> plan,
 							 const EngineOptions &options)
 {
-	if (options.kind == EngineOptions::Kind::local)
+	if (options.kind == EngineOptions::Kind::local && options.dir.empty())
 		return run_locally(host, plan, options.jobs);
+	if (options.kind == EngineOptions::Kind::local) {
+		prepare(host, plan, options);
+		run_pending_locally(host, plan, options);
+		return collect(plan, options.dir);
+	}
 	if (options.kind == EngineOptions::Kind::slurm && !options.collect && !support::on_path("sbatch"))
 		throw Error("--engine slurm submits with Slurm's sbatch, which is not on PATH: run on a Slurm "
 			    "cluster's login node, or install Debian's slurm-wlm (scripts/setup.sh --tests installs it "

@@ -16,6 +16,9 @@
 //   slurm/              the array's script and the tasks' logs
 // A run that has a report or a failure is done; a directory can be
 // submitted again with the same plan, and only the runs not done are.
+// --engine local with --engine-dir keeps its reports there the same way,
+// so that a local command interrupted part-way, run again, runs only the
+// rest; without it a local run keeps them in memory.
 #pragma once
 
 #include "harness/experiment/plan.h"
@@ -34,7 +37,7 @@ namespace sh::experiment {
 struct EngineOptions {
 	enum class Kind { local, slurm, list };
 	Kind kind = Kind::local;
-	std::filesystem::path dir;	// shared by the nodes (slurm, list)
+	std::filesystem::path dir;	// shared by the nodes (slurm, list); local: kept, to resume
 	unsigned jobs = 1;		// runs at once (a Slurm array's %limit)
 	unsigned runs_per_task = 1;	// runs one array task (one job line) runs in turn
 	unsigned retries = 2;		// resubmissions of the tasks whose runs have no result

@@ -5,6 +5,7 @@
 # a local run prints, byte for byte; runs without a result are named, never
 # left out of a table.
 #
+#   tests/experiment/test_engine.sh SCHED_HARNESS local   a local run kept in --engine-dir, resumed
 #   tests/experiment/test_engine.sh SCHED_HARNESS list    a job list run by GNU parallel
 #   tests/experiment/test_engine.sh SCHED_HARNESS slurm   a Slurm job array, on a cluster of
 #                                                         this machine (slurm-cluster.sh)
@@ -25,6 +26,45 @@ export SCHED_HARNESS_CACHE=${SCHED_HARNESS_CACHE:-$work/cache}
 sweep=(sweep --param eas=1,0 --sysctl 'kernel.sched_energy_aware={eas}' --duration 200ms --repeat 2)
 expect 0 "$harness" "${sweep[@]}"
 cp "$work/out" "$work/sweep.local"
+
+if [ "$mode" = local ]; then
+	# --engine local (the default) with --engine-dir: the reports kept as
+	# each run ends; the same command again runs only what is missing
+	dir=$work/local
+	expect 0 "$harness" "${sweep[@]}" --engine-dir "$dir"
+	cmp -s "$work/out" "$work/sweep.local" || fail "the kept run's table differs: $(diff "$work/sweep.local" "$work/out")"
+	[ "$(ls "$dir/reports" | grep -c '\.json$')" = 4 ] || fail "not 4 reports kept: $(ls "$dir/reports")"
+	rm "$dir/reports/1.json" "$dir/reports/3.json"
+	expect 0 "$harness" "${sweep[@]}" --engine-dir "$dir"
+	contains "$work/err" "local: 2 of 4 runs have their result in $dir/reports already: running the other 2"
+	cmp -s "$work/out" "$work/sweep.local" || fail "the resumed table differs: $(diff "$work/sweep.local" "$work/out")"
+	expect 0 "$harness" "${sweep[@]}" --engine-dir "$dir"
+	[ -s "$work/err" ] && fail "a run with every result ran again: $(cat "$work/err")"
+	cmp -s "$work/out" "$work/sweep.local" || fail "the table from the kept reports differs"
+	# stopped part-way (SIGTERM once the first report is there), then the same command
+	long=(sweep --param eas=1,0 --sysctl 'kernel.sched_energy_aware={eas}' --duration 60s --repeat 3 --jobs 1)
+	expect 0 "$harness" "${long[@]}"
+	cp "$work/out" "$work/long.local"
+	"$harness" "${long[@]}" --engine-dir "$work/long" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do
+		ls "$work/long/reports/"*.json >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	kill -TERM "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	kept=$(ls "$work/long/reports" | grep -c '\.json$' || true)
+	[ "$kept" -ge 1 ] || fail "no report kept when stopped"
+	expect 0 "$harness" "${long[@]}" --engine-dir "$work/long"
+	[ "$kept" = 6 ] || contains "$work/err" "local: $kept of 6 runs have their result in $work/long/reports already"
+	cmp -s "$work/out" "$work/long.local" || fail "the table after stopping and resuming differs: $(diff "$work/long.local" "$work/out")"
+	# another plan in the directory
+	expect 2 "$harness" sweep --param eas=1,0 --sysctl 'kernel.sched_energy_aware={eas}' --duration 300ms \
+		--repeat 2 --engine-dir "$dir"
+	contains "$work/err" "holds another plan than this command's"
+	echo "a local run kept in --engine-dir: resumed from 2 of 4 and from $kept of 6 reports, the same tables"
+	exit 0
+fi
 
 if [ "$mode" = list ]; then
 	dir=$work/list
