@@ -11,9 +11,8 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
-#include <thread>
+#include <optional>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -230,46 +229,28 @@ void run_pending_locally(const Host &host, std::span<const Run> plan, const Engi
 					plan.size() - pending.size(), plan.size(), (dir / "reports").string(),
 					pending.size());
 	build_needed_flavours(host, plan);
-	std::atomic<std::size_t> next{0};
 	std::mutex lock;
 	std::optional<RunFailed> unrecorded;
-	std::exception_ptr error;
-	auto worker = [&] {
-		for (std::size_t k; (k = next++) < pending.size();) {
-			const auto i = pending[k];
-			try {
-				const auto result = support::run_tool(run_command(host, plan[i]));
-				if (result.exit_status == 0) {
-					write_atomically(report_of(dir, i), result.out);
-				} else if (result.exit_status > 0 && result.exit_status < 128) {
-					write_atomically(failure_of(dir, i), fmt::format("{}\n{} (on this machine)",
-											 result.exit_status,
-											 failure_message(result.err)));
-				} else {
-					std::lock_guard guard(lock);
-					if (!unrecorded)
-						unrecorded = RunFailed{fmt::format("{}: {}", plan[i].label,
-										   result.exit_status < 0
-											   ? std::string("killed by a signal")
-											   : failure_message(result.err)),
-								       result.exit_status < 0 ? 128 : result.exit_status};
-					return;
-				}
-			} catch (...) {
-				std::lock_guard guard(lock);
-				if (!error)
-					error = std::current_exception();
-				return;
-			}
+	for_each_on_cores(pending.size(), options.jobs, [&](std::size_t k) {
+		const auto i = pending[k];
+		const auto result = support::run_tool(run_command(host, plan[i]));
+		if (result.exit_status == 0) {
+			write_atomically(report_of(dir, i), result.out);
+		} else if (result.exit_status > 0 && result.exit_status < 128) {
+			write_atomically(failure_of(dir, i),
+					 fmt::format("{}\n{} (on this machine)", result.exit_status,
+						     failure_message(result.err)));
+		} else {
+			std::lock_guard guard(lock);
+			if (!unrecorded)
+				unrecorded = RunFailed{fmt::format("{}: {}", plan[i].label,
+								   result.exit_status < 0 ? std::string("killed by a signal")
+											  : failure_message(result.err)),
+						       result.exit_status < 0 ? 128 : result.exit_status};
+			return false;
 		}
-	};
-	{
-		std::vector<std::jthread> pool;
-		for (std::size_t j = 0; j < std::min<std::size_t>(std::max(options.jobs, 1u), pending.size()); j++)
-			pool.emplace_back(worker);
-	}
-	if (error)
-		std::rethrow_exception(error);
+		return true;
+	});
 	if (unrecorded)
 		throw *unrecorded;
 }

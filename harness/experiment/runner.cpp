@@ -78,57 +78,62 @@ std::vector<std::string> run_command(const Host &host, const Run &run)
 	return argv;
 }
 
-std::vector<rapidjson::Document> run_locally(const Host &host, std::span<const Run> plan, unsigned jobs)
+void for_each_on_cores(std::size_t count, unsigned jobs, const std::function<bool(std::size_t)> &run)
 {
-	build_needed_flavours(host, plan);
-
-	std::vector<rapidjson::Document> reports(plan.size());
 	std::atomic<std::size_t> next{0};
-	std::size_t done = 0;
+	std::atomic<bool> stop{false};
 	std::mutex lock;
-	std::optional<RunFailed> failure;
 	std::exception_ptr error;
-	const bool progress = ::isatty(STDERR_FILENO);
 	auto worker = [&] {
-		for (std::size_t i; (i = next++) < plan.size();) {
-			{
-				std::lock_guard guard(lock);
-				if (failure || error)
-					return;
-			}
+		for (std::size_t k; !stop && (k = next++) < count;) {
 			try {
-				const auto result = support::run_tool(run_command(host, plan[i]));
-				std::lock_guard guard(lock);
-				if (result.exit_status != 0) {
-					if (!failure)
-						failure = RunFailed{fmt::format("{}: {}", plan[i].label,
-										failure_message(result.err)),
-								    result.exit_status};
-					return;
-				}
-				auto &doc = reports[i];
-				doc.Parse(result.out.c_str());
-				if (doc.HasParseError() || !doc.IsObject())
-					throw std::runtime_error(fmt::format("{}: the run printed no JSON report", plan[i].label));
-				if (progress)
-					host.err << fmt::format("\r{}/{} runs", ++done, plan.size()) << std::flush;
+				if (!run(k))
+					stop = true;
 			} catch (...) {
+				stop = true;
 				std::lock_guard guard(lock);
 				if (!error)
 					error = std::current_exception();
-				return;
 			}
 		}
 	};
 	{
 		std::vector<std::jthread> pool;
-		for (std::size_t j = 0; j < std::min<std::size_t>(std::max(jobs, 1u), plan.size()); j++)
+		for (std::size_t j = 0; j < std::min<std::size_t>(std::max(jobs, 1u), count); j++)
 			pool.emplace_back(worker);
 	}
-	if (progress && done)
-		host.err << "\r" << std::string(30, ' ') << "\r" << std::flush;
 	if (error)
 		std::rethrow_exception(error);
+}
+
+std::vector<rapidjson::Document> run_locally(const Host &host, std::span<const Run> plan, unsigned jobs)
+{
+	build_needed_flavours(host, plan);
+
+	std::vector<rapidjson::Document> reports(plan.size());
+	std::size_t done = 0;
+	std::mutex lock;
+	std::optional<RunFailed> failure;
+	const bool progress = ::isatty(STDERR_FILENO);
+	for_each_on_cores(plan.size(), jobs, [&](std::size_t i) {
+		const auto result = support::run_tool(run_command(host, plan[i]));
+		std::lock_guard guard(lock);
+		if (result.exit_status != 0) {
+			if (!failure)
+				failure = RunFailed{fmt::format("{}: {}", plan[i].label, failure_message(result.err)),
+						    result.exit_status};
+			return false;
+		}
+		auto &doc = reports[i];
+		doc.Parse(result.out.c_str());
+		if (doc.HasParseError() || !doc.IsObject())
+			throw std::runtime_error(fmt::format("{}: the run printed no JSON report", plan[i].label));
+		if (progress)
+			host.err << fmt::format("\r{}/{} runs", ++done, plan.size()) << std::flush;
+		return true;
+	});
+	if (progress && done)
+		host.err << "\r" << std::string(30, ' ') << "\r" << std::flush;
 	if (failure)
 		throw *failure;
 	return reports;

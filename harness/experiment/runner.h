@@ -11,6 +11,7 @@
 #include <rapidjson/document.h>
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -45,6 +46,11 @@ std::vector<std::string> run_command(const Host &host, const Run &run);
 // What a failed run's standard error says, less the progress of image
 // builds and the run's own "sched-harness: error: " prefix.
 std::string failure_message(const std::string &err);
+
+// Calls run(k) once for each k in [0, count), on up to `jobs` threads, in
+// the order of k as threads free up. Once a call returns false or throws,
+// no new one starts; the first exception is rethrown when all have ended.
+void for_each_on_cores(std::size_t count, unsigned jobs, const std::function<bool(std::size_t)> &run);
 
 // Runs every run of the plan, `jobs` at a time; the reports in the plan's
 // order. Throws RunFailed for the first that fails. A progress line goes
