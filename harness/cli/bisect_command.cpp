@@ -134,7 +134,8 @@ experiment::Predicate predicate_of(const po::variables_map &vm, unsigned jobs)
 	if (engine.collect || engine.detach || engine.kind == experiment::EngineOptions::Kind::list)
 		throw UsageError{"bisect: each step waits for its runs; --engine slurm (not list, --detach or --collect) "
 				 "runs them elsewhere"};
-	if (engine.kind != experiment::EngineOptions::Kind::local)
+	// a step's runs elsewhere, or kept (--engine-dir) for a bisect started again
+	if (engine.kind != experiment::EngineOptions::Kind::local || !engine.dir.empty())
 		predicate.engine = [&vm, dir = engine.dir](const std::string &step) { return engine_args(vm, dir / step); };
 	return predicate;
 }

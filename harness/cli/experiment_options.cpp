@@ -130,8 +130,9 @@ experiment::EngineOptions engine_of(const boost::program_options::variables_map 
 std::vector<std::string> engine_args(const boost::program_options::variables_map &vm, const std::filesystem::path &dir)
 {
 	const auto kind = vm["engine"].as<std::string>();
-	if (kind == "local")
-		return {};
+	if (kind == "local")	// the reports kept in a directory of the step's own, if asked
+		return vm.count("engine-dir") ? std::vector<std::string>{"--engine-dir", dir.string()}
+					      : std::vector<std::string>{};
 	std::vector<std::string> args{"--engine", kind, "--engine-dir", dir.string()};
 	if (vm.count("runs-per-task"))
 		args.insert(args.end(), {"--runs-per-task", std::to_string(vm["runs-per-task"].as<Unsigned>().value)});

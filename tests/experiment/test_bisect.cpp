@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,28 @@ BOOST_AUTO_TEST_CASE(bisect_finds_the_planted_patch)
 	BOOST_TEST(found.out.find("bisect: 3 patches on Linux " + std::string(SH_TEST_KERNEL_VERSION) + " (the build's own tree), bad when") != std::string::npos, found.out);
 	// a patch named by its subject, as on the list
 	BOOST_TEST(found.out.find("first bad patch: the migration cost (2 of 3)") != std::string::npos, found.out);
+	// locally with --engine-dir: each step's reports kept in a directory of
+	// its own, and a bisect started again runs none of them
+	const auto kept = temp_path("bisect-kept");
+	const std::vector<std::string> keeping{"bisect", "--patch", series.string(), "--suite", suite.string(),
+					       "--decisions", "--repeat", "2", "--engine-dir", kept.string()};
+	auto first_time = test::run_cli(keeping);
+	BOOST_TEST(first_time.exit_status == 0, first_time.err);
+	BOOST_TEST(first_time.out == found.out);
+	auto reports = [&] {	// each kept report, with when it was written
+		std::map<std::string, std::filesystem::file_time_type> written;
+		for (const auto &entry : std::filesystem::recursive_directory_iterator(kept))
+			if (entry.path().extension() == ".json" && entry.path().parent_path().filename() == "reports")
+				written[entry.path().string()] = entry.last_write_time();
+		return written;
+	};
+	const auto before = reports();
+	BOOST_TEST(!before.empty());
+	auto again = test::run_cli(keeping);
+	BOOST_TEST(again.exit_status == 0, again.err);
+	BOOST_TEST(again.out == found.out);
+	BOOST_TEST((reports() == before), "a bisect started again ran a step's runs again");
+	std::filesystem::remove_all(kept);
 
 	auto clean = test::run_cli({"bisect", "--patch", comments.string(), "--suite", suite.string(), "--decisions",
 				    "--repeat", "2"});
