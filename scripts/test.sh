@@ -48,7 +48,7 @@ done_in() {	# what was done, since phase_start
 		"than at the start, $(free_gb) GB free)"
 	phase_start=$SECONDS
 }
-echo "=== disk: $(free_gb) GB free (a whole run from nothing takes some 12 GB)"
+echo "=== disk: $(free_gb) GB free (docs/testing.md gives what a whole run took)"
 
 ctest_args=("$@")
 # the other series' kernel sides the image tests build (--kernel SERIES):
