@@ -207,15 +207,17 @@ std::string library_file(const Flavour &f)
 	return fmt::format("lib{}.so", f.library);
 }
 
-// What a library of an image was when it was built: its size and content
-// hash, beside it in LIBRARY.sum, written before the library is renamed
-// into the image. A library cut short or changed since (a node lost
-// mid-copy of a shared cache, a full disk) is then told from a good one:
-// the loader mapped such a file and the run died of SIGBUS, without a
-// word. An image from before the sums has none, and is trusted as before.
+// What a library of an image was when it was built: its size, content
+// hash and modification time, beside it in LIBRARY.sum, written before the
+// library is renamed into the image. A library cut short or changed since
+// (a node lost mid-copy of a shared cache, a full disk) is then told from
+// a good one: the loader mapped such a file and the run died of SIGBUS,
+// without a word. An image from before the sums has none, and is trusted
+// as before.
 struct LibrarySum {
 	std::uintmax_t size = 0;
 	std::uint64_t hash = 0;
+	std::int64_t mtime_ns = 0;
 };
 
 fs::path sum_file(const fs::path &library)
@@ -227,32 +229,40 @@ std::optional<LibrarySum> recorded_sum(const fs::path &library)
 {
 	std::ifstream in(sum_file(library));
 	LibrarySum sum;
-	if (!(in >> sum.size >> std::hex >> sum.hash))
+	if (!(in >> sum.size >> std::hex >> sum.hash >> std::dec >> sum.mtime_ns))
 		return std::nullopt;
 	return sum;
 }
 
-LibrarySum sum_of(const fs::path &library)
+// The file's size and modification time (what stat says), and its hash
+// when `with_hash`.
+std::optional<LibrarySum> sum_of(const fs::path &library, bool with_hash)
 {
-	const auto bytes = read_file(library);
-	return {bytes.size(), fnv1a(bytes)};
+	struct stat st {};
+	if (::stat(library.c_str(), &st) != 0)
+		return std::nullopt;
+	LibrarySum sum{static_cast<std::uintmax_t>(st.st_size), 0,
+		       std::int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
+	if (with_hash)
+		sum.hash = fnv1a(read_file(library));
+	return sum;
 }
 
-// Whether the library is as recorded; why not, else. Only its size when
-// `whole` is false (kernel list, a lookup), its bytes too when true (a
-// run about to load it).
+// Whether the library is as recorded; why not, else. Its size, and its
+// bytes too when `whole` (a run about to load it) and the file was written
+// since the sum: a library as the build left it is not read whole at
+// every run (16 MB of hashing was a third of a short run's time).
 std::optional<std::string> library_damage(const fs::path &library, bool whole)
 {
 	const auto sum = recorded_sum(library);
 	if (!sum)
 		return std::nullopt;
-	std::error_code ec;
-	const auto size = fs::file_size(library, ec);
-	if (ec)
-		return fmt::format("{} cannot be read: {}", library.filename().string(), ec.message());
-	if (size != sum->size)
-		return fmt::format("{} has {} bytes of the {} built", library.filename().string(), size, sum->size);
-	if (whole && sum_of(library).hash != sum->hash)
+	const auto now = sum_of(library, false);
+	if (!now)
+		return fmt::format("{} cannot be read: {}", library.filename().string(), std::strerror(errno));
+	if (now->size != sum->size)
+		return fmt::format("{} has {} bytes of the {} built", library.filename().string(), now->size, sum->size);
+	if (whole && now->mtime_ns != sum->mtime_ns && sum_of(library, true)->hash != sum->hash)
 		return fmt::format("{} is not the library built (its content changed)", library.filename().string());
 	return std::nullopt;
 }
@@ -1333,8 +1343,6 @@ void log_built(std::ostream &log, const std::string &id, const std::vector<const
 				   todo.size() == 1 ? "" : "s", compiled, compiled == 1 ? "" : "s");
 }
 
-// The failed build of a flavour of a stored image, in its failure_file().
-// Best effort: the build's own error is what the caller reports.
 // A tool's or our own failure for want of space, by the words strerror()
 // gives ENOSPC: the compiler and the linker say only that.
 bool out_of_space(std::string_view what)
@@ -1380,6 +1388,8 @@ template <typename Build> auto space_checked(Build build)
 	}
 }
 
+// The failed build of a flavour of a stored image, in its failure_file().
+// Best effort: the build's own error is what the caller reports.
 void record_failure(const fs::path &dir, const Flavour &flavour, const std::string &error) noexcept
 {
 	try {
@@ -1586,42 +1596,42 @@ fs::path series_tarball(const std::string &series)
 
 namespace {
 
+// The entries of this build's CMakeCache.txt named, as NAME:TYPE=VALUE,
+// sorted.
+std::vector<std::string> own_cache_entries(const std::set<std::string> &names)
+{
+	std::vector<std::string> entries;
+	std::ifstream in(build_dir / "CMakeCache.txt");
+	for (std::string line; std::getline(in, line);) {
+		const auto colon = line.find(':'), eq = line.find('=');
+		if (colon == std::string::npos || eq == std::string::npos || eq < colon)
+			continue;
+		if (names.count(line.substr(0, colon)))
+			entries.push_back(line);
+	}
+	std::sort(entries.begin(), entries.end());
+	return entries;
+}
+
 // The options a series' build takes from this build's CMakeCache.txt, as
 // NAME:TYPE=VALUE: the same compilers, build type, flags, sanitizers,
 // defconfigs and symbol lists, so that its libraries are built as this
 // build's are and load into this harness.
 std::vector<std::string> inherited_cache_options()
 {
-	static const std::set<std::string> inherited{
-		"CMAKE_BUILD_TYPE",	    "CMAKE_C_COMPILER",		  "CMAKE_CXX_COMPILER",
-		"CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_C_FLAGS",
-		"CMAKE_CXX_FLAGS",	    "CMAKE_SHARED_LINKER_FLAGS",   "SH_SANITIZE",
-		"SH_ARM_DEFCONFIG",	    "SH_ARM64_DEFCONFIG",	  "SH_SYMBOL_LISTS",
-		"SH_SCHED_FULL"};
-	std::vector<std::string> options;
-	std::ifstream in(build_dir / "CMakeCache.txt");
-	for (std::string line; std::getline(in, line);) {
-		const auto colon = line.find(':'), eq = line.find('=');
-		if (colon == std::string::npos || eq == std::string::npos || eq < colon)
-			continue;
-		if (inherited.count(line.substr(0, colon)))
-			options.push_back(line);
-	}
-	std::sort(options.begin(), options.end());
-	return options;
+	return own_cache_entries({"CMAKE_BUILD_TYPE", "CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER",
+				  "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_C_FLAGS",
+				  "CMAKE_CXX_FLAGS", "CMAKE_SHARED_LINKER_FLAGS", "SH_SANITIZE", "SH_ARM_DEFCONFIG",
+				  "SH_ARM64_DEFCONFIG", "SH_SYMBOL_LISTS", "SH_SCHED_FULL"});
 }
 
 // Where this build extracts kernel tarballs (cmake/KernelTree.cmake), as
-// a -D option: the series' builds share its trees. Not in the options
+// -D options: the series' builds share its trees. Not among the options
 // above, which name a build directory: where a tree is read from does not
 // change what compiles from it.
-std::string trees_dir_option()
+std::vector<std::string> trees_dir_options()
 {
-	std::ifstream in(build_dir / "CMakeCache.txt");
-	for (std::string line; std::getline(in, line);)
-		if (line.starts_with("KERNEL_TREES_DIR:"))
-			return line;
-	return {};
+	return own_cache_entries({"KERNEL_TREES_DIR"});
 }
 
 // A file's size and modification time: how KernelTree.cmake tells that a
@@ -1741,8 +1751,8 @@ void configure_series_build(const std::string &series, const fs::path &tarball, 
 					  source_root.string(), build.string(), fs::absolute(tarball).string());
 	for (const auto &option : inherited_cache_options())
 		command += fmt::format(" '-D{}'", option);
-	if (const auto trees = trees_dir_option(); !trees.empty())
-		command += fmt::format(" '-D{}'", trees);
+	for (const auto &option : trees_dir_options())
+		command += fmt::format(" '-D{}'", option);
 	const auto log_file = build / "configure.log";
 	if (shell(build, fmt::format("{} > '{}' 2>&1", command, log_file.string())).exit_status != 0)
 		throw BadPatch(fmt::format("configuring Linux {}'s build in {} failed (its log: {}):\n{}", series,
@@ -1938,8 +1948,7 @@ Listed assess(const fs::path &dir)
 		return listed;
 	}
 	const auto &m = listed.image.manifest;
-	std::vector<std::string> failed, unbuilt;
-	std::vector<std::string> damaged;
+	std::vector<std::string> failed, unbuilt, damaged;
 	for (const auto &f : flavours) {
 		if (has_library(dir, f))
 			continue;
@@ -2094,13 +2103,14 @@ fs::path own_kernel_dir()
 
 void write_library_sum(const fs::path &library)
 {
-	const auto sum = sum_of(library);
-	write_file(sum_file(library), fmt::format("{} {:016x}\n", sum.size, sum.hash));
+	const auto sum = sum_of(library, true);
+	if (!sum)
+		throw BuildError(fmt::format("cannot read {}: {}", library.string(), std::strerror(errno)));
+	write_file(sum_file(library), fmt::format("{} {:016x} {}\n", sum->size, sum->hash, sum->mtime_ns));
 }
 
-std::size_t drop_damaged_libraries(const fs::path &dir, std::ostream &log)
+void drop_damaged_libraries(const fs::path &dir, std::ostream &log)
 {
-	std::size_t dropped = 0;
 	for (const auto &f : flavours) {
 		const auto library = dir / library_file(f);
 		if (!fs::exists(library))
@@ -2114,9 +2124,7 @@ std::size_t drop_damaged_libraries(const fs::path &dir, std::ostream &log)
 		std::error_code ec;
 		fs::remove(library, ec);
 		fs::remove(sum_file(library), ec);
-		dropped++;
 	}
-	return dropped;
 }
 
 namespace {

@@ -232,7 +232,7 @@ Image series_image(const std::string &series, std::ostream &log, const std::vect
 // (drop_damaged_libraries()).
 std::filesystem::path resolve(const std::string &what, std::ostream &log);
 
-// Records a library's size and content hash beside it (LIBRARY.sum), as
+// Records a library's size, content hash and mtime beside it (LIBRARY.sum), as
 // an image's build does before the library is renamed into the image.
 void write_library_sum(const std::filesystem::path &library);
 
@@ -240,8 +240,8 @@ void write_library_sum(const std::filesystem::path &library);
 // records (cut short, changed), saying so on `log`: its flavour is then
 // built again when a board needs it, as a flavour not built yet is, and
 // never loaded as it is (the loader maps it: a short file was SIGBUS).
-// Returns how many it removed.
-std::size_t drop_damaged_libraries(const std::filesystem::path &dir, std::ostream &log);
+// The bytes are hashed only when the file was written since its sum.
+void drop_damaged_libraries(const std::filesystem::path &dir, std::ostream &log);
 
 Manifest read_manifest(const std::filesystem::path &dir);
 
