@@ -85,7 +85,7 @@ table=$(awk '
 		printf "Rehearsed on %s%s with `scripts/ci-rehearsal.sh`", commit ? "commit " commit : "a commit not recorded",
 			cores ? " on " cores " cores" : ""
 		if (free_at_start) printf ", %s GB free at the start", free_at_start
-		print "; the whole run needs the disk of its last row free."
+		print "; the disk column is what `df` says of the file system, and other work on the machine during the rehearsal makes every figure an upper bound."
 	}' "$log") || die "$log has no stage lines of scripts/test.sh"
 echo "$table"
 echo "ci-rehearsal: the log: $log" >&2
