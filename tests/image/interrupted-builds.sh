@@ -12,11 +12,8 @@ harness=$1 tree=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-file=drivers/base/arch_topology.c
-mkdir -p "$work/a/${file%/*}" "$work/b/${file%/*}"
-cp "$tree/$file" "$work/a/$file"
-{ echo "/* sched-harness: a build killed part-way */"; cat "$tree/$file"; } >"$work/b/$file"
-(cd "$work" && diff -u "a/$file" "b/$file" >patch) && fail "the patch is empty"
+. "$(dirname "$0")/comment-patch.sh"
+comment_patch "$tree" "$work" "sched-harness: a build killed part-way"	# one object, seconds to compile
 run() { "$harness" --arch arm64 --kernel "$work/patch" run --board hikey960 --duration 200ms; }
 SCHED_HARNESS_CACHE=$work/reference run >"$work/expected" 2>"$work/err" || fail "the reference run: $(cat "$work/err")"
 for signal in KILL INT; do
