@@ -8,6 +8,7 @@
 # of a package that is not in these lists.
 # Runs apt-get update first, as apt-get wants on a fresh machine.
 set -euo pipefail
+args=("$@")
 
 # What building sched-harness and running it need.
 packages=(
@@ -51,6 +52,13 @@ test_packages=(
 	# scripts/fetch-kernel.sh)
 	linux-source-6.12
 )
+# GCC's plugin headers, of the GCC that g++ is: the block counter in a
+# register (cmake/BlockCounter.cmake; without them kernel time counts with
+# a call per block). Named once gcc is there: a fresh machine gets it on
+# a second pass, below.
+if command -v gcc > /dev/null; then
+	packages+=("gcc-$(gcc -dumpversion | cut -d. -f1)-plugin-dev")
+fi
 if [ "${1:-}" = --tests ]; then
 	shift
 	packages+=("${test_packages[@]}")
@@ -81,3 +89,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -q
 "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+# gcc came with this pass: its plugin headers with the next
+if [ -z "${SETUP_AGAIN:-}" ] && [[ " ${missing[*]} " == *" g++ "* ]]; then
+	SETUP_AGAIN=1 exec "$0" "${args[@]}"
+fi

@@ -3,7 +3,9 @@
  * The counter behind kshim/cost.h. GCC calls __sanitizer_cov_trace_pc() at
  * the head of every basic block of the instrumented objects (the tree's
  * files and the export units; kernel-shim/CMakeLists.txt), as a KCOV
- * kernel does. This file is not instrumented.
+ * kernel does; or, with the counter in a register
+ * (KSHIM_BLOCK_COUNTER_REGISTER, cmake/BlockCounter.cmake), each call is an
+ * add to %r15 instead. This file is not instrumented.
  */
 #include <linux/cache.h>
 #include <linux/compiler.h>
@@ -15,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/stringify.h>
 
+#include <kshim/block_counter.h>
 #include <kshim/cost.h>
 #include <kshim/sched.h>
 #include "shim.h"
@@ -36,9 +39,21 @@ struct cpu_cost {
 } ____cacheline_aligned;
 
 static struct cpu_cost cpu_cost[NR_CPUS];
+#ifdef KSHIM_BLOCK_COUNTER_REGISTER
+static inline u64 blocks_executed(void)
+{
+	return kshim_blocks_register();
+}
+#else
 /* What every basic block adds one to; hidden: the x86-64 callback below
  * adds to it by its address relative to its own. */
 u64 kshim_blocks_executed __attribute__((visibility("hidden")));
+
+static inline u64 blocks_executed(void)
+{
+	return kshim_blocks_executed;
+}
+#endif
 /*
  * The blocks since the last mark ran on credit_cpu as cost_kind: the
  * callback only counts, and each change of CPU, kind or rate credits the
@@ -60,7 +75,9 @@ static int cost_kind;		/* the kind counted now; NONE: nothing */
 static struct kshim_cost_site profile[PROFILE_SIZE];
 static unsigned long long profile_lost;
 
-static void notrace profile_site(unsigned long pc)
+/* General registers only: with the counter in a register it runs from a
+ * call written over a site, which saves only those. */
+static void notrace __attribute__((target("general-regs-only"))) profile_site(unsigned long pc)
 {
 	unsigned long i = (pc * 0x9E3779B97F4A7C15UL) >> (64 - PROFILE_BITS);
 	unsigned long probes;
@@ -83,9 +100,93 @@ static void notrace profile_site(unsigned long pc)
 	profile_lost++;
 }
 
+#if defined(KSHIM_BLOCK_COUNTER_REGISTER)
+/*
+ * Each site is "addq $1, %r15" in seven bytes, listed in sh_block_sites
+ * relative to its entry (kernel-shim/plugin/block_counter.cpp). A profile
+ * writes over each a call to the trampoline and a two-byte nop, as ftrace
+ * writes its calls over the nops __mcount_loc lists. The compiler saw an
+ * add that clobbers the flags: the trampoline adds the block itself and
+ * saves every register the C below may use (the sites' objects keep no
+ * red zone, so the call's push overwrites nothing).
+ */
+extern const s32 __start_sh_block_sites[] __attribute__((weak, visibility("hidden")));
+extern const s32 __stop_sh_block_sites[] __attribute__((weak, visibility("hidden")));
+
+static void notrace __used __attribute__((target("general-regs-only"))) site_profiled(unsigned long ret)
+{
+	profile_site(ret);
+}
+
+void kshim_block_site_trampoline(void);
+
+asm(	".pushsection .text.kshim_block_site_trampoline, \"ax\", @progbits\n"
+	"	.type kshim_block_site_trampoline, @function\n"
+	"kshim_block_site_trampoline:\n"
+	"	.cfi_startproc\n"
+	"	addq $1, %r15\n"
+	"	pushq %rax\n"
+	"	pushq %rcx\n"
+	"	pushq %rdx\n"
+	"	pushq %rsi\n"
+	"	pushq %rdi\n"
+	"	pushq %r8\n"
+	"	pushq %r9\n"
+	"	pushq %r10\n"
+	"	pushq %r11\n"
+	"	pushq %rbp\n"
+	"	.cfi_adjust_cfa_offset 80\n"
+	"	.cfi_rel_offset %rbp, 0\n"
+	"	movq %rsp, %rbp\n"
+	"	.cfi_def_cfa_register %rbp\n"
+	"	movq 80(%rbp), %rdi\n"
+	"	andq $-16, %rsp\n"
+	"	call site_profiled\n"
+	"	movq %rbp, %rsp\n"
+	"	.cfi_def_cfa_register %rsp\n"
+	"	popq %rbp\n"
+	"	popq %r11\n"
+	"	popq %r10\n"
+	"	popq %r9\n"
+	"	popq %r8\n"
+	"	popq %rdi\n"
+	"	popq %rsi\n"
+	"	popq %rdx\n"
+	"	popq %rcx\n"
+	"	popq %rax\n"
+	"	.cfi_adjust_cfa_offset -80\n"
+	"	ret\n"
+	"	.cfi_endproc\n"
+	"	.size kshim_block_site_trampoline, . - kshim_block_site_trampoline\n"
+	"	.popsection\n");
+
+static const unsigned char site_add[7] = { 0x49, 0x81, 0xc7, 0x01, 0x00, 0x00, 0x00 };
+
+static int patch_callback(void)
+{
+	const s32 *entry;
+
+	for (entry = __start_sh_block_sites; entry < __stop_sh_block_sites; entry++) {
+		unsigned char *site = (unsigned char *)entry + *entry;
+		long rel = (long)((unsigned char *)kshim_block_site_trampoline - (site + 5));
+		unsigned char call[7] = { 0xe8, 0, 0, 0, 0, 0x66, 0x90 };
+		int i, err;
+
+		if (site[0] == 0xe8)
+			continue;	/* patched by an earlier profile */
+		if (memcmp(site, site_add, sizeof(site_add)) || rel != (s32)rel)
+			return -EINVAL;
+		for (i = 0; i < 4; i++)
+			call[1 + i] = (unsigned char)((unsigned long)rel >> (8 * i));
+		err = shim_text_patch_live(site, call, sizeof(call));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+#elif defined(__x86_64__)
 void __sanitizer_cov_trace_pc(void);
 
-#ifdef __x86_64__
 /* The callback while a profile is taken: the instrumented site calls the
  * callback, whose patched entry jumps here, so the return address is the
  * site's. */
@@ -137,6 +238,8 @@ static int patch_callback(void)
 	return shim_text_patch(site, CALLBACK_PAGE, jmp, sizeof(jmp));
 }
 #else
+void __sanitizer_cov_trace_pc(void);
+
 static bool profiling;
 
 void notrace __sanitizer_cov_trace_pc(void)
@@ -202,7 +305,19 @@ static void catch_up(struct cpu_cost *c)
 
 void kshim_cost_mark(void)
 {
-	u64 n = kshim_blocks_executed - credited;
+	u64 now = blocks_executed();
+	u64 n = now - credited;
+
+#ifdef KSHIM_BLOCK_COUNTER_REGISTER
+	/*
+	 * Behind the last mark: code outside the project that had saved
+	 * %r15 before it restored it on its way out (a test framework
+	 * between two test cases). What ran since its save was credited up
+	 * to the last mark; nothing was run since.
+	 */
+	if (now < credited)
+		n = 0;
+#endif
 
 	if (n && cost_kind != KSHIM_COST_NONE) {
 		struct cpu_cost *c = &cpu_cost[credit_cpu];
@@ -212,7 +327,7 @@ void kshim_cost_mark(void)
 		c->counts.ps[cost_kind] += ps;
 		c->ps_total += ps;
 	}
-	credited = kshim_blocks_executed;
+	credited = now;
 	credit_cpu = shim_cpu;
 	catch_up(&cpu_cost[credit_cpu]);
 }

@@ -110,7 +110,7 @@ using sh::kshim::fiber::start_switch;
 void to_runner()
 {
 	void *fake = start_switch(group->runner_bottom, group->runner_size);
-	group->runner = fcontext::jump_fcontext(group->runner, nullptr).fctx;
+	group->runner = sh::kshim::fiber::jump(group->runner, nullptr).fctx;
 	finish_switch(fake, &group->runner_bottom, &group->runner_size);
 }
 
@@ -118,6 +118,7 @@ void to_runner()
 // for good.
 void run_entry(fcontext::transfer_t from)
 {
+	sh::kshim::fiber::take_blocks();
 	group->runner = from.fctx;
 	finish_switch(nullptr, &group->runner_bottom, &group->runner_size);
 	Entry *self = group->running;
@@ -183,7 +184,7 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu), int admit)
 			e->context = fcontext::make_fcontext(stack + stack_size, stack_size, run_entry);
 		}
 		void *fake = start_switch(stack, stack_size);
-		e->context = fcontext::jump_fcontext(e->context, nullptr).fctx;
+		e->context = sh::kshim::fiber::jump(e->context, nullptr).fctx;
 		finish_switch(fake);
 		g.running = nullptr;
 		if (e->finished) {

@@ -87,7 +87,7 @@ void switch_to_call(IdleStack &s)
 {
 	void *fake = start_switch(s.stack.get(), stack_size);
 	running_calls++;
-	s.call = fcontext::jump_fcontext(s.call, &s).fctx;
+	s.call = sh::kshim::fiber::jump(s.call, &s).fctx;
 	running_calls--;
 	finish_switch(fake);
 }
@@ -123,6 +123,7 @@ IdleStack &stack_of(int cpu)
 // must not return, and making a context per call was its own cost).
 void run_call(fcontext::transfer_t from)
 {
+	sh::kshim::fiber::take_blocks();
 	auto *s = static_cast<IdleStack *>(from.data);
 	s->caller = from.fctx;
 	finish_switch(nullptr, &s->caller_bottom, &s->caller_size);
@@ -134,7 +135,7 @@ void run_call(fcontext::transfer_t from)
 		}
 		s->returned = true;
 		void *fake = start_switch(s->caller_bottom, s->caller_size);
-		s->caller = fcontext::jump_fcontext(s->caller, s).fctx;
+		s->caller = sh::kshim::fiber::jump(s->caller, s).fctx;
 		finish_switch(fake, &s->caller_bottom, &s->caller_size);
 	}
 }
@@ -186,7 +187,7 @@ void shim_idle_stack_yield(int cpu)
 {
 	IdleStack &s = stack_of(cpu);
 	void *fake = start_switch(s.caller_bottom, s.caller_size);
-	s.caller = fcontext::jump_fcontext(s.caller, &s).fctx;
+	s.caller = sh::kshim::fiber::jump(s.caller, &s).fctx;
 	finish_switch(fake, &s.caller_bottom, &s.caller_size);
 }
 

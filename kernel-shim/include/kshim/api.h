@@ -60,6 +60,10 @@ int shim_idle_stack_running(void);
  * kernel's text_poke() does: addr lies in a region of `region` bytes,
  * aligned to its size, that holds no other code. 0, or -errno. */
 int shim_text_patch(void *addr, unsigned long region, const void *bytes, unsigned long len);
+/* The same over code whose pages hold other code, running code included
+ * (the block counter's sites, spread through the kernel's text): the
+ * pages stay executable while written, and valgrind is told. */
+int shim_text_patch_live(void *addr, const void *bytes, unsigned long len);
 
 /* CPUs entering the kernel at one instant, concurrently in simulated time
  * (src/entry_stack.cpp): run fn(cpu) for each of cpus (in CPU order) on

@@ -1,0 +1,68 @@
+# The basic-block counter behind kernel time (kshim/cost.h), chosen at
+# configure time:
+#   register  GCC's -fsanitize-coverage=trace-pc, each of its calls turned
+#             into one add to %r15 by the project's GCC plugin
+#             (kernel-shim/plugin/block_counter.cpp). %r15 is reserved in
+#             every object of the project (-ffixed-r15); code outside it
+#             (libc, Boost, libstdc++) saves and restores it as any
+#             callee-saved register. x86-64 with GCC and its plugin headers
+#             (Debian's gcc-N-plugin-dev).
+#   call      the calls themselves, to a two-instruction callback
+#             (kernel-shim/glue/cost.c): anywhere else.
+# Both count the same sites, and the register runs the default scenario
+# with kernel time off in half the CPU time (docs/benchmarks.md). But a
+# run's block counts are not yet the same with both: booting odroid-xu3
+# executes 147 blocks more of 32,655 with the register (144 of them
+# "other", fork and boot-time work), which changes every fingerprint after
+# it, and why is not found. So the call stays the default and the
+# register is asked for, until they agree.
+#
+#   -DSH_BLOCK_COUNTER=call|register|auto      (auto: register where it can)
+set(SH_BLOCK_COUNTER call CACHE STRING "the kernel-time block counter: call, register or auto")
+set_property(CACHE SH_BLOCK_COUNTER PROPERTY STRINGS auto register call)
+
+set(SH_BLOCK_COUNTER_REGISTER OFF)
+set(sh_block_counter_why "")
+if(NOT SH_BLOCK_COUNTER MATCHES "^(auto|register|call)$")
+	message(FATAL_ERROR "SH_BLOCK_COUNTER is '${SH_BLOCK_COUNTER}': auto, register or call")
+endif()
+if(NOT SH_BLOCK_COUNTER STREQUAL "call")
+	execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=plugin
+		OUTPUT_VARIABLE sh_gcc_plugin_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+	if(NOT CMAKE_SYSTEM_PROCESSOR STREQUAL "x86_64")
+		set(sh_block_counter_why "the host is ${CMAKE_SYSTEM_PROCESSOR}, not x86_64")
+	elseif(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+		set(sh_block_counter_why "the compilers are ${CMAKE_C_COMPILER_ID} and ${CMAKE_CXX_COMPILER_ID}, not GCC")
+	elseif(NOT EXISTS "${sh_gcc_plugin_dir}/include/gcc-plugin.h")
+		string(REGEX MATCH "^[0-9]+" sh_gcc_major "${CMAKE_C_COMPILER_VERSION}")
+		set(sh_block_counter_why "GCC's plugin headers are missing (apt-get install gcc-${sh_gcc_major}-plugin-dev)")
+	else()
+		set(SH_BLOCK_COUNTER_REGISTER ON)
+	endif()
+	if(SH_BLOCK_COUNTER STREQUAL "register" AND NOT SH_BLOCK_COUNTER_REGISTER)
+		message(FATAL_ERROR "SH_BLOCK_COUNTER=register: ${sh_block_counter_why}")
+	endif()
+endif()
+
+if(SH_BLOCK_COUNTER_REGISTER)
+	message(STATUS "Block counter: %r15, GCC plugin (${sh_gcc_plugin_dir})")
+	add_compile_options(-ffixed-r15)
+	add_compile_definitions(KSHIM_BLOCK_COUNTER_REGISTER=1)
+	# Compiled by hand, not as a target: the project's flags (sanitizers,
+	# -ffixed-r15) are for code that runs in the harness, not in cc1.
+	set(SH_BLOCK_COUNTER_PLUGIN ${CMAKE_BINARY_DIR}/kernel-shim/block_counter.so)
+	add_custom_command(OUTPUT ${SH_BLOCK_COUNTER_PLUGIN}
+		COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -shared -fPIC -fno-rtti -O2 -Wall
+			-I${sh_gcc_plugin_dir}/include
+			${SH_SOURCE_ROOT}/kernel-shim/plugin/block_counter.cpp -o ${SH_BLOCK_COUNTER_PLUGIN}
+		DEPENDS ${SH_SOURCE_ROOT}/kernel-shim/plugin/block_counter.cpp
+		COMMENT "Building the block counter's GCC plugin"
+		VERBATIM)
+	add_custom_target(sh_block_counter_plugin DEPENDS ${SH_BLOCK_COUNTER_PLUGIN})
+else()
+	if(sh_block_counter_why)
+		message(STATUS "Block counter: a call per block (${sh_block_counter_why})")
+	else()
+		message(STATUS "Block counter: a call per block (SH_BLOCK_COUNTER=call)")
+	endif()
+endif()
