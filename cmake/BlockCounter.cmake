@@ -9,16 +9,15 @@
 #             (Debian's gcc-N-plugin-dev).
 #   call      the calls themselves, to a two-instruction callback
 #             (kernel-shim/glue/cost.c): anywhere else.
-# Both count the same sites, and the register runs the default scenario
-# with kernel time off in half the CPU time (docs/benchmarks.md). But a
-# run's block counts are not yet the same with both: booting odroid-xu3
-# executes 147 blocks more of 32,655 with the register (144 of them
-# "other", fork and boot-time work), which changes every fingerprint after
-# it, and why is not found. So the call stays the default and the
-# register is asked for, until they agree.
+# Both count the same sites, and the same blocks: the plugin's add tells
+# the compiler what the call did (it clobbers memory), so the code around
+# it compiles as it did around the call, and a run's figures and
+# fingerprint are the same with either (the docs' examples pass on both).
+# The register runs the default scenario in about half the CPU time
+# (docs/benchmarks.md).
 #
-#   -DSH_BLOCK_COUNTER=call|register|auto      (auto: register where it can)
-set(SH_BLOCK_COUNTER call CACHE STRING "the kernel-time block counter: call, register or auto")
+#   -DSH_BLOCK_COUNTER=auto|register|call      (auto: register where it can)
+set(SH_BLOCK_COUNTER auto CACHE STRING "the kernel-time block counter: auto, register or call")
 set_property(CACHE SH_BLOCK_COUNTER PROPERTY STRINGS auto register call)
 
 set(SH_BLOCK_COUNTER_REGISTER OFF)

@@ -113,9 +113,12 @@ static void notrace __attribute__((target("general-regs-only"))) profile_site(un
 extern const s32 __start_sh_block_sites[] __attribute__((weak, visibility("hidden")));
 extern const s32 __stop_sh_block_sites[] __attribute__((weak, visibility("hidden")));
 
+/* The trampoline returns to the nop after its call; the site is named by
+ * the instruction after the seven bytes, as the call counter's profile
+ * names it by its call's return address: the block's first instruction. */
 static void notrace __used __attribute__((target("general-regs-only"))) site_profiled(unsigned long ret)
 {
-	profile_site(ret);
+	profile_site(ret + 2);
 }
 
 void kshim_block_site_trampoline(void);

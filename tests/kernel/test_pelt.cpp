@@ -17,6 +17,7 @@
 //
 // Each run is sampled every millisecond (and at the end of each phase);
 // mean and max absolute errors against the model are bounded in every run.
+#include "framework_register.h"
 #include "pelt_driver.h"
 #include "support.h"
 
@@ -322,8 +323,13 @@ Window last_period(const Rig &rig, double period_ms)
 }
 
 // Boots odroid-xu3 once for the process (the kernel keeps global state).
+// Boost.Test calls it: its %r15 back after the kernel's boot
 struct BootOdroid {
-	BootOdroid() { kshim::boot(test::load_board("odroid-xu3")); }
+	BootOdroid()
+	{
+		sh::test::FrameworkRegister framework;
+		kshim::boot(test::load_board("odroid-xu3"));
+	}
 };
 
 // Every case starts at max frequency on both clusters.
