@@ -20,10 +20,30 @@
 #endif
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
+
+namespace {
+
+// Writes len bytes at addr, inside [start, start + size), which is
+// writable with `writable` meanwhile and executable again after.
+int write_code(std::uintptr_t start, std::size_t size, int writable, void *addr, const void *bytes,
+	       unsigned long len)
+{
+	auto *const base = reinterpret_cast<void *>(start);
+	if (mprotect(base, size, writable))
+		return -errno;
+	std::memcpy(addr, bytes, len);
+	if (mprotect(base, size, PROT_READ | PROT_EXEC))
+		return -errno;
+	__builtin___clear_cache(static_cast<char *>(addr), static_cast<char *>(addr) + len);
+	return 0;
+}
+
+} // namespace
 
 extern "C" int shim_text_patch(void *addr, unsigned long region, const void *bytes, unsigned long len)
 {
@@ -32,14 +52,7 @@ extern "C" int shim_text_patch(void *addr, unsigned long region, const void *byt
 	const auto start = at & ~static_cast<std::uintptr_t>(region - 1);
 	if (page <= 0 || region % static_cast<unsigned long>(page) || at + len > start + region)
 		return -EINVAL;
-	auto *const base = reinterpret_cast<void *>(start);
-	if (mprotect(base, region, PROT_READ | PROT_WRITE))
-		return -errno;
-	std::memcpy(addr, bytes, len);
-	if (mprotect(base, region, PROT_READ | PROT_EXEC))
-		return -errno;
-	__builtin___clear_cache(static_cast<char *>(addr), static_cast<char *>(addr) + len);
-	return 0;
+	return write_code(start, region, PROT_READ | PROT_WRITE, addr, bytes, len);
 }
 
 extern "C" int shim_text_patch_live(void *addr, const void *bytes, unsigned long len)
@@ -51,13 +64,8 @@ extern "C" int shim_text_patch_live(void *addr, const void *bytes, unsigned long
 	const auto at = reinterpret_cast<std::uintptr_t>(addr);
 	const auto start = at & ~mask;
 	const auto end = (at + len + mask) & ~mask;
-	auto *const base = reinterpret_cast<void *>(start);
-	if (mprotect(base, end - start, PROT_READ | PROT_WRITE | PROT_EXEC))
-		return -errno;
-	std::memcpy(addr, bytes, len);
-	if (mprotect(base, end - start, PROT_READ | PROT_EXEC))
-		return -errno;
-	__builtin___clear_cache(static_cast<char *>(addr), static_cast<char *>(addr) + len);
+	if (const int err = write_code(start, end - start, PROT_READ | PROT_WRITE | PROT_EXEC, addr, bytes, len))
+		return err;
 	SH_VALGRIND_DISCARD(addr, len);
 	return 0;
 }
