@@ -29,6 +29,9 @@ packages=(
 	patch git
 	# sweep --plot and run --plot draw with gnuplot
 	gnuplot-nox
+	# valgrind's client request, with which a profile's code patches tell
+	# it (kernel-shim/src/text_patch.cpp); bench/ runs callgrind
+	valgrind
 	# the kernel tree the build compiles (scripts/build.sh's default)
 	linux-source-6.1
 )
