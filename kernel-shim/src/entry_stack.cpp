@@ -27,6 +27,7 @@
 
 #include "fiber_switch.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <deque>
 #include <exception>
@@ -156,7 +157,17 @@ void shim_entries_run(const int *cpus, int n, void (*fn)(int cpu), int admit)
 {
 	if (group)
 		throw std::logic_error("an entry of a concurrent group started another group");
-	Group g;
+	// One group at a time, so one is kept: a run starts groups at most
+	// interrupts and wake-ups, and a new one's deque and parts cost
+	// allocations each time.
+	static Group g;
+	g.entries.clear();
+	std::fill(g.part.begin(), g.part.end(), Group::none);
+	g.running = nullptr;
+	g.admission_from = never;
+	g.runner = nullptr;
+	g.runner_bottom = nullptr;
+	g.runner_size = 0;
 	g.closed = !admit;
 	g.entries.resize(static_cast<std::size_t>(n));
 	for (int i = 0; i < n; i++) {
