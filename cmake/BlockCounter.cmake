@@ -9,6 +9,11 @@
 #             (Debian's gcc-N-plugin-dev).
 #   call      the calls themselves, to a two-instruction callback
 #             (kernel-shim/glue/cost.c): anywhere else.
+#   none      no counter: the kernel objects compiled without
+#             -fsanitize-coverage, so kernel code takes no time and `run`
+#             refuses --kernel-time on. Only the baseline bench/scale.sh
+#             measures the counter's cost against: an untimed run's
+#             output is the same as an instrumented build's.
 # Both count the same sites, and the same blocks: the plugin's add tells
 # the compiler what the call did (it clobbers memory), so the code around
 # it compiles as it did around the call, and a run's figures and
@@ -16,16 +21,19 @@
 # The register runs the default scenario in about half the CPU time
 # (docs/benchmarks.md).
 #
-#   -DSH_BLOCK_COUNTER=auto|register|call      (auto: register where it can)
-set(SH_BLOCK_COUNTER auto CACHE STRING "the kernel-time block counter: auto, register or call")
-set_property(CACHE SH_BLOCK_COUNTER PROPERTY STRINGS auto register call)
+#   -DSH_BLOCK_COUNTER=auto|register|call|none      (auto: register where it can)
+set(SH_BLOCK_COUNTER auto CACHE STRING "the kernel-time block counter: auto, register, call or none")
+set_property(CACHE SH_BLOCK_COUNTER PROPERTY STRINGS auto register call none)
 
 set(SH_BLOCK_COUNTER_REGISTER OFF)
 set(sh_block_counter_why "")
-if(NOT SH_BLOCK_COUNTER MATCHES "^(auto|register|call)$")
-	message(FATAL_ERROR "SH_BLOCK_COUNTER is '${SH_BLOCK_COUNTER}': auto, register or call")
+if(NOT SH_BLOCK_COUNTER MATCHES "^(auto|register|call|none)$")
+	message(FATAL_ERROR "SH_BLOCK_COUNTER is '${SH_BLOCK_COUNTER}': auto, register, call or none")
 endif()
-if(NOT SH_BLOCK_COUNTER STREQUAL "call")
+set(SH_BLOCK_COUNTER_NONE OFF)
+if(SH_BLOCK_COUNTER STREQUAL "none")
+	set(SH_BLOCK_COUNTER_NONE ON)
+elseif(NOT SH_BLOCK_COUNTER STREQUAL "call")
 	execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=plugin
 		OUTPUT_VARIABLE sh_gcc_plugin_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 	if(NOT CMAKE_SYSTEM_PROCESSOR STREQUAL "x86_64")
@@ -43,7 +51,10 @@ if(NOT SH_BLOCK_COUNTER STREQUAL "call")
 	endif()
 endif()
 
-if(SH_BLOCK_COUNTER_REGISTER)
+if(SH_BLOCK_COUNTER_NONE)
+	message(STATUS "Block counter: none (a baseline for bench/scale.sh; kernel time unavailable)")
+	add_compile_definitions(KSHIM_BLOCK_COUNTER_NONE=1)
+elseif(SH_BLOCK_COUNTER_REGISTER)
 	message(STATUS "Block counter: %r15, GCC plugin (${sh_gcc_plugin_dir})")
 	add_compile_options(-ffixed-r15)
 	add_compile_definitions(KSHIM_BLOCK_COUNTER_REGISTER=1)

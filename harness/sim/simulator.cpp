@@ -413,6 +413,10 @@ void Simulator::setup()
 			cpu.capacity_dmips_mhz ? fmt::format(" (capacity-dmips-mhz = <{}>)", *cpu.capacity_dmips_mhz)
 					       : std::string()));
 	}
+	if (!kshim_cost_counts_blocks() && (options_.kernel_cycles_per_block > 0 || options_.kernel_profile_functions))
+		throw kshim::BadParameter("this build counts no kernel code (configured with -DSH_BLOCK_COUNTER=none, "
+					    "the baseline of bench/scale.sh): run it with --kernel-time off and no "
+					    "--kernel-profile");
 	board_.emplace(platform_, kernel_, options_.idle_power_uw,
 		       options_.power_model ? &*options_.power_model : nullptr);
 	board_->set_kernel_cycles_per_block(kernel_cycles_per_block(kernel_, options_.kernel_cycles_per_block));

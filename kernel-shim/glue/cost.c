@@ -39,7 +39,13 @@ struct cpu_cost {
 } ____cacheline_aligned;
 
 static struct cpu_cost cpu_cost[NR_CPUS];
-#ifdef KSHIM_BLOCK_COUNTER_REGISTER
+#if defined(KSHIM_BLOCK_COUNTER_NONE)
+/* Nothing counts: a baseline build (cmake/BlockCounter.cmake). */
+static inline u64 blocks_executed(void)
+{
+	return 0;
+}
+#elif defined(KSHIM_BLOCK_COUNTER_REGISTER)
 static inline u64 blocks_executed(void)
 {
 	return kshim_blocks_register();
@@ -77,7 +83,7 @@ static unsigned long long profile_lost;
 
 /* General registers only: with the counter in a register it runs from a
  * call written over a site, which saves only those. */
-static void notrace __attribute__((target("general-regs-only"))) profile_site(unsigned long pc)
+static void notrace __maybe_unused __attribute__((target("general-regs-only"))) profile_site(unsigned long pc)
 {
 	unsigned long i = (pc * 0x9E3779B97F4A7C15UL) >> (64 - PROFILE_BITS);
 	unsigned long probes;
@@ -100,7 +106,12 @@ static void notrace __attribute__((target("general-regs-only"))) profile_site(un
 	profile_lost++;
 }
 
-#if defined(KSHIM_BLOCK_COUNTER_REGISTER)
+#if defined(KSHIM_BLOCK_COUNTER_NONE)
+static int patch_callback(void)
+{
+	return -EOPNOTSUPP;
+}
+#elif defined(KSHIM_BLOCK_COUNTER_REGISTER)
 /*
  * Each site is "addq $1, %r15" in seven bytes, listed in sh_block_sites
  * relative to its entry (kernel-shim/plugin/block_counter.cpp). A profile
@@ -440,6 +451,15 @@ void kshim_cost_set_rate(int cpu, unsigned long long ps_per_block)
 	kshim_cost_mark();
 	cpu_cost[cpu].ps_per_block = ps_per_block;
 	timed |= ps_per_block != 0;
+}
+
+int kshim_cost_counts_blocks(void)
+{
+#ifdef KSHIM_BLOCK_COUNTER_NONE
+	return 0;
+#else
+	return 1;
+#endif
 }
 
 int kshim_cost_timed(void)

@@ -59,6 +59,8 @@ void kshim_cost_end(int previous);
 void kshim_cost_set_rate(int cpu, unsigned long long ps_per_block);
 /* Whether some CPU's kernel code takes time (a rate was set above 0). */
 int kshim_cost_timed(void);
+/* 0 in a build whose kernel objects count no blocks (SH_BLOCK_COUNTER=none) */
+int kshim_cost_counts_blocks(void);
 void kshim_cost_read(int cpu, struct kshim_cost_counts *out);
 /* The glue changes the CPU kernel code runs on (shim_cpu): what ran
  * before is credited to the CPU it ran on. */
