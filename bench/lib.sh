@@ -86,3 +86,64 @@ cpu_time() {
 	done
 	echo "$best"
 }
+
+# shares CMD...: the instructions of the process that simulated, by whose
+# code ran them, one "share count" per line (callgrind's own function of
+# each instruction: code inlined into a function counts as that function's):
+#   kernel      the tree's code, as instructions() counts it (with the
+#               block counter's adds, which it inlines)
+#   cost        the crediting behind kernel time (kernel-shim/glue/cost.c)
+#   entries     the concurrent entries: their stacks, switches, the group's
+#               runner, interleaving and settling (kernel-shim/src/
+#               entry_stack.cpp, idle_stack.cpp, glue/cpu.c, Boost.Context)
+#   glue        the rest of the shim (trace, smp, softirq, time, ...)
+#   loop        the harness's simulator (harness/sim: events, executor,
+#               board, thermal)
+#   reports     metrics, reports and the trace writers (harness/report,
+#               harness/metrics, harness/stats)
+#   rest        libraries (libc's malloc and memcpy, libfdt, libstdc++) and
+#               start-up
+shares() {
+	local out="$bench_tmp/cg.$RANDOM"
+	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out.%p" "$@" >/dev/null 2>"$out.log"
+	out=$(ls -S "$out".[0-9]* | head -1)
+	callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out" 2>/dev/null |
+		awk -v tree="$(basename "$tree")/" -v names="$bench_tmp/sched-text" -v glue="$bench_tmp/glue-only" '
+			BEGIN {
+				while ((getline n < names) > 0) sched[n] = 1
+				while ((getline n < glue) > 0) glued[n] = 1
+				split("kernel cost entries glue loop reports rest", order, " ")
+				for (i in order) s[order[i]] = 0
+			}
+			/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1; next }
+			/^ *[0-9,]+ \(/ {
+				n = $1; gsub(",", "", n)
+				fn = $0; sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "", fn)
+				obj = ""
+				if (match(fn, / \[[^]]*\]$/)) obj = substr(fn, RSTART + 2, RLENGTH - 3)
+				file = fn; sub(/:.*$/, "", file)
+				name = fn; sub(/^[^:]*:/, "", name); sub(/ \[.*$/, "", name)
+				if ((q = index(name, sprintf("%c", 39))))
+					name = substr(name, 1, q - 1)
+				if (index(fn, tree) && !(name in glued) || (fn ~ /^\?\?\?:/ && name in sched))
+					share = "kernel"
+				else if (file ~ /glue\/cost\.c$/ || name ~ /^(kshim_cost_|kshim_cpu_clock|kshim_lock_|kshim_cpu_spin_ns|kshim_block_site|site_profiled|profile_site)/)
+					share = "cost"
+				else if (file ~ /(entry_stack|idle_stack)\.cpp$|fiber_switch\.h$|glue\/cpu\.c$/ || obj ~ /libboost_context/ ||
+					 name ~ /^(shim_entr|shim_idle|kshim_settle|settle_cpu|kshim_entry_|group_entry|kshim_take_due_interrupts)/)
+					share = "entries"
+				else if (obj ~ /libksched/ || file ~ /kernel-shim\/|\/glue\//)
+					share = "glue"
+				else if (name ~ /sh::(report|metrics|stats)::/ || file ~ /harness\/(report|metrics|stats)\//)
+					share = "reports"
+				else if (name ~ /sh::sim::/ || file ~ /harness\/sim\//)
+					share = "loop"
+				else
+					share = "rest"
+				s[share] += n
+			}
+			END {
+				for (i = 1; i <= 7; i++) printf "%s %.0f\n", order[i], s[order[i]]
+				printf "total %.0f\n", total
+			}'
+}
