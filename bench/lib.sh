@@ -52,27 +52,7 @@ bench_init() {
 # (the largest profile: arm boards run in sched-harness-arm, which
 # sched-harness executes).
 instructions() {
-	local out="$bench_tmp/cg.$RANDOM"
-	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out.%p" "$@" >/dev/null 2>"$out.log"
-	out=$(ls -S "$out".[0-9]* | head -1)
-	callgrind_annotate --inclusive=no --threshold=100 --auto=no "$out" 2>/dev/null |
-		awk -v tree="$(basename "$tree")/" -v names="$bench_tmp/sched-text" -v glue="$bench_tmp/glue-only" '
-			BEGIN {
-				while ((getline n < names) > 0) sched[n] = 1
-				while ((getline n < glue) > 0) glued[n] = 1
-			}
-			/PROGRAM TOTALS/ { gsub(",", "", $1); total = $1; next }
-			/^ *[0-9,]+ \(/ {
-				n = $1; gsub(",", "", n)
-				fn = $0; sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "", fn)
-				# the function, without its object and the recursion count callgrind appends
-				name = fn; sub(/^[^:]*:/, "", name); sub(/ \[.*$/, "", name)
-				if ((q = index(name, sprintf("%c", 39))))
-					name = substr(name, 1, q - 1)
-				if (index(fn, tree) && !(name in glued) || (fn ~ /^\?\?\?:/ && name in sched))
-					kernel += n
-			}
-			END { printf "%.0f %.0f\n", total, kernel }'
+	shares "$@" | awk '$1 == "total" { total = $2 } $1 == "kernel" { kernel = $2 } END { print total, kernel }'
 }
 
 # cpu_time CMD...: the best of five CPU times (user + sys) of a command, in
@@ -87,7 +67,8 @@ cpu_time() {
 	echo "$best"
 }
 
-# shares CMD...: the instructions of the process that simulated, by whose
+# shares CMD...: the instructions of the process that simulated (the
+# largest profile, as for instructions()), by whose
 # code ran them, one "share count" per line (callgrind's own function of
 # each instruction: code inlined into a function counts as that function's):
 #   kernel      the tree's code, as instructions() counts it (with the
