@@ -42,15 +42,17 @@ constexpr std::size_t max_live_dirs = 128;
 struct LiveDir {
 	enum State : int { free, claimed, live };
 	std::atomic<int> state{free};
-	char path[PATH_MAX];
+	char path[PATH_MAX]{};
 };
-LiveDir live_dirs[max_live_dirs];
+// constinit: zeros in .bss, not a constructor at start-up that writes
+// every slot (128 pages touched, a fault each, at every start)
+constinit LiveDir live_dirs[max_live_dirs];
 
 // A running tool as pid * 2 + whether it leads a process group of its own
 // (a signal that ends sched-harness ends them too: a dtc that loops would
 // otherwise run on as an orphan); 0 a free slot, -1 one being filled.
 constexpr std::size_t max_live_children = 64;
-std::atomic<long> live_children[max_live_children];
+constinit std::atomic<long> live_children[max_live_children];
 
 int publish_dir(const std::string &path)
 {

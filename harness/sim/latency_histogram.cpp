@@ -20,17 +20,14 @@ std::size_t block_of_cell(std::size_t cell)
 
 } // namespace
 
-LatencyHistogram::LatencyHistogram()
-	: buckets_(boost::histogram::make_histogram_with(boost::histogram::unlimited_storage<>(), Axis()))
-{
-}
-
 void LatencyHistogram::add(std::int64_t ns)
 {
+	if (!buckets_)
+		buckets_.emplace(boost::histogram::make_histogram_with(boost::histogram::unlimited_storage<>(), Axis()));
 	min_ = count_ ? std::min(min_, ns) : ns;
 	max_ = count_ ? std::max(max_, ns) : ns;
 	count_++;
-	buckets_(ns);
+	(*buckets_)(ns);
 	block_counts_[block_of_cell(static_cast<std::size_t>(Axis::index(ns) + 1))]++;
 }
 
@@ -41,7 +38,10 @@ LatencyHistogram &LatencyHistogram::operator+=(const LatencyHistogram &other)
 	min_ = count_ ? std::min(min_, other.min_) : other.min_;
 	max_ = count_ ? std::max(max_, other.max_) : other.max_;
 	count_ += other.count_;
-	buckets_ += other.buckets_;
+	if (buckets_)
+		*buckets_ += *other.buckets_;
+	else
+		buckets_ = other.buckets_;
 	for (std::size_t b = 0; b < block_counts_.size(); b++)
 		block_counts_[b] += other.block_counts_[b];
 	return *this;
@@ -67,8 +67,9 @@ std::array<std::int64_t, N> LatencyHistogram::values_at(const std::array<std::si
 {
 	std::array<std::int64_t, N> values{};
 	values.fill(max_);
-	const auto cells = buckets_.begin();	// the storage's, in order
-	const auto cell_count = static_cast<std::size_t>(buckets_.end() - cells);
+	// (a rank asked for: count_ > 0, so there are buckets)
+	const auto cells = buckets_->begin();	// the storage's, in order
+	const auto cell_count = static_cast<std::size_t>(buckets_->end() - cells);
 	const auto block = static_cast<std::size_t>(Axis::block_size);
 	std::size_t seen = 0, next = 0;
 	for (std::size_t b = 0; b < block_counts_.size() && next < N; b++) {

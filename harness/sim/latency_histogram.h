@@ -15,7 +15,8 @@
 // error: a latency reported is a bound the exact one does not exceed, as
 // the 1 % buckets before gave, and the same number HdrHistogram reports.
 //
-// Memory, bounded whatever the number of samples: 35,842 counters (the
+// Memory, none until the first sample, then bounded whatever the number
+// of samples: 35,842 counters (the
 // 35,840 buckets, and one each for negative values and values beyond
 // 2^44 ns), all as wide as the largest count needs (Boost's
 // unlimited_storage): 35 KiB per histogram while no bucket holds more
@@ -33,6 +34,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace sh::sim {
 
@@ -108,7 +110,7 @@ public:
 	// holds, at most): the error bound of a percentile.
 	static constexpr double relative_error = 1.0 / 1024;
 
-	LatencyHistogram();
+	LatencyHistogram() = default;
 	LatencyHistogram(const LatencyHistogram &) = default;
 	LatencyHistogram &operator=(const LatencyHistogram &) = default;
 	// noexcept, which Boost's histogram is not only because its empty
@@ -132,7 +134,11 @@ private:
 	template <std::size_t N>
 	std::array<std::int64_t, N> values_at(const std::array<std::size_t, N> &ranks) const;
 
-	boost::histogram::histogram<std::tuple<Axis>, boost::histogram::unlimited_storage<>> buckets_;
+	using Buckets = boost::histogram::histogram<std::tuple<Axis>, boost::histogram::unlimited_storage<>>;
+	// Made at the first sample: a task's 35 KiB of counters are zeroed
+	// when made, a page fault per page, and a run makes them for every
+	// task before any runs (a quarter of a 1 ns run's page faults).
+	std::optional<Buckets> buckets_;
 	// the samples in each block of the axis, so that a percentile's walk
 	// steps over a block (1,024 buckets) at once: [0] the negative ones,
 	// [1 + b] block b's, [1 + blocks] those beyond the last
