@@ -25,7 +25,7 @@ struct device_node *kshim_of_new_node(struct device_node *parent, const char *na
 	struct device_node *np = kzalloc(sizeof(*np), GFP_KERNEL);
 	struct device_node **link;
 
-	np->full_name = kstrdup(full_name, GFP_KERNEL);
+	np->full_name = full_name;	/* the blob's, kept (kshim/api.h) */
 	np->name = kstrdup(name, GFP_KERNEL);
 	np->parent = parent;
 	if (parent) {
@@ -42,9 +42,10 @@ void kshim_of_add_property(struct device_node *np, const char *name, const void 
 	struct property *pp = kzalloc(sizeof(*pp), GFP_KERNEL);
 	struct property **link;
 
-	pp->name = kstrdup(name, GFP_KERNEL);
+	/* into the blob, as populate_properties() points them */
+	pp->name = (char *)name;
 	pp->length = length;
-	pp->value = kmemdup(value, length ? length : 1, GFP_KERNEL);
+	pp->value = (void *)value;
 	for (link = &np->properties; *link; link = &(*link)->next)
 		;
 	*link = pp;

@@ -12,6 +12,9 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <deque>
+#include <string_view>
+#include <vector>
 #include <fmt/format.h>
 #include <libfdt.h>
 
@@ -23,20 +26,27 @@ namespace {
 bool booted = false;
 
 // unflatten_device_tree(): one struct device_node per FDT node, children
-// in DT order, every property copied. One pass over the structure block's
-// tags, as the kernel's unflatten_dt_nodes() makes it (a node's properties
-// come before its children there); a walk by subnode would pass over each
-// subtree once per ancestor.
-void unflatten(const void *fdt)
+// in DT order, its names and properties pointing into a copy of the blob
+// kept for the kernel's life, as the kernel keeps initial_boot_params (a
+// copy of each property was two allocations, and odroid-xu3's tree has
+// thousands). One pass over the structure block's tags, as the kernel's
+// unflatten_dt_nodes() makes it (a node's properties come before its
+// children there); a walk by subnode would pass over each subtree once per
+// ancestor.
+void unflatten(const void *blob)
 {
+	static std::deque<std::vector<char>> kept;	// never freed: the kernel points into them
+	const auto *bytes = static_cast<const char *>(blob);
+	const void *fdt = kept.emplace_back(bytes, bytes + fdt_totalsize(blob)).data();
 	std::vector<device_node *> open;	// the node being filled and its ancestors
 	for (int offset = 0, next = 0;; offset = next) {
 		switch (fdt_next_tag(fdt, offset, &next)) {
 		case FDT_BEGIN_NODE: {
 			device_node *parent = open.empty() ? nullptr : open.back();
-			const std::string full_name = parent ? fdt_get_name(fdt, offset, nullptr) : "/";
-			const std::string name = parent ? full_name.substr(0, full_name.find('@')) : "";
-			device_node *np = kshim_of_new_node(parent, name.c_str(), full_name.c_str());
+			const char *full_name = parent ? fdt_get_name(fdt, offset, nullptr) : "/";
+			const std::string_view full(full_name);
+			const std::string name(parent ? full.substr(0, full.find('@')) : "");
+			device_node *np = kshim_of_new_node(parent, name.c_str(), full_name);
 			if (!parent)
 				kshim_of_set_root(np);
 			open.push_back(np);

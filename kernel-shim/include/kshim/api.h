@@ -140,7 +140,10 @@ void shim_clock_changed(const struct kshim_cpuset *cpus, unsigned long khz,
 			unsigned long long ready_ns);
 
 /* --- device tree: the C++ loader builds the kernel's struct device_node
- * tree from the blob through these (kernel-shim/glue/of.c) ---------------- */
+ * tree from the blob through these (kernel-shim/glue/of.c). As
+ * unflatten_dt_nodes() does, a node's full name and a property's name and
+ * value are the blob's own bytes, kept for the kernel's life: the strings
+ * and values given here must outlive it ------------------------------------ */
 
 struct device_node;
 struct device_node *kshim_of_new_node(struct device_node *parent, const char *name,
