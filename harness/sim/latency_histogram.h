@@ -16,13 +16,12 @@
 // the 1 % buckets before gave, and the same number HdrHistogram reports.
 //
 // Memory, none until the first sample, then bounded whatever the number
-// of samples: 35,842 counters (the
-// 35,840 buckets, and one each for negative values and values beyond
-// 2^44 ns), all as wide as the largest count needs (Boost's
-// unlimited_storage): 35 KiB per histogram while no bucket holds more
-// than 255 samples, 70 KiB to 65,535, 140 KiB to 2^32 - 1, 280 KiB
-// beyond; plus 37 block counts (296 bytes) that a percentile's walk
-// skips by.
+// of samples: 35,842 counters (the 35,840 buckets, and one each for
+// negative values and values beyond 2^44 ns), all as wide as the largest
+// count needs (Boost's unlimited_storage): 35 KiB per histogram while no
+// bucket holds more than 255 samples, 70 KiB to 65,535, 140 KiB to
+// 2^32 - 1, 280 KiB beyond; plus 37 block counts (296 bytes) that a
+// percentile's walk skips by.
 //
 // Debian packages HdrHistogram only for Go and Java; Boost.Histogram with
 // this axis gives its buckets.

@@ -519,10 +519,10 @@ extern "C" {
 // objects (a device tree's property names and most of its values) are
 // aligned to their size's power of two, from 16, as kmalloc-16's and
 // kmalloc-32's are: at 64 each took 144 bytes, and odroid-xu3's tree
-// alone was a third of its boot's page faults. The block is malloc()'s (16-byte aligned), aligned
-// up inside it, with malloc's pointer kept just below the kernel's:
-// glibc's aligned_alloc() cost ten times a malloc(), and a board's device
-// tree alone is thousands of allocations at boot.
+// alone was a third of its boot's page faults. The block is malloc()'s
+// (16-byte aligned), aligned up inside it, with malloc's pointer kept just
+// below the kernel's: glibc's aligned_alloc() cost ten times a malloc(),
+// and a board's device tree alone is thousands of allocations at boot.
 namespace {
 constexpr unsigned long kernel_align = 64;
 constexpr unsigned long small_align = 16;
