@@ -68,11 +68,12 @@ cpu_time() {
 }
 
 # shares CMD...: the instructions of the process that simulated (the
-# largest profile, as for instructions()), by whose
-# code ran them, one "share count" per line (callgrind's own function of
-# each instruction: code inlined into a function counts as that function's):
-#   kernel      the tree's code, as instructions() counts it (with the
-#               block counter's adds, which it inlines)
+# largest profile: arm boards run in sched-harness-arm, which sched-harness
+# executes), by whose code ran them, one "share count" per line and a
+# "total" (callgrind's own function of each instruction: code inlined into
+# a function counts as that function's):
+#   kernel      the tree's code, as the header above says (with the block
+#               counter's adds, which it inlines)
 #   cost        the crediting behind kernel time (kernel-shim/glue/cost.c)
 #   entries     the concurrent entries: their stacks, switches, the group's
 #               runner, interleaving and settling (kernel-shim/src/
